@@ -1,0 +1,59 @@
+#pragma once
+// Typed NoC parameters. hw/ fills these from YAML (units already converted to cycles and bytes);
+// noc/ never sees YAML, so the network can be built directly from C++ in tests and generators.
+#include <cstdint>
+#include <string>
+
+namespace wsc::noc {
+
+enum class RoutingAlgo { XY, YX, Table };
+
+// An on-die link between neighbouring routers (also used for the NI<->router local links).
+struct LinkParams {
+    uint32_t latency = 1;         // cycles from switch grant to arrival in the next buffer, >= 1
+    uint32_t width_bytes = 16;    // bytes crossing per cycle; a wider flit takes ceil(flit/width)
+    uint32_t credit_latency = 1;  // cycles for a credit to travel back, >= 1
+    double energy_pj_per_bit = 0.0;  // per traversal of this link (a "hop")
+};
+
+// A die-to-die link (SerDes + optional FEC). Used where a link crosses a die boundary and for
+// every wrap-around (torus) link. Lengths come from the topology's geometry.
+struct D2DParams {
+    uint32_t width_bytes = 16;       // bandwidth / clock
+    uint32_t latency = 1;            // cycles: wire + protocol latency, >= 1
+    uint32_t serdes_latency = 0;     // cycles added by serialiser/deserialiser
+    double fec_threshold_mm = 50.0;  // links longer than this need FEC (TEMP)
+    uint32_t fec_latency = 0;        // cycles added when FEC is needed (TEMP: 210 ns)
+    double energy_pj_per_bit = 0.0;
+    double ber = 0.0;                // bit-error rate; a corrupted flit is NACKed and resent
+};
+
+struct TopologyParams {
+    uint32_t x = 8, y = 8;              // routers in the mesh
+    uint32_t die_x = 0, die_y = 0;      // routers per die; 0 means "the whole mesh is one die"
+    uint32_t local_ports = 1;           // NI ports per router
+    double core_pitch_mm = 1.0;         // distance between neighbouring routers on a die
+    double die_pitch_mm = 26.0;         // distance between neighbouring dies' origins
+    bool wrap = false;                  // torus: add wrap-around links (always D2D links)
+};
+
+struct RouterParams {
+    uint32_t vcs = 4;              // virtual channels per input port
+    uint32_t vc_buffer_flits = 8;  // buffer depth per VC
+    uint32_t pipeline = 2;         // cycles from buffer arrival to switch grant (1..4)
+};
+
+struct NocParams {
+    double clock_hz = 1e9;
+    uint32_t flit_bytes = 16;
+    RoutingAlgo routing = RoutingAlgo::XY;
+    uint32_t route_limit = 24;  // table entries per router (WaferLLM PLMR "R")
+    TopologyParams topology;
+    RouterParams router;
+    LinkParams link;        // router <-> router on a die
+    LinkParams local_link;  // NI <-> router
+    D2DParams d2d;
+    uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
+};
+
+}  // namespace wsc::noc
