@@ -1,0 +1,47 @@
+#include "noc/Link.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wsc::noc {
+
+Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
+    : spec_(spec),
+      flit_bits_(flit_bytes * 8),
+      serialization_((flit_bytes + spec.width_bytes - 1) / spec.width_bytes),
+      flight_(spec.latency + spec.serdes + spec.fec + serialization_ - 1),
+      // Credits ride the same physical channel back: a D2D credit pays SerDes and FEC too.
+      credit_latency_(spec.kind == Kind::D2D ? spec.latency + spec.serdes + spec.fec
+                                             : spec.credit_latency),
+      // P(at least one bit of the flit flipped) = 1 - (1 - BER)^bits.
+      p_flit_error_(spec.ber > 0 ? -std::expm1(flit_bits_ * std::log1p(-spec.ber)) : 0.0),
+      rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {}
+
+double Link::uniform() {
+    // splitmix64: a per-link stream, so BER draws do not depend on the order links are visited.
+    uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (z >> 11) * 0x1.0p-53;
+}
+
+uint64_t Link::transmit(uint64_t now) {
+    uint64_t arrival = now + flight_;
+    ++flits_;
+    busy_cycles_ += serialization_;
+    bits_ += flit_bits_;
+    // A corrupted flit fails its CRC at the receiver, which NACKs it; the sender replays it from
+    // its retry buffer. Later flits may not overtake it (in-order link), so arrivals are monotone.
+    while (p_flit_error_ > 0 && uniform() < p_flit_error_) {
+        ++retries_;
+        busy_cycles_ += serialization_;
+        bits_ += flit_bits_;
+        arrival += retryPenalty();
+    }
+    arrival = std::max(arrival, last_arrival_ + (last_arrival_ ? serialization_ : 0));
+    last_arrival_ = arrival;
+    return arrival;
+}
+
+}  // namespace wsc::noc

@@ -1,0 +1,74 @@
+#pragma once
+// A unidirectional channel: carries flits forward with a fixed flight time and returns credits
+// with their own latency. A flit wider than the link takes `serialization` cycles to cross, and is
+// received whole before it can advance (flit-level store and forward on that hop).
+// D2D links add SerDes and, when longer than the FEC threshold, FEC latency; with a bit-error
+// rate they corrupt flits at random, and a corrupted flit is NACKed and resent at link level:
+// nothing is lost, the retry shows as extra latency, extra link occupancy and a counted retry.
+#include <cstdint>
+#include <string>
+
+namespace wsc::noc {
+
+class Link {
+public:
+    enum class Kind : uint8_t { OnDie, D2D, Injection, Ejection };
+
+    struct Spec {
+        Kind kind = Kind::OnDie;
+        uint32_t latency = 1;        // wire/protocol cycles, >= 1
+        uint32_t serdes = 0;         // extra cycles (D2D)
+        uint32_t fec = 0;            // extra cycles when FEC is needed (D2D, long links)
+        uint32_t width_bytes = 16;
+        uint32_t credit_latency = 1;
+        double length_mm = 0.0;
+        double energy_pj_per_bit = 0.0;
+        double ber = 0.0;
+    };
+
+    Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed);
+
+    // Endpoints: a router (port) or an NI. Set by the network builder.
+    uint32_t src = 0, dst = 0;
+    uint8_t src_port = 0, dst_port = 0;
+
+    Kind kind() const { return spec_.kind; }
+    const Spec& spec() const { return spec_; }
+    uint32_t serialization() const { return serialization_; }
+    // Cycles from the switch grant of a flit to its arrival in the downstream buffer.
+    uint32_t flight() const { return flight_; }
+    uint32_t creditLatency() const { return credit_latency_; }
+    uint32_t oneWayLatency() const { return spec_.latency + spec_.serdes + spec_.fec; }
+    // Worst-case flight of one flit including one link-level retry.
+    uint32_t maxFlight() const { return flight_ + (spec_.ber > 0 ? retryPenalty() : 0); }
+
+    // Sends one flit granted at cycle `now`; returns its arrival cycle downstream.
+    uint64_t transmit(uint64_t now);
+
+    // Counters.
+    uint64_t flits() const { return flits_; }
+    uint64_t busyCycles() const { return busy_cycles_; }
+    uint64_t retries() const { return retries_; }
+    uint64_t bitsSent() const { return bits_; }
+    double energyPj() const { return bits_ * spec_.energy_pj_per_bit; }
+    void markWindow() { window_flits_ = flits_, window_busy_ = busy_cycles_; }
+    uint64_t flitsSinceMark() const { return flits_ - window_flits_; }
+    uint64_t busySinceMark() const { return busy_cycles_ - window_busy_; }
+
+private:
+    uint32_t retryPenalty() const { return credit_latency_ + flight_; }  // NACK back + resend
+    double uniform();
+
+    Spec spec_;
+    uint32_t flit_bits_;
+    uint32_t serialization_;
+    uint32_t flight_;
+    uint32_t credit_latency_;
+    double p_flit_error_;
+    uint64_t rng_;
+    uint64_t last_arrival_ = 0;
+    uint64_t flits_ = 0, busy_cycles_ = 0, retries_ = 0, bits_ = 0;
+    uint64_t window_flits_ = 0, window_busy_ = 0;
+};
+
+}  // namespace wsc::noc

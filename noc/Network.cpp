@@ -1,0 +1,533 @@
+#include "noc/Network.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "noc/DeadlockError.h"
+
+namespace wsc::noc {
+
+namespace {
+uint32_t wheelHorizon(const NocParams& p) {
+    uint32_t fb = p.flit_bytes;
+    auto ser = [&](uint32_t w) { return (fb + w - 1) / w; };
+    uint32_t onDie = p.link.latency + ser(p.link.width_bytes) + p.link.credit_latency;
+    uint32_t local = p.local_link.latency + ser(p.local_link.width_bytes) + p.local_link.credit_latency;
+    uint32_t d2d = 3 * (p.d2d.latency + p.d2d.serdes_latency + p.d2d.fec_latency + ser(p.d2d.width_bytes));
+    return std::max({onDie, local, d2d}) + 4;
+}
+}  // namespace
+
+Network::Network(const NocParams& p, uint64_t seed)
+    : p_(p),
+      seed_(seed),
+      topo_(p.topology),
+      dor_(topo_, p.routing != RoutingAlgo::YX, p.router.vcs),
+      table_(topo_, p.router.vcs),
+      wheel_(wheelHorizon(p)),
+      next_route_id_(topo_.nodes()) {
+    if (p.flit_bytes == 0) throw std::invalid_argument("flit size must be > 0");
+    if (p.link.latency == 0 || p.local_link.latency == 0 || p.d2d.latency == 0 ||
+        p.link.credit_latency == 0 || p.local_link.credit_latency == 0)
+        throw std::invalid_argument("link and credit latencies must be >= 1 cycle");
+    if (p.link.width_bytes == 0 || p.local_link.width_bytes == 0 || p.d2d.width_bytes == 0)
+        throw std::invalid_argument("link widths must be >= 1 byte per cycle");
+    if (p.topology.wrap && p.router.vcs < 2)
+        throw std::invalid_argument("a torus needs at least 2 VCs (dateline classes)");
+    build();
+    if (p.routing == RoutingAlgo::Table) installDestinationRoutes();
+}
+
+uint32_t Network::addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp) {
+    links_.emplace_back(s, p_.flit_bytes, seed_ * 1000003ull + links_.size());
+    Link& l = links_.back();
+    l.src = src, l.src_port = sp, l.dst = dst, l.dst_port = dp;
+    return static_cast<uint32_t>(links_.size() - 1);
+}
+
+void Network::build() {
+    const uint32_t R = topo_.routers(), P = topo_.ports();
+    routers_.reserve(R);
+    for (uint32_t r = 0; r < R; ++r) routers_.emplace_back(r, P, p_.router);
+    const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
+    for (uint32_t r = 0; r < R; ++r) {
+        for (uint8_t port = 0; port < Topology::kFirstLocal; ++port) {
+            uint32_t n = topo_.neighbor(r, port);
+            if (n == Topology::kNone) continue;
+            Link::Spec s;
+            s.length_mm = topo_.linkLengthMm(r, port);
+            if (topo_.isD2D(r, port)) {
+                s.kind = Link::Kind::D2D;
+                s.latency = p_.d2d.latency;
+                s.serdes = p_.d2d.serdes_latency;
+                s.fec = s.length_mm > p_.d2d.fec_threshold_mm ? p_.d2d.fec_latency : 0;
+                s.width_bytes = p_.d2d.width_bytes;
+                s.energy_pj_per_bit = p_.d2d.energy_pj_per_bit;
+                s.ber = p_.d2d.ber;
+            } else {
+                s.kind = Link::Kind::OnDie;
+                s.latency = p_.link.latency;
+                s.width_bytes = p_.link.width_bytes;
+                s.credit_latency = p_.link.credit_latency;
+                s.energy_pj_per_bit = p_.link.energy_pj_per_bit;
+            }
+            uint8_t in = Topology::opposite(port);
+            uint32_t l = addLink(s, r, port, n, in);
+            routers_[r].connectOut(port, l);
+            routers_[r].setOutCredits(port, depth);
+            routers_[n].connectIn(in, l);
+        }
+    }
+    const uint32_t V = p_.router.vcs;
+    const uint8_t vc_hi = static_cast<uint8_t>(p_.topology.wrap ? V / 2 : V);
+    nis_.reserve(topo_.nodes());
+    for (uint32_t node = 0; node < topo_.nodes(); ++node) {
+        uint32_t r = topo_.routerOfNode(node);
+        uint8_t port = topo_.portOfNode(node);
+        nis_.emplace_back(node, r, port, V, depth, 0, vc_hi);
+        Link::Spec s;
+        s.latency = p_.local_link.latency;
+        s.width_bytes = p_.local_link.width_bytes;
+        s.credit_latency = p_.local_link.credit_latency;
+        s.energy_pj_per_bit = p_.local_link.energy_pj_per_bit;
+        s.kind = Link::Kind::Injection;
+        uint32_t in = addLink(s, node, 0, r, port);
+        routers_[r].connectIn(port, in);
+        s.kind = Link::Kind::Ejection;
+        uint32_t out = addLink(s, r, port, node, 0);
+        routers_[r].connectOut(port, out);
+        routers_[r].setOutCredits(port, depth);  // the NI's ejection buffer, drained each cycle
+        nis_.back().inj_link = in;
+        nis_.back().ej_link = out;
+    }
+    router_active_.assign(R, 0);
+    ni_active_.assign(topo_.nodes(), 0);
+    // The watchdog must outlast the slowest link's round trip, or it would fire on a flit that
+    // is merely in flight.
+    uint64_t worst = 0;
+    for (const auto& l : links_) worst = std::max<uint64_t>(worst, l.maxFlight() + l.creditLatency());
+    if (p_.watchdog_cycles <= 2 * worst)
+        throw std::invalid_argument(fmt::format(
+            "watchdog of {} cycles is shorter than twice the slowest link round trip ({} cycles)",
+            p_.watchdog_cycles, worst));
+}
+
+// Table mode: unicast packets use route id = destination node, and every router holds one entry
+// per (input port, destination) that XY traffic can bring to it. Counting them is exactly the
+// PLMR route budget question; exceeding route_limit is reported per router.
+void Network::installDestinationRoutes() {
+    const uint32_t R = topo_.routers();
+    for (uint32_t dst = 0; dst < topo_.nodes(); ++dst) {
+        uint32_t dr = topo_.routerOfNode(dst);
+        uint8_t dport = topo_.portOfNode(dst);
+        for (uint32_t r = 0; r < R; ++r) {
+            uint8_t out = dor_.nextPort(r, dr, dport);
+            uint8_t mask = static_cast<uint8_t>(1u << out);
+            for (uint32_t l = 0; l < topo_.localPorts(); ++l)
+                table_.table(r).add(static_cast<uint8_t>(Topology::kFirstLocal + l), dst, mask);
+            for (uint8_t p = 0; p < Topology::kFirstLocal; ++p) {
+                uint32_t n = topo_.neighbor(r, p);
+                if (n == Topology::kNone || n == r) continue;
+                if (n != dr && dor_.nextPort(n, dr, dport) == Topology::opposite(p))
+                    table_.table(r).add(p, dst, mask);
+            }
+            if (table_.table(r).size() > p_.route_limit)
+                throw std::runtime_error(fmt::format(
+                    "routing: table routing needs more than {} route entries at router {} "
+                    "(limit route_limit = {}); use xy/yx routing or raise route_limit",
+                    p_.route_limit, topo_.name(r), p_.route_limit));
+        }
+    }
+}
+
+uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_t>& dsts) {
+    if (src_node >= topo_.nodes()) throw std::invalid_argument("multicast source out of range");
+    if (dsts.empty()) throw std::invalid_argument("multicast route needs at least one destination");
+    uint32_t route = next_route_id_;
+    // Build tentatively: (router, in_port) -> out mask.
+    std::map<std::pair<uint32_t, uint8_t>, uint8_t> entries;
+    uint32_t sr = topo_.routerOfNode(src_node);
+    std::set<uint32_t> unique(dsts.begin(), dsts.end());
+    for (uint32_t d : unique) {
+        if (d >= topo_.nodes()) throw std::invalid_argument("multicast destination out of range");
+        uint32_t dr = topo_.routerOfNode(d);
+        uint8_t in = topo_.portOfNode(src_node);
+        uint32_t r = sr;
+        for (uint32_t guard = 0;; ++guard) {
+            if (guard > topo_.routers() * 2) throw std::logic_error("multicast path does not end");
+            uint8_t out = dor_.nextPort(r, dr, topo_.portOfNode(d));
+            entries[{r, in}] |= static_cast<uint8_t>(1u << out);
+            if (Topology::isLocal(out)) break;
+            r = topo_.neighbor(r, out);
+            in = Topology::opposite(out);
+        }
+    }
+    std::map<uint32_t, uint32_t> added;
+    for (const auto& [key, mask] : entries)
+        if (!table_.table(key.first).lookup(key.second, route)) ++added[key.first];
+    for (const auto& [r, n] : added) {
+        uint32_t total = table_.table(r).size() + n;
+        if (total > p_.route_limit)
+            throw std::runtime_error(fmt::format(
+                "routing: router {} would need {} route entries, more than its limit of {} "
+                "(route_limit)",
+                topo_.name(r), total, p_.route_limit));
+    }
+    for (const auto& [key, mask] : entries) table_.table(key.first).add(key.second, route, mask);
+    mc_fanout_[{route, src_node}] = static_cast<uint16_t>(unique.size());
+    ++next_route_id_;
+    return route;
+}
+
+void Network::addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask) {
+    if (router >= topo_.routers() || in_port >= topo_.ports())
+        throw std::invalid_argument("route entry: router or port out of range");
+    table_.table(router).add(in_port, route, out_mask);
+    next_route_id_ = std::max(next_route_id_, route + 1);
+}
+
+void Network::checkRouteLimits() const {
+    for (uint32_t r = 0; r < topo_.routers(); ++r)
+        if (table_.table(r).size() > p_.route_limit)
+            throw std::runtime_error(fmt::format(
+                "routing: router {} holds {} route entries, more than its limit of {} (route_limit)",
+                topo_.name(r), table_.table(r).size(), p_.route_limit));
+}
+
+// Destinations of a hand-built route: walk the table tree from the source's local port.
+uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
+    auto it = mc_fanout_.find({route, src});
+    if (it != mc_fanout_.end()) return it->second;
+    uint32_t count = 0, steps = 0;
+    std::vector<std::pair<uint32_t, uint8_t>> stack{{topo_.routerOfNode(src), topo_.portOfNode(src)}};
+    while (!stack.empty()) {
+        auto [r, in] = stack.back();
+        stack.pop_back();
+        if (++steps > topo_.routers() * topo_.ports())
+            throw std::runtime_error(fmt::format("routing: route {} from node {} loops", route, src));
+        uint8_t mask = table_.table(r).lookup(in, route);
+        if (!mask)
+            throw std::runtime_error(fmt::format(
+                "routing: route {} from node {} has no entry at {} for input port {}", route, src,
+                topo_.name(r), Topology::portName(in)));
+        for (uint8_t m = mask; m; m &= m - 1) {
+            uint8_t o = static_cast<uint8_t>(__builtin_ctz(m));
+            if (Topology::isLocal(o)) {
+                ++count;
+            } else {
+                uint32_t n = topo_.neighbor(r, o);
+                if (n == Topology::kNone)
+                    throw std::runtime_error(fmt::format("routing: route {} leaves the mesh at {} "
+                                                         "port {}",
+                                                         route, topo_.name(r), Topology::portName(o)));
+                stack.push_back({n, Topology::opposite(o)});
+            }
+        }
+    }
+    mc_fanout_[{route, src}] = static_cast<uint16_t>(count);
+    return static_cast<uint16_t>(count);
+}
+
+uint32_t Network::allocPacket() {
+    if (!free_packets_.empty()) {
+        uint32_t s = free_packets_.back();
+        free_packets_.pop_back();
+        return s;
+    }
+    packets_.emplace_back();
+    return static_cast<uint32_t>(packets_.size() - 1);
+}
+
+uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
+                                uint64_t now, bool measured, uint64_t message) {
+    if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
+        throw std::invalid_argument(fmt::format("packet endpoints out of range: {} -> {}", src, dst));
+    if (flits == 0 || flits > 0xFFFF) throw std::invalid_argument("packet must have 1..65535 flits");
+    uint32_t slot = allocPacket();
+    PacketInfo& pk = packets_[slot];
+    pk = PacketInfo{};
+    pk.id = next_packet_id_++;
+    pk.message = message;
+    pk.src = src;
+    pk.dst = dst;
+    pk.flits = static_cast<uint16_t>(flits);
+    pk.bytes = flits * p_.flit_bytes;
+    pk.created = now;
+    pk.measured = measured;
+    pk.live = true;
+    if (route != kNoRoute) {
+        pk.route = route;
+        pk.deliveries_expected = multicastDeliveries(route, src);
+    } else if (p_.routing == RoutingAlgo::Table) {
+        pk.route = dst;  // destination-based table entries
+    }
+    expected_deliveries_ += uint64_t(pk.flits) * pk.deliveries_expected;
+    ++packets_created_;
+    ++live_packets_;
+    nis_[src].enqueue(slot);
+    activateNi(src);
+    return slot;
+}
+
+uint64_t Network::send(Message m, uint64_t now) {
+    m.id = next_message_id_++;
+    uint64_t flits = std::max<uint64_t>(1, (m.bytes + p_.flit_bytes - 1) / p_.flit_bytes);
+    uint32_t packets = static_cast<uint32_t>((flits + max_packet_flits_ - 1) / max_packet_flits_);
+    MessageRecord rec;
+    rec.msg = m;
+    rec.packets = packets;
+    rec.deliveries_left = m.route == kNoRoute ? 1 : multicastDeliveries(m.route, m.src);
+    messages_.emplace(m.id, std::move(rec));
+    for (uint32_t i = 0; i < packets; ++i) {
+        uint32_t f = static_cast<uint32_t>(std::min<uint64_t>(max_packet_flits_, flits));
+        flits -= f;
+        uint32_t slot = enqueuePacket(m.src, m.dst, m.route, f, now, false, m.id);
+        packets_[slot].bytes = static_cast<uint32_t>(
+            std::min<uint64_t>(uint64_t(f) * p_.flit_bytes, m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
+    }
+    return m.id;
+}
+
+RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_t slot) const {
+    const PacketInfo& pk = packets_[slot];
+    if (pk.route != kNoRoute) return table_.route(r, in_port, in_vc, pk);
+    return dor_.route(r, in_port, in_vc, pk);
+}
+
+void Network::forward(uint32_t l, const Flit& f, uint64_t now) {
+    Link& link = links_[l];
+    uint64_t at = link.transmit(now);
+    NetEvent e;
+    e.target = link.dst;
+    e.port = link.dst_port;
+    e.kind = link.kind() == Link::Kind::Ejection ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
+    e.flit = f;
+    if (f.head() && (link.kind() == Link::Kind::OnDie || link.kind() == Link::Kind::D2D))
+        ++packets_[f.packet].hops;
+    wheel_.schedule(now, at, e);
+}
+
+void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now) {
+    const Link& link = links_[l];
+    NetEvent e;
+    e.target = link.src;
+    e.port = link.src_port;
+    e.vc = vc;
+    e.kind = link.kind() == Link::Kind::Injection ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
+    wheel_.schedule(now, now + link.creditLatency(), e);
+}
+
+void Network::flitInjected(uint64_t now, uint32_t slot) {
+    ++flits_injected_;
+    ++flits_in_network_;
+    last_progress_ = now;
+    if (packets_[slot].injected == kNever) packets_[slot].injected = now;
+}
+
+void Network::flitEjected(uint64_t now, const Flit& f, uint32_t node) {
+    ++flits_ejected_;
+    --flits_in_network_;
+    last_progress_ = now;
+    if (f.tail()) packetDone(f.packet, node, now);
+}
+
+void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
+    PacketInfo& pk = packets_[slot];
+    if (!pk.live)
+        throw std::logic_error(fmt::format("integrity: packet slot {} delivered after completion", slot));
+    if (pk.deliveries_expected == 1) {
+        if (pk.route == kNoRoute || pk.route < topo_.nodes()) {
+            if (node != pk.dst)
+                throw std::logic_error(fmt::format("integrity: packet {} for node {} delivered to node {}",
+                                                   pk.id, pk.dst, node));
+        }
+    } else {
+        auto& seen = mc_received_[slot];
+        if (std::find(seen.begin(), seen.end(), node) != seen.end())
+            throw std::logic_error(fmt::format("integrity: multicast packet {} delivered twice to node {}",
+                                               pk.id, node));
+        seen.push_back(node);
+    }
+    ++pk.deliveries_done;
+    ++packet_deliveries_;
+    if (observer_) observer_->onPacketDelivered(pk, node, now);
+    if (pk.message) {
+        auto it = messages_.find(pk.message);
+        if (it != messages_.end()) {
+            MessageRecord& rec = it->second;
+            if (++rec.received[node] == rec.packets) {
+                if (observer_) observer_->onMessageDelivered(rec.msg, node, now);
+                if (--rec.deliveries_left == 0) messages_.erase(it);
+            }
+        }
+    }
+    if (pk.deliveries_done == pk.deliveries_expected) {
+        pk.live = false;
+        mc_received_.erase(slot);
+        free_packets_.push_back(slot);
+        --live_packets_;
+    }
+}
+
+void Network::step(uint64_t now) {
+    if (last_step_ != kNever && now <= last_step_)
+        throw std::logic_error(fmt::format("network stepped twice at cycle {}", now));
+    last_step_ = now;
+    wheel_.collect(now, due_);
+    for (const NetEvent& e : due_) {
+        switch (e.kind) {
+            case NetEvent::FlitToRouter:
+                routers_[e.target].acceptFlit(e.port, e.flit, now);
+                activate(e.target);
+                break;
+            case NetEvent::FlitToNi:
+                nis_[e.target].acceptFlit(e.flit, now, *this);
+                break;
+            case NetEvent::CreditToRouter:
+                routers_[e.target].acceptCredit(e.port, e.vc);
+                break;
+            case NetEvent::CreditToNi:
+                nis_[e.target].acceptCredit(e.vc);
+                break;
+        }
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < active_nis_.size(); ++i) {
+        uint32_t n = active_nis_[i];
+        if (nis_[n].inject(now, *this)) active_nis_[w++] = n;
+        else ni_active_[n] = 0;
+    }
+    active_nis_.resize(w);
+    w = 0;
+    for (size_t i = 0; i < active_.size(); ++i) {
+        uint32_t r = active_[i];
+        routers_[r].evaluate(now, *this);
+        if (routers_[r].buffered()) active_[w++] = r;
+        else router_active_[r] = 0;
+    }
+    active_.resize(w);
+    if (flits_in_network_ > 0 && now > last_progress_ && now - last_progress_ >= p_.watchdog_cycles)
+        throw DeadlockError(deadlockReport(now));
+    if (flits_in_network_ == 0) last_progress_ = now;
+}
+
+uint64_t Network::nextActiveCycle(uint64_t now) const {
+    if (!active_.empty() || !active_nis_.empty()) return now + 1;
+    return wheel_.nextAfter(now);
+}
+
+void Network::checkConservation() const {
+    if (flits_in_network_ != 0 || live_packets_ != 0 || flits_ejected_ != expected_deliveries_)
+        throw std::logic_error(fmt::format(
+            "conservation: {} flit deliveries expected, {} flits ejected, {} flits still in the "
+            "network, {} packets not fully delivered",
+            expected_deliveries_, flits_ejected_, flits_in_network_, live_packets_));
+}
+
+void Network::markWindow() {
+    for (auto& l : links_) l.markWindow();
+}
+
+uint64_t Network::linkRetries() const {
+    uint64_t n = 0;
+    for (const auto& l : links_) n += l.retries();
+    return n;
+}
+
+double Network::linkEnergyPj() const {
+    double e = 0;
+    for (const auto& l : links_) e += l.energyPj();
+    return e;
+}
+
+uint32_t Network::maxBufferOccupancy() const {
+    uint32_t m = 0;
+    for (const auto& r : routers_) m = std::max(m, r.maxOccupancy());
+    return m;
+}
+
+std::string Network::linkName(uint32_t l) const {
+    const Link& k = links_[l];
+    switch (k.kind()) {
+        case Link::Kind::Injection:
+            return fmt::format("ni{}->{}.{}", k.src, topo_.name(k.dst), Topology::portName(k.dst_port));
+        case Link::Kind::Ejection:
+            return fmt::format("{}.{}->ni{}", topo_.name(k.src), Topology::portName(k.src_port), k.dst);
+        default:
+            return fmt::format("{}.{}->{}", topo_.name(k.src), Topology::portName(k.src_port),
+                               topo_.name(k.dst));
+    }
+}
+
+std::string Network::deadlockReport(uint64_t now) const {
+    std::string s = fmt::format(
+        "deadlock watchdog: no flit moved for {} cycles (cycle {}), {} flits in the network\n",
+        now - last_progress_, now, flits_in_network_);
+    static const char* states[] = {"idle", "waiting for a VC", "waiting for credit/switch"};
+    std::vector<Router::Stuck> stuck;
+    size_t shown = 0;
+    for (const auto& r : routers_) {
+        stuck.clear();
+        r.stuckFlits(stuck);
+        for (const auto& st : stuck) {
+            if (shown++ >= 64) continue;
+            const PacketInfo& pk = packets_[st.flit.packet];
+            std::string outs;
+            for (uint8_t m = st.out_mask; m; m &= m - 1)
+                outs += std::string(outs.empty() ? "" : ",") + Topology::portName(__builtin_ctz(m));
+            s += fmt::format(
+                "  {} in {} vc {}: flit {}/{} of packet {} (node {} -> {}{}), {} on out [{}]\n",
+                topo_.name(r.id()), Topology::portName(st.port), st.vc, st.flit.seq + 1, pk.flits,
+                pk.id, pk.src, pk.route == kNoRoute ? std::to_string(pk.dst) : "route",
+                pk.route == kNoRoute ? "" : " " + std::to_string(pk.route), states[st.state], outs);
+        }
+    }
+    if (shown > 64) s += fmt::format("  ... and {} more\n", shown - 64);
+    return s;
+}
+
+void Network::dumpStats(nlohmann::json& out) const {
+    using nlohmann::json;
+    json net = {{"flits_injected", flits_injected_},
+                {"flits_ejected", flits_ejected_},
+                {"flit_router_traversals", traversals_},
+                {"packets_created", packets_created_},
+                {"packet_deliveries", packet_deliveries_},
+                {"flits_in_network", flits_in_network_},
+                {"link_retries", linkRetries()},
+                {"link_energy_pj", linkEnergyPj()},
+                {"max_buffer_occupancy", maxBufferOccupancy()}};
+    json routers = json::object();
+    for (const auto& r : routers_)
+        routers[topo_.name(r.id())] = {{"traversals", r.traversals()},
+                                       {"max_vc_occupancy", r.maxOccupancy()},
+                                       {"route_entries", table_.table(r.id()).size()}};
+    json links = json::object();
+    static const char* kinds[] = {"on-die", "d2d", "injection", "ejection"};
+    for (uint32_t l = 0; l < links_.size(); ++l) {
+        const Link& k = links_[l];
+        links[linkName(l)] = {{"kind", kinds[static_cast<int>(k.kind())]},
+                              {"flits", k.flits()},
+                              {"busy_cycles", k.busyCycles()},
+                              {"retries", k.retries()},
+                              {"bits", k.bitsSent()},
+                              {"energy_pj", k.energyPj()},
+                              {"length_mm", k.spec().length_mm},
+                              {"flight_cycles", k.flight()},
+                              {"fec", k.spec().fec > 0}};
+    }
+    json nis = json::object();
+    for (const auto& n : nis_)
+        nis[fmt::format("ni{}", n.node())] = {{"flits_injected", n.flitsInjected()},
+                                             {"flits_ejected", n.flitsEjected()},
+                                             {"packets_ejected", n.packetsEjected()}};
+    out["network"] = net;
+    out["routers"] = routers;
+    out["links"] = links;
+    out["nis"] = nis;
+}
+
+}  // namespace wsc::noc

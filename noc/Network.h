@@ -1,0 +1,147 @@
+#pragma once
+// The whole NoC as plain C++: routers, links, NIs, routing policies, the event wheel, the packet
+// table, integrity checks and stats. It advances one cycle per step() and only touches routers
+// and NIs that hold flits (the active sets), so an idle region of a large mesh costs nothing.
+// NocShell is the SystemC module that calls step() on clock edges while there is work.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "noc/DimensionOrderRouting.h"
+#include "noc/EventWheel.h"
+#include "noc/Link.h"
+#include "noc/NetworkInterface.h"
+#include "noc/NetworkObserver.h"
+#include "noc/NocParams.h"
+#include "noc/Packet.h"
+#include "noc/Router.h"
+#include "noc/TableRouting.h"
+#include "noc/Topology.h"
+
+namespace wsc::noc {
+
+class Network {
+public:
+    explicit Network(const NocParams& p, uint64_t seed = 1);
+
+    const NocParams& params() const { return p_; }
+    const Topology& topology() const { return topo_; }
+    uint32_t nodes() const { return topo_.nodes(); }
+
+    // ---- routes ("colors") -------------------------------------------------------------------
+    // Installs a (multicast) route from src_node to every node in dsts along XY paths and returns
+    // its route id. Throws std::runtime_error naming the router if any router would need more
+    // than route_limit entries; nothing is installed in that case.
+    uint32_t addMulticastRoute(uint32_t src_node, const std::vector<uint32_t>& dsts);
+    // A hand-built entry (firmware that lays its own routes); checked by checkRouteLimits().
+    void addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask);
+    void checkRouteLimits() const;
+    uint32_t routeEntries(uint32_t router) const { return table_.table(router).size(); }
+
+    // ---- sending -----------------------------------------------------------------------------
+    void setObserver(NetworkObserver* o) { observer_ = o; }
+    // Splits a message into packets of at most max_packet_flits flits; returns the message id.
+    uint64_t send(Message m, uint64_t now);
+    // Low-level: queue one packet at src's NI (the traffic testbench's path).
+    uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
+                           uint64_t now, bool measured, uint64_t message = 0);
+    uint32_t maxPacketFlits() const { return max_packet_flits_; }
+    void setMaxPacketFlits(uint32_t f) { max_packet_flits_ = f; }
+
+    // ---- simulation --------------------------------------------------------------------------
+    void step(uint64_t now);
+    // Earliest cycle after `now` at which step() has anything to do (kNever when idle).
+    uint64_t nextActiveCycle(uint64_t now) const;
+    bool idle() const { return active_.empty() && active_nis_.empty() && wheel_.pending() == 0; }
+    uint64_t flitsInNetwork() const { return flits_in_network_; }
+    uint64_t livePackets() const { return live_packets_; }
+    // Throws if any injected flit was not delivered exactly once (call when drained).
+    void checkConservation() const;
+
+    // ---- observation -------------------------------------------------------------------------
+    const Router& router(uint32_t r) const { return routers_[r]; }
+    const Link& link(uint32_t l) const { return links_[l]; }
+    const std::vector<Link>& links() const { return links_; }
+    const NetworkInterface& ni(uint32_t n) const { return nis_[n]; }
+    const PacketInfo& packet(uint32_t slot) const { return packets_[slot]; }
+    std::string linkName(uint32_t l) const;
+    void markWindow();  // start of a measurement window for link utilisation
+    uint64_t flitRouterTraversals() const { return traversals_; }
+    uint64_t flitsInjected() const { return flits_injected_; }
+    uint64_t flitsEjected() const { return flits_ejected_; }
+    uint64_t packetsInjected() const { return packets_created_; }
+    uint64_t packetsDelivered() const { return packet_deliveries_; }
+    uint64_t linkRetries() const;
+    double linkEnergyPj() const;
+    uint32_t maxBufferOccupancy() const;
+    void dumpStats(nlohmann::json& out) const;
+    std::string deadlockReport(uint64_t now) const;
+
+    // ---- called by routers and NIs -----------------------------------------------------------
+    RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, uint32_t slot) const;
+    void forward(uint32_t link, const Flit& f, uint64_t now);
+    void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now);
+    void flitsMoved(uint64_t now, uint32_t copies, bool popped) {
+        traversals_ += copies;
+        flits_in_network_ += copies;
+        flits_in_network_ -= popped ? 1 : 0;
+        last_progress_ = now;
+    }
+    void flitInjected(uint64_t now, uint32_t slot);
+    void flitEjected(uint64_t now, const Flit& f, uint32_t node);
+    const Link& linkRef(uint32_t l) const { return links_[l]; }
+    PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }
+
+private:
+    uint32_t addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp);
+    void build();
+    void installDestinationRoutes();
+    uint32_t allocPacket();
+    uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);
+    void packetDone(uint32_t slot, uint32_t node, uint64_t now);
+    void activate(uint32_t r) {
+        if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
+    }
+    void activateNi(uint32_t n) {
+        if (!ni_active_[n]) ni_active_[n] = 1, active_nis_.push_back(n);
+    }
+
+    NocParams p_;
+    uint64_t seed_;
+    Topology topo_;
+    DimensionOrderRouting dor_;
+    TableRouting table_;
+    std::vector<Router> routers_;
+    std::vector<Link> links_;
+    std::vector<NetworkInterface> nis_;
+    EventWheel wheel_;
+    std::vector<NetEvent> due_;
+    std::vector<uint32_t> active_, active_nis_;
+    std::vector<uint8_t> router_active_, ni_active_;
+    std::vector<PacketInfo> packets_;
+    std::vector<uint32_t> free_packets_;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
+    std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;     // (route, src) -> nodes
+    struct MessageRecord {
+        Message msg;
+        uint32_t packets = 0;
+        uint32_t deliveries_left = 0;
+        std::unordered_map<uint32_t, uint32_t> received;  // node -> packets received
+    };
+    std::unordered_map<uint64_t, MessageRecord> messages_;
+    NetworkObserver* observer_ = nullptr;
+    uint32_t next_route_id_;
+    uint32_t max_packet_flits_ = 16;
+    uint64_t next_packet_id_ = 1, next_message_id_ = 1;
+    uint64_t flits_in_network_ = 0, live_packets_ = 0;
+    uint64_t traversals_ = 0, flits_injected_ = 0, flits_ejected_ = 0;
+    uint64_t packets_created_ = 0, packet_deliveries_ = 0, expected_deliveries_ = 0;
+    uint64_t last_progress_ = 0, last_step_ = kNever;
+};
+
+}  // namespace wsc::noc

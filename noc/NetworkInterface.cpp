@@ -1,0 +1,94 @@
+#include "noc/NetworkInterface.h"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "noc/Network.h"
+
+namespace wsc::noc {
+
+NetworkInterface::NetworkInterface(uint32_t node, uint32_t router, uint8_t port, uint32_t vcs,
+                                   uint32_t depth, uint8_t vc_lo, uint8_t vc_hi)
+    : node_(node),
+      router_(router),
+      port_(port),
+      vcs_(static_cast<uint8_t>(vcs)),
+      depth_(static_cast<uint8_t>(depth)),
+      vc_lo_(vc_lo),
+      vc_hi_(vc_hi),
+      credits_(vcs, static_cast<uint8_t>(depth)),
+      rx_packet_(vcs, kNone),
+      rx_seq_(vcs, 0) {}
+
+bool NetworkInterface::inject(uint64_t now, Network& net) {
+    if (busy_until_ > now) return true;
+    if (cur_ == kNone) {
+        if (queue_.empty()) return false;
+        cur_ = queue_.front();
+        queue_.pop_front();
+        next_seq_ = 0;
+    }
+    if (next_seq_ == 0) {
+        // A new packet takes the next VC (round robin within its class) that has a credit.
+        uint8_t n = vc_hi_ - vc_lo_, pick = 0xFF;
+        for (uint8_t k = 0; k < n; ++k) {
+            uint8_t v = vc_lo_ + (vc_rr_ + k) % n;
+            if (credits_[v]) {
+                pick = v;
+                break;
+            }
+        }
+        if (pick == 0xFF) return true;
+        cur_vc_ = pick;
+        vc_rr_ = static_cast<uint8_t>((pick - vc_lo_ + 1) % n);
+    } else if (!credits_[cur_vc_]) {
+        return true;
+    }
+    const PacketInfo& pk = net.packet(cur_);
+    Flit f;
+    f.packet = cur_;
+    f.seq = next_seq_;
+    f.vc = cur_vc_;
+    f.flags = (next_seq_ == 0 ? Flit::kHead : 0) | (next_seq_ + 1 == pk.flits ? Flit::kTail : 0);
+    --credits_[cur_vc_];
+    busy_until_ = now + net.link(inj_link).serialization();
+    ++flits_in_;
+    net.flitInjected(now, cur_);
+    net.forward(inj_link, f, now);
+    if (f.tail()) cur_ = kNone;
+    else ++next_seq_;
+    return active();
+}
+
+void NetworkInterface::acceptFlit(const Flit& f, uint64_t now, Network& net) {
+    // In-order check per VC: wormhole keeps a packet's flits together on one VC.
+    if (f.head()) {
+        if (rx_packet_[f.vc] != kNone)
+            throw std::logic_error(fmt::format(
+                "integrity: node {} vc {}: head of packet slot {} arrived inside packet slot {}",
+                node_, f.vc, f.packet, rx_packet_[f.vc]));
+        rx_packet_[f.vc] = f.packet;
+        rx_seq_[f.vc] = 0;
+    }
+    if (rx_packet_[f.vc] != f.packet || rx_seq_[f.vc] != f.seq)
+        throw std::logic_error(fmt::format(
+            "integrity: node {} vc {}: flit {} of packet slot {} arrived out of order (expected "
+            "flit {} of slot {})",
+            node_, f.vc, f.seq, f.packet, rx_seq_[f.vc], rx_packet_[f.vc]));
+    ++rx_seq_[f.vc];
+    ++flits_out_;
+    if (f.tail()) {
+        rx_packet_[f.vc] = kNone;
+        ++packets_out_;
+    }
+    net.returnCredit(ej_link, f.vc, now);
+    net.flitEjected(now, f, node_);
+}
+
+void NetworkInterface::acceptCredit(uint8_t vc) {
+    if (credits_[vc] >= depth_)
+        throw std::logic_error(fmt::format("node {} vc {}: credit overflow", node_, vc));
+    ++credits_[vc];
+}
+
+}  // namespace wsc::noc

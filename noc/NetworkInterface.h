@@ -1,0 +1,54 @@
+#pragma once
+// Network interface of one node: a FIFO source queue of packets (unbounded, so offered load is
+// never throttled and source queueing shows in packet latency), flit injection under credit flow
+// control onto the injection link, and an ejection side that accepts one flit per cycle per VC,
+// returns its credit and checks that flits arrive in order within their packet.
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "noc/Flit.h"
+
+namespace wsc::noc {
+
+class Network;
+
+class NetworkInterface {
+public:
+    static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    NetworkInterface(uint32_t node, uint32_t router, uint8_t port, uint32_t vcs, uint32_t depth,
+                     uint8_t vc_lo, uint8_t vc_hi);
+
+    uint32_t node() const { return node_; }
+    uint32_t router() const { return router_; }
+    uint8_t port() const { return port_; }
+    uint32_t inj_link = 0, ej_link = 0;
+
+    void enqueue(uint32_t packet_slot) { queue_.push_back(packet_slot); }
+    bool active() const { return cur_ != kNone || !queue_.empty(); }
+    size_t queued() const { return queue_.size() + (cur_ != kNone); }
+    // Injects at most one flit; returns whether there is still work.
+    bool inject(uint64_t now, Network& net);
+    void acceptFlit(const Flit& f, uint64_t now, Network& net);
+    void acceptCredit(uint8_t vc);
+
+    uint64_t flitsInjected() const { return flits_in_; }
+    uint64_t flitsEjected() const { return flits_out_; }
+    uint64_t packetsEjected() const { return packets_out_; }
+
+private:
+    uint32_t node_, router_;
+    uint8_t port_, vcs_, depth_, vc_lo_, vc_hi_, vc_rr_ = 0;
+    std::deque<uint32_t> queue_;
+    uint32_t cur_ = kNone;
+    uint16_t next_seq_ = 0;
+    uint8_t cur_vc_ = 0;
+    uint64_t busy_until_ = 0;
+    std::vector<uint8_t> credits_;
+    std::vector<uint32_t> rx_packet_;  // per VC: packet being received
+    std::vector<uint16_t> rx_seq_;     // per VC: next expected flit index
+    uint64_t flits_in_ = 0, flits_out_ = 0, packets_out_ = 0;
+};
+
+}  // namespace wsc::noc

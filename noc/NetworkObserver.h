@@ -1,0 +1,19 @@
+#pragma once
+// Callbacks from the network to whoever drives it (testbench, cores). Plain interfaces so the
+// network never depends on its users.
+#include <cstdint>
+
+#include "noc/Packet.h"
+
+namespace wsc::noc {
+
+class NetworkObserver {
+public:
+    virtual ~NetworkObserver() = default;
+    // A packet's tail reached node `node` (called once per destination for multicast).
+    virtual void onPacketDelivered(const PacketInfo&, uint32_t /*node*/, uint64_t /*cycle*/) {}
+    // Every packet of a message reached node `node`.
+    virtual void onMessageDelivered(const Message&, uint32_t /*node*/, uint64_t /*cycle*/) {}
+};
+
+}  // namespace wsc::noc

@@ -1,0 +1,213 @@
+#include "noc/Router.h"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "noc/Network.h"
+
+namespace wsc::noc {
+
+Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
+    : id_(id),
+      ports_(static_cast<uint8_t>(ports)),
+      vcs_(static_cast<uint8_t>(p.vcs)),
+      depth_(static_cast<uint8_t>(p.vc_buffer_flits)),
+      pipeline_(static_cast<uint8_t>(p.pipeline)) {
+    if (ports > kMaxPorts) throw std::invalid_argument("router: too many ports");
+    if (p.vcs == 0 || p.vcs > 16 || p.vc_buffer_flits == 0 || p.vc_buffer_flits > 255 ||
+        p.pipeline == 0 || p.pipeline > 4)
+        throw std::invalid_argument("router: vcs 1..16, buffer 1..255 flits, pipeline 1..4");
+    buf_.resize(size_t(ports_) * vcs_ * depth_);
+    ready_.resize(buf_.size());
+    in_.resize(size_t(ports_) * vcs_);
+    credits_.assign(size_t(ports_) * vcs_, 0);
+    owner_.assign(size_t(ports_) * vcs_, kFree);
+    for (uint32_t i = 0; i < kMaxPorts; ++i) {
+        out_link_[i] = in_link_[i] = kNoLink;
+        last_send_[i] = kNever;
+    }
+}
+
+void Router::setOutCredits(uint8_t port, uint8_t credits) {
+    for (uint32_t v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = credits;
+}
+
+uint32_t Router::occupancy(uint8_t port) const {
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < vcs_; ++v) n += in_[port * vcs_ + v].count;
+    return n;
+}
+
+void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
+    uint32_t ivc = port * vcs_ + f.vc;
+    InVc& iv = in_[ivc];
+    // Credit flow control guarantees room; a full buffer here is a model bug, never data loss.
+    if (iv.count >= depth_)
+        throw std::logic_error(fmt::format("credit protocol violated: buffer overflow at router {} "
+                                           "port {} vc {} (depth {})",
+                                           id_, port, f.vc, depth_));
+    size_t s = slot(ivc, (iv.head + iv.count) % depth_);
+    buf_[s] = f;
+    ready_[s] = now + pipeline_;
+    if (iv.count == 0 && iv.state == kIdle) {
+        if (!f.head())
+            throw std::logic_error(fmt::format("router {} port {} vc {}: body flit of packet slot "
+                                               "{} arrived with no packet open",
+                                               id_, port, f.vc, f.packet));
+        iv.state = kRouting;
+        iv.out_mask = 0;
+    }
+    ++iv.count;
+    ++buffered_;
+    if (iv.count > max_occupancy_) max_occupancy_ = iv.count;
+}
+
+void Router::acceptCredit(uint8_t port, uint8_t vc) {
+    uint8_t& c = credits_[port * vcs_ + vc];
+    if (c >= depth_)
+        throw std::logic_error(fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
+    ++c;
+}
+
+void Router::allocateVcs(uint64_t now, Network& net) {
+    const uint32_t nivc = uint32_t(ports_) * vcs_;
+    uint8_t requested = 0;  // output ports with at least one request
+    for (uint32_t i = 0; i < nivc; ++i) {
+        InVc& iv = in_[i];
+        if (iv.state != kRouting || iv.count == 0 || ready_[slot(i, iv.head)] > now) continue;
+        if (iv.out_mask == 0) {
+            const Flit& f = buf_[slot(i, iv.head)];
+            RouteDecision d = net.route(id_, static_cast<uint8_t>(i / vcs_), f.vc, f.packet);
+            iv.out_mask = iv.need_vc = d.out_mask;
+            iv.vc_lo = d.vc_lo;
+            iv.vc_hi = d.vc_hi;
+        }
+        requested |= iv.need_vc;
+    }
+    if (!requested) return;
+    for (uint32_t o = 0; o < ports_; ++o) {
+        if (!(requested & (1u << o))) continue;
+        for (uint32_t k = 0; k < nivc; ++k) {
+            uint32_t i = (va_rr_[o] + k) % nivc;
+            InVc& iv = in_[i];
+            if (iv.state != kRouting || !(iv.need_vc & (1u << o)) ||
+                ready_[slot(i, iv.head)] > now)
+                continue;
+            uint32_t ov = iv.vc_lo;
+            while (ov < iv.vc_hi && owner_[o * vcs_ + ov] != kFree) ++ov;
+            if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
+            owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
+            iv.out_vc[o] = static_cast<uint8_t>(ov);
+            iv.need_vc &= ~(1u << o);
+            va_rr_[o] = static_cast<uint8_t>((i + 1) % nivc);
+            if (!iv.need_vc) {
+                iv.state = kActive;
+                iv.pending = iv.out_mask;
+            }
+        }
+    }
+}
+
+void Router::evaluate(uint64_t now, Network& net) {
+    if (!buffered_) return;
+    allocateVcs(now, net);
+
+    // Switch allocation, input stage.
+    uint8_t req_mask[kMaxPorts] = {};
+    uint8_t req_vc[kMaxPorts] = {};
+    uint8_t out_free = 0;
+    for (uint32_t o = 0; o < ports_; ++o)
+        if (busy_until_[o] <= now) out_free |= 1u << o;
+    for (uint32_t p = 0; p < ports_; ++p) {
+        for (uint32_t k = 0; k < vcs_; ++k) {
+            uint32_t v = (sa_in_rr_[p] + k) % vcs_;
+            uint32_t i = p * vcs_ + v;
+            const InVc& iv = in_[i];
+            if (iv.state != kActive || ready_[slot(i, iv.head)] > now) continue;
+            uint8_t m = 0;
+            uint8_t cand = iv.pending & out_free;
+            while (cand) {
+                uint32_t o = __builtin_ctz(cand);
+                cand &= cand - 1;
+                if (credits_[o * vcs_ + iv.out_vc[o]] > 0) m |= 1u << o;
+            }
+            if (m) {
+                req_mask[p] = m;
+                req_vc[p] = static_cast<uint8_t>(v);
+                break;
+            }
+        }
+    }
+    // Output stage.
+    uint8_t grant[kMaxPorts] = {};  // per input port: output ports won
+    bool any = false;
+    for (uint32_t o = 0; o < ports_; ++o) {
+        if (!(out_free & (1u << o))) continue;
+        for (uint32_t k = 0; k < ports_; ++k) {
+            uint32_t p = (sa_out_rr_[o] + k) % ports_;
+            if (req_mask[p] & (1u << o)) {
+                grant[p] |= 1u << o;
+                sa_out_rr_[o] = static_cast<uint8_t>((p + 1) % ports_);
+                any = true;
+                break;
+            }
+        }
+    }
+    if (!any) return;
+    for (uint32_t p = 0; p < ports_; ++p) {
+        if (!grant[p]) continue;
+        sa_in_rr_[p] = static_cast<uint8_t>((req_vc[p] + 1) % vcs_);
+        send(static_cast<uint8_t>(p), req_vc[p], grant[p], now, net);
+    }
+}
+
+void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
+    uint32_t i = p * vcs_ + v;
+    InVc& iv = in_[i];
+    const Flit f = buf_[slot(i, iv.head)];
+    uint32_t copies = 0;
+    for (uint8_t m = g; m; m &= m - 1) {
+        uint32_t o = __builtin_ctz(m);
+        Flit out = f;
+        out.vc = iv.out_vc[o];
+        --credits_[o * vcs_ + out.vc];
+        busy_until_[o] = now + net.link(out_link_[o]).serialization();
+        last_send_[o] = now;
+        last_send_vc_[o] = out.vc;
+        if (f.tail()) owner_[o * vcs_ + out.vc] = kFree;
+        net.forward(out_link_[o], out, now);
+        ++copies;
+    }
+    traversals_ += copies;
+    iv.pending &= ~g;
+    bool popped = iv.pending == 0;
+    if (popped) {
+        iv.head = static_cast<uint8_t>((iv.head + 1) % depth_);
+        --iv.count;
+        --buffered_;
+        net.returnCredit(in_link_[p], v, now);
+        if (f.tail()) {
+            iv.out_mask = 0;
+            iv.state = iv.count ? kRouting : kIdle;
+            if (iv.count && !buf_[slot(i, iv.head)].head())
+                throw std::logic_error(fmt::format("router {} port {} vc {}: body flit follows a "
+                                                   "tail in one VC",
+                                                   id_, p, v));
+        } else {
+            iv.pending = iv.out_mask;
+        }
+    }
+    net.flitsMoved(now, copies, popped);
+}
+
+void Router::stuckFlits(std::vector<Stuck>& out) const {
+    for (uint32_t i = 0; i < in_.size(); ++i) {
+        const InVc& iv = in_[i];
+        if (!iv.count) continue;
+        size_t s = slot(i, iv.head);
+        out.push_back(Stuck{static_cast<uint8_t>(i / vcs_), static_cast<uint8_t>(i % vcs_), buf_[s],
+                            iv.state, iv.out_mask, iv.pending, ready_[s]});
+    }
+}
+
+}  // namespace wsc::noc

@@ -1,0 +1,109 @@
+#pragma once
+// Input-queued virtual-channel router with credit-based wormhole flow control.
+//
+// Timing (documented in docs/NOC.md): a flit that arrives in an input buffer at cycle a becomes
+// eligible for allocation at a + pipeline. Route computation and VC allocation (heads only) and
+// switch allocation then happen in that cycle; a granted flit leaves the buffer, its credit goes
+// upstream, and it arrives downstream after the link's flight time. Body flits skip RC/VA but
+// pay the same pipeline, so every flit takes `pipeline` cycles per router.
+//
+// Allocators are separable and round-robin:
+//  - VA: each output port hands its free VCs (lowest index first, within the packet's VC class)
+//    to the input VCs requesting it, in round-robin order of input VC.
+//  - SA: input stage picks one ready VC per input port (round-robin); output stage picks one
+//    requesting input port per output port (round-robin). A multicast flit may win several
+//    output ports in the same cycle; it leaves the buffer when every branch has been sent.
+//
+// A router touches only its own state while evaluating; everything it does to a neighbour is
+// an event at least one cycle in the future. That makes evaluate-then-update per router
+// equivalent to a global two-phase cycle, independent of visiting order.
+#include <cstdint>
+#include <vector>
+
+#include "noc/Flit.h"
+#include "noc/NocParams.h"
+
+namespace wsc::noc {
+
+class Network;
+
+class Router {
+public:
+    static constexpr uint32_t kMaxPorts = 8;
+    static constexpr uint32_t kNoLink = 0xFFFFFFFFu;
+    static constexpr uint8_t kFree = 0xFF;
+
+    Router(uint32_t id, uint32_t ports, const RouterParams& p);
+
+    uint32_t id() const { return id_; }
+    uint32_t ports() const { return ports_; }
+    uint32_t vcs() const { return vcs_; }
+    uint32_t depth() const { return depth_; }
+
+    void connectOut(uint8_t port, uint32_t link) { out_link_[port] = link; }
+    void connectIn(uint8_t port, uint32_t link) { in_link_[port] = link; }
+    uint32_t outLink(uint8_t port) const { return out_link_[port]; }
+    uint32_t inLink(uint8_t port) const { return in_link_[port]; }
+    // Initial credits on an output port = the downstream buffer depth per VC.
+    void setOutCredits(uint8_t port, uint8_t credits);
+
+    void acceptFlit(uint8_t port, const Flit& f, uint64_t now);
+    void acceptCredit(uint8_t port, uint8_t vc);
+
+    uint32_t buffered() const { return buffered_; }
+    void evaluate(uint64_t now, Network& net);
+
+    // Observation (stats, watchdog dump, VCD probes).
+    uint64_t traversals() const { return traversals_; }
+    uint32_t maxOccupancy() const { return max_occupancy_; }
+    uint32_t occupancy(uint8_t port) const;
+    uint32_t occupancy(uint8_t port, uint8_t vc) const { return in_[port * vcs_ + vc].count; }
+    uint32_t credits(uint8_t port, uint8_t vc) const { return credits_[port * vcs_ + vc]; }
+    // Cycle of the last grant on an output port and the VC it used (VCD "flit valid").
+    uint64_t lastSendCycle(uint8_t port) const { return last_send_[port]; }
+    uint8_t lastSendVc(uint8_t port) const { return last_send_vc_[port]; }
+    struct Stuck {
+        uint8_t port, vc;
+        Flit flit;
+        uint8_t state, out_mask, pending;
+        uint64_t ready;
+    };
+    void stuckFlits(std::vector<Stuck>& out) const;
+
+private:
+    enum State : uint8_t { kIdle, kRouting, kActive };
+    struct InVc {
+        uint8_t head = 0, count = 0;
+        uint8_t state = kIdle;
+        uint8_t out_mask = 0;  // branches of the packet at the front
+        uint8_t need_vc = 0;   // branches still waiting for an output VC
+        uint8_t pending = 0;   // branches the front flit has not been sent on yet
+        uint8_t vc_lo = 0, vc_hi = 0;
+        uint8_t out_vc[kMaxPorts] = {};
+    };
+
+    void allocateVcs(uint64_t now, Network& net);
+    void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net);
+    size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
+
+    uint32_t id_;
+    uint8_t ports_, vcs_, depth_, pipeline_;
+    uint32_t buffered_ = 0;
+    uint32_t max_occupancy_ = 0;
+    uint64_t traversals_ = 0;
+    std::vector<Flit> buf_;          // [port][vc][depth]
+    std::vector<uint64_t> ready_;    // cycle each buffered flit may be allocated
+    std::vector<InVc> in_;           // [port][vc]
+    std::vector<uint8_t> credits_;   // [out port][vc]
+    std::vector<uint8_t> owner_;     // [out port][vc] -> input VC index holding it, or kFree
+    uint64_t busy_until_[kMaxPorts] = {};
+    uint64_t last_send_[kMaxPorts];
+    uint8_t last_send_vc_[kMaxPorts] = {};
+    uint32_t out_link_[kMaxPorts];
+    uint32_t in_link_[kMaxPorts];
+    uint8_t va_rr_[kMaxPorts] = {};
+    uint8_t sa_in_rr_[kMaxPorts] = {};
+    uint8_t sa_out_rr_[kMaxPorts] = {};
+};
+
+}  // namespace wsc::noc

@@ -1,0 +1,63 @@
+#include "noc/ZeroLoadModel.h"
+
+#include <algorithm>
+#include <random>
+
+namespace wsc::noc {
+
+uint64_t ZeroLoadModel::packetLatency(uint32_t src, uint32_t dst, uint32_t flits) const {
+    const Topology& t = net_.topology();
+    const uint32_t P = net_.params().router.pipeline;
+    DimensionOrderRouting dor(t, net_.params().routing != RoutingAlgo::YX, net_.params().router.vcs);
+    const Link& inj = net_.link(net_.ni(src).inj_link);
+    uint64_t lat = inj.flight();
+    uint32_t bottleneck = inj.serialization();
+    uint32_t r = t.routerOfNode(src), dr = t.routerOfNode(dst);
+    while (true) {
+        lat += P;
+        uint8_t out = dor.nextPort(r, dr, t.portOfNode(dst));
+        const Link& l = Topology::isLocal(out) ? net_.link(net_.ni(dst).ej_link)
+                                               : net_.link(net_.router(r).outLink(out));
+        lat += l.flight();
+        bottleneck = std::max(bottleneck, l.serialization());
+        if (Topology::isLocal(out)) break;
+        r = t.neighbor(r, out);
+    }
+    return lat + uint64_t(flits - 1) * bottleneck;
+}
+
+uint32_t ZeroLoadModel::hops(uint32_t src, uint32_t dst) const {
+    const Topology& t = net_.topology();
+    return t.distance(t.routerOfNode(src), t.routerOfNode(dst));
+}
+
+double ZeroLoadModel::uniformMeanLatency(uint32_t flits) const {
+    const uint32_t N = net_.nodes();
+    double sum = 0;
+    uint64_t n = 0;
+    if (N <= 1024) {
+        for (uint32_t s = 0; s < N; ++s)
+            for (uint32_t d = 0; d < N; ++d, ++n) sum += packetLatency(s, d, flits);
+    } else {
+        std::mt19937_64 rng(12345);
+        for (; n < 200000; ++n) sum += packetLatency(rng() % N, rng() % N, flits);
+    }
+    return sum / n;
+}
+
+double ZeroLoadModel::uniformMeanHops() const {
+    // Sum over dimensions of the mean |a - b| for independent uniform a, b on a line (or ring).
+    const Topology& t = net_.topology();
+    auto dim = [&](uint32_t k) {
+        double s = 0;
+        for (uint32_t a = 0; a < k; ++a)
+            for (uint32_t b = 0; b < k; ++b) {
+                uint32_t d = a > b ? a - b : b - a;
+                s += t.torus() ? std::min(d, k - d) : d;
+            }
+        return s / (double(k) * k);
+    };
+    return dim(t.kx()) + dim(t.ky());
+}
+
+}  // namespace wsc::noc

@@ -1,0 +1,29 @@
+#pragma once
+// Closed-form zero-load latency of a unicast packet, summed along the route the network would
+// take, using the same link flight times the simulation uses. For a homogeneous mesh it reduces
+// to (docs/NOC.md):
+//   T0 = l_inj + l_ej + (D + 1) * P + D * (l + s - 1) + (F - 1) * s
+// with D router-to-router hops, P the router pipeline, l the link latency, s = ceil(flit/width)
+// cycles per flit and F flits. Valid while buffers cover the credit round trip.
+#include <cstdint>
+
+#include "noc/Network.h"
+
+namespace wsc::noc {
+
+class ZeroLoadModel {
+public:
+    explicit ZeroLoadModel(const Network& net) : net_(net) {}
+    // Cycles from creation at src's NI (empty network) to the tail's arrival at dst's NI.
+    uint64_t packetLatency(uint32_t src_node, uint32_t dst_node, uint32_t flits) const;
+    uint32_t hops(uint32_t src_node, uint32_t dst_node) const;
+    // Mean over uniform random (src, dst) pairs, self included; exact enumeration up to 1024
+    // nodes, a fixed-seed sample of pairs beyond.
+    double uniformMeanLatency(uint32_t flits) const;
+    double uniformMeanHops() const;
+
+private:
+    const Network& net_;
+};
+
+}  // namespace wsc::noc

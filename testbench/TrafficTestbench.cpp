@@ -1,0 +1,170 @@
+#include "testbench/TrafficTestbench.h"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "noc/ZeroLoadModel.h"
+#include "testbench/TrafficGenerator.h"
+#include "testbench/TrafficPattern.h"
+
+namespace wsc::tb {
+
+std::string TrafficTestbench::describe(const noc::NocParams& np) {
+    const auto& t = np.topology;
+    static const char* algos[] = {"xy", "yx", "table"};
+    return fmt::format("{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
+                       t.x, t.y, t.wrap ? "torus" : "mesh", algos[static_cast<int>(np.routing)],
+                       np.router.vcs, np.router.vc_buffer_flits, np.router.pipeline, np.flit_bytes,
+                       np.link.latency, np.link.width_bytes);
+}
+
+TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::TrafficParams& tp,
+                                    noc::NocShell& shell, const TrafficRunOptions& opt) {
+    auto t0 = std::chrono::steady_clock::now();
+    noc::Network net(np, tp.seed);
+    TrafficPattern pattern(tp.pattern, net.topology(), tp.hotspot_node, tp.hotspot_fraction);
+    TrafficGenerator gen(net, tp, pattern);
+    if (opt.progress) {
+        auto last = std::make_shared<std::chrono::steady_clock::time_point>(t0);
+        gen.progress = [last, t0, &tp](uint64_t c) {
+            auto now = std::chrono::steady_clock::now();
+            if (now - *last < std::chrono::seconds(2)) return;
+            *last = now;
+            double s = std::chrono::duration<double>(now - t0).count();
+            fmt::print(stderr, "\r[wsc] cycle {:>10} ({:.0f}% of warm-up+measure), {:.0f} cycles/s   ", c,
+                       100.0 * c / double(tp.warmup_cycles + tp.measure_cycles), c / s);
+            std::fflush(stderr);
+        };
+    }
+    if (!opt.vcd_path.empty()) shell.traceRouters(opt.vcd_path, net, opt.trace_routers);
+    shell.run(net, gen);
+    if (opt.progress) fmt::print(stderr, "\r{:80}\r", "");
+    TrafficResult r;
+    gen.fill(r);
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.flit_router_traversals = net.flitRouterTraversals();
+    r.flits_injected = net.flitsInjected();
+    r.flits_ejected = net.flitsEjected();
+    r.link_retries = net.linkRetries();
+    r.link_energy_pj = net.linkEnergyPj();
+    r.max_vc_occupancy = net.maxBufferOccupancy();
+    if (r.drained) {
+        net.checkConservation();  // throws with the counts if anything was lost or duplicated
+        r.conservation_ok = true;
+    }
+    noc::ZeroLoadModel zl(net);
+    if (tp.pattern == "uniform") {
+        r.zero_load_latency = zl.uniformMeanLatency(tp.packet_flits);
+    } else if (tp.pattern != "hotspot") {
+        std::mt19937_64 rng(1);
+        double s = 0;
+        for (uint32_t n = 0; n < net.nodes(); ++n) s += zl.packetLatency(n, pattern.dest(n, rng), tp.packet_flits);
+        r.zero_load_latency = s / net.nodes();
+    }
+    if (opt.stats) {
+        nlohmann::json& j = *opt.stats;
+        net.dumpStats(j["noc"]);
+        toJson(j["traffic"], r);
+    }
+    return r;
+}
+
+void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
+    j = {{"offered_flits_per_node_cycle", r.offered},
+         {"offered_actual", r.offered_actual},
+         {"accepted_flits_per_node_cycle", r.accepted},
+         {"measured_packets", r.measured_packets},
+         {"latency_avg", r.latency_avg},
+         {"latency_p50", r.latency_p50},
+         {"latency_p99", r.latency_p99},
+         {"latency_max", r.latency_max},
+         {"network_latency_avg", r.network_latency_avg},
+         {"hops_avg", r.hops_avg},
+         {"zero_load_latency", r.zero_load_latency},
+         {"link_util_avg", r.link_util_avg},
+         {"link_util_max", r.link_util_max},
+         {"link_util_max_link", r.link_util_max_name},
+         {"drained", r.drained},
+         {"cycles", {{"warmup", r.warmup}, {"measure", r.measure}, {"drain", r.drain}, {"total", r.total_cycles}}},
+         {"flit_router_traversals", r.flit_router_traversals},
+         {"flits_injected", r.flits_injected},
+         {"flits_ejected", r.flits_ejected},
+         {"link_retries", r.link_retries},
+         {"link_energy_pj", r.link_energy_pj},
+         {"max_vc_occupancy", r.max_vc_occupancy},
+         {"conservation_ok", r.conservation_ok},
+         {"wall_seconds", r.wall_seconds}};
+}
+
+void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
+                                   const noc::TrafficParams& tp, const TrafficResult& r) {
+    fmt::print(os, "wsc traffic: {}\n", describe(np));
+    fmt::print(os, "  workload            {} at {:.3f} flits/node/cycle, {}-flit packets, seed {}\n",
+               tp.pattern, tp.rate, tp.packet_flits, tp.seed);
+    fmt::print(os, "  phases (cycles)     warm-up {}, measure {}, drain {}, total {}\n", r.warmup,
+               r.measure, r.drain, r.total_cycles);
+    fmt::print(os, "  packets measured    {}{}\n", r.measured_packets,
+               r.drained ? "" : "  (NOT all drained: network saturated)");
+    fmt::print(os, "  packet latency      avg {:.2f}  p50 {}  p99 {}  max {} cycles\n", r.latency_avg,
+               r.latency_p50, r.latency_p99, r.latency_max);
+    fmt::print(os, "  network latency     avg {:.2f} cycles (head injection to tail ejection)\n",
+               r.network_latency_avg);
+    if (r.zero_load_latency > 0)
+        fmt::print(os, "  zero-load latency   {:.2f} cycles (closed form for this pattern)\n",
+                   r.zero_load_latency);
+    fmt::print(os, "  average hops        {:.3f}\n", r.hops_avg);
+    fmt::print(os, "  throughput          offered {:.4f}, accepted {:.4f} flits/node/cycle\n",
+               r.offered_actual, r.accepted);
+    fmt::print(os, "  link utilization    avg {:.3f}, max {:.3f} ({})\n", r.link_util_avg,
+               r.link_util_max, r.link_util_max_name);
+    fmt::print(os, "  max VC occupancy    {} of {} flits\n", r.max_vc_occupancy, np.router.vc_buffer_flits);
+    if (r.link_retries) fmt::print(os, "  D2D link retries    {}\n", r.link_retries);
+    fmt::print(os, "  link energy         {:.3f} uJ\n", r.link_energy_pj * 1e-6);
+    fmt::print(os, "  conservation        {}\n",
+               r.conservation_ok ? fmt::format("ok: {} flits injected, {} ejected, none lost or "
+                                               "duplicated",
+                                               r.flits_injected, r.flits_ejected)
+                                 : std::string("not checked (run did not drain)"));
+    fmt::print(os, "  simulation speed    {:.0f} cycles/s, {:.2f} M flit-router traversals/s ({:.2f} s)\n",
+               r.total_cycles / r.wall_seconds, r.flit_router_traversals / r.wall_seconds / 1e6,
+               r.wall_seconds);
+}
+
+bool TrafficTestbench::saturated(const TrafficResult& r) {
+    return !r.drained || r.accepted < 0.9 * r.offered_actual;
+}
+
+std::vector<TrafficResult> TrafficTestbench::sweep(const noc::NocParams& np, noc::TrafficParams tp,
+                                                   const std::vector<double>& rates,
+                                                   noc::NocShell& shell, std::ostream* live) {
+    std::vector<TrafficResult> out;
+    if (live) fmt::print(*live, "{:>8} {:>9} {:>9} {:>9} {:>6} {:>6}  {}\n", "offered", "accepted",
+                         "lat_avg", "net_lat", "p99", "hops", "note");
+    for (double rate : rates) {
+        tp.rate = rate;
+        TrafficResult r = run(np, tp, shell);
+        out.push_back(r);
+        if (live) {
+            fmt::print(*live, "{:>8.3f} {:>9.4f} {:>9.2f} {:>9.2f} {:>6} {:>6.2f}  {}\n", r.offered_actual,
+                       r.accepted, r.latency_avg, r.network_latency_avg, r.latency_p99, r.hops_avg,
+                       saturated(r) ? "saturated" : "");
+            live->flush();
+        }
+        if (saturated(r)) break;
+    }
+    return out;
+}
+
+void TrafficTestbench::printSweep(std::ostream& os, const std::vector<TrafficResult>& rs) {
+    fmt::print(os, "| offered | accepted | latency avg | network latency | p99 | hops | saturated |\n");
+    fmt::print(os, "|---:|---:|---:|---:|---:|---:|:--|\n");
+    for (const auto& r : rs)
+        fmt::print(os, "| {:.3f} | {:.4f} | {:.2f} | {:.2f} | {} | {:.2f} | {} |\n", r.offered_actual,
+                   r.accepted, r.latency_avg, r.network_latency_avg, r.latency_p99, r.hops_avg,
+                   saturated(r) ? "yes" : "");
+}
+
+}  // namespace wsc::tb

@@ -1,0 +1,70 @@
+// Zero-load latency of single packets against the closed form, over mesh sizes, router pipeline
+// depths, link latencies and widths and packet lengths (docs/NOC.md):
+//   T = l_inj + l_ej + (D + 1) * P + D * (l + s - 1) + (F - 1) * s_path
+#include <catch2/catch.hpp>
+
+#include "NocTestUtil.h"
+#include "noc/ZeroLoadModel.h"
+
+using namespace wsc;
+
+namespace {
+uint64_t closedForm(uint32_t D, uint32_t P, uint32_t l, uint32_t s, uint32_t F) {
+    const uint32_t l_inj = 1, l_ej = 1;
+    // The tail trails the head by the slowest link on the path: the mesh links (s) when the
+    // packet leaves its router, else the 1-cycle-per-flit local links.
+    const uint32_t s_path = D > 0 ? s : 1;
+    return l_inj + l_ej + uint64_t(D + 1) * P + uint64_t(D) * (l + s - 1) + uint64_t(F - 1) * s_path;
+}
+}  // namespace
+
+TEST_CASE("single-packet latency equals the closed form", "[noc][latency]") {
+    struct Mesh { uint32_t kx, ky; };
+    for (Mesh m : {Mesh{2, 2}, Mesh{4, 4}, Mesh{8, 8}, Mesh{5, 3}}) {
+        for (uint32_t P : {1u, 2u, 3u, 4u}) {
+            for (uint32_t l : {1u, 3u}) {
+                for (uint32_t width : {16u, 8u, 5u}) {
+                    for (uint32_t F : {1u, 4u, 9u}) {
+                        auto p = test::meshParams(m.kx, m.ky, P, 2, 32);
+                        p.link.latency = l;
+                        p.link.width_bytes = width;
+                        noc::Network net(p);
+                        test::Recorder rec;
+                        net.setObserver(&rec);
+                        const uint32_t s = (16 + width - 1) / width;
+                        // Corner to corner, and a same-router packet.
+                        uint32_t src = 0, dst = net.nodes() - 1;
+                        uint64_t start = 0;
+                        for (auto [a, b] : {std::pair{src, dst}, std::pair{dst, src}, std::pair{src, src}}) {
+                            rec.packets.clear();
+                            net.enqueuePacket(a, b, noc::kNoRoute, F, start, false);
+                            uint64_t end = test::runUntilIdle(net, start);
+                            REQUIRE(rec.packets.size() == 1);
+                            uint32_t D = net.topology().distance(a, b);
+                            INFO("mesh " << m.kx << "x" << m.ky << " P=" << P << " l=" << l << " s=" << s
+                                         << " F=" << F << " D=" << D);
+                            CHECK(rec.packets[0].cycle - start == closedForm(D, P, l, s, F));
+                            CHECK(rec.packets[0].hops == D);
+                            CHECK(noc::ZeroLoadModel(net).packetLatency(a, b, F) ==
+                                  closedForm(D, P, l, s, F));
+                            start = end + 50;  // credits back home before the next packet
+                        }
+                        net.checkConservation();
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("the classic 5-cycles-per-hop router: pipeline 4 plus a 1-cycle link", "[noc][latency]") {
+    auto p = test::meshParams(8, 1, 4);
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    net.enqueuePacket(0, 7, noc::kNoRoute, 1, 0, false);
+    test::runUntilIdle(net);
+    REQUIRE(rec.packets.size() == 1);
+    // 7 hops x 5 cycles, plus the last router's pipeline and the two local links.
+    CHECK(rec.packets[0].cycle == 7 * 5 + 4 + 2);
+}
