@@ -1,0 +1,12 @@
+#pragma once
+// Everything a hardware YAML describes, typed. One member per top-level section; later sections
+// (hbm:, core:, wafer:) add their own member here and their loader in HardwareLoader::load.
+#include "noc/NocParams.h"
+
+namespace wsc::hw {
+
+struct HardwareConfig {
+    noc::NocParams noc;
+};
+
+}  // namespace wsc::hw

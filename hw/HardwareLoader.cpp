@@ -1,0 +1,25 @@
+#include "hw/HardwareLoader.h"
+
+#include "hw/NocConfigLoader.h"
+
+namespace wsc::hw {
+
+HardwareConfig HardwareLoader::loadFile(const std::string& path) {
+    return load(YamlReader::loadFile(path));
+}
+
+HardwareConfig HardwareLoader::loadString(const std::string& text, const std::string& name) {
+    return load(YamlReader::loadString(text, name));
+}
+
+HardwareConfig HardwareLoader::load(const YamlReader& root) {
+    // New sections go into this list and get a loader call below (hbm:, core:, wafer: are
+    // planned); until then they are unknown keys, so a file using them fails loudly instead of
+    // being silently half-read.
+    root.checkKeys({"noc"});
+    HardwareConfig hw;
+    hw.noc = NocConfigLoader::load(root.child("noc"));
+    return hw;
+}
+
+}  // namespace wsc::hw

@@ -1,0 +1,19 @@
+#pragma once
+// Loads a hardware description: a YAML map with a top-level `noc:` section. Used for plain
+// hardware files and for the inline `hardware:` map of a scenario.
+#include <string>
+
+#include "hw/HardwareConfig.h"
+#include "hw/YamlReader.h"
+
+namespace wsc::hw {
+
+class HardwareLoader {
+  public:
+    static HardwareConfig loadFile(const std::string& path);
+    static HardwareConfig loadString(const std::string& text, const std::string& name);
+    // `root` is the map holding the sections (the file root, or a scenario's `hardware:` map).
+    static HardwareConfig load(const YamlReader& root);
+};
+
+}  // namespace wsc::hw

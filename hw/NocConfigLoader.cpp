@@ -1,0 +1,182 @@
+#include "hw/NocConfigLoader.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace wsc::hw {
+
+namespace {
+
+constexpr uint32_t kMaxMeshSide = 65535;  // x * y then always fits uint32_t
+constexpr uint64_t kMaxFlitBytes = 64 * 1024;
+constexpr double kMm = 1e-3;  // metres per millimetre
+constexpr double kPjPerJ = 1e12;
+constexpr double kMaxClockHz = 1e12;
+
+bool needsD2D(const noc::TopologyParams& t) {
+    const bool multiDie = t.die_x != 0 && (t.die_x < t.x || t.die_y < t.y);
+    return multiDie || t.wrap;
+}
+
+}  // namespace
+
+noc::NocParams NocConfigLoader::load(const YamlReader& n) {
+    n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
+                 "local_link", "d2d", "watchdog"});
+    noc::NocParams p;
+    // Clock first: every time given in ns/us below is converted to cycles at this clock.
+    p.clock_hz = n.getQuantity("clock", Dim::Frequency);
+    // Capped at 1 THz: catches unit slips ("1e9 GHz") and keeps default time conversions in
+    // range of their cycle fields.
+    if (!(p.clock_hz > 0.0) || p.clock_hz > kMaxClockHz)
+        n.fail("clock", "a frequency > 0 Hz and <= 1000 GHz");
+    p.flit_bytes = static_cast<uint32_t>(n.getBytes("flit_size", 1, kMaxFlitBytes));
+
+    loadTopology(n.child("topology"), p);
+
+    const std::string routing = n.getEnum("routing", {"xy", "yx", "table"}, "xy");
+    p.routing = routing == "xy"   ? noc::RoutingAlgo::XY
+                : routing == "yx" ? noc::RoutingAlgo::YX
+                                  : noc::RoutingAlgo::Table;
+    p.route_limit = n.getUInt("route_limit", 1, 1024, p.route_limit);
+
+    loadRouter(n, p);
+
+    p.link = loadLink(n.child("link"), p, p.link, true);
+    // The NI link defaults to one flit per cycle in one cycle: an NI never throttles the router.
+    noc::LinkParams localDefaults;
+    localDefaults.latency = 1;
+    localDefaults.width_bytes = p.flit_bytes;
+    localDefaults.credit_latency = 1;
+    localDefaults.energy_pj_per_bit = 0.0;
+    const auto local = n.optionalChild("local_link");
+    p.local_link = local ? loadLink(*local, p, localDefaults, false) : localDefaults;
+
+    loadD2D(n, p);
+
+    p.watchdog_cycles =
+        n.getCycles64("watchdog", p.clock_hz, 100, YamlReader::kMaxU64, p.watchdog_cycles);
+    return p;
+}
+
+void NocConfigLoader::loadTopology(const YamlReader& t, noc::NocParams& p) {
+    t.checkKeys({"mesh", "die", "core_pitch", "die_pitch", "wrap", "local_ports"});
+    noc::TopologyParams& topo = p.topology;
+
+    const YamlReader mesh = t.child("mesh");
+    mesh.checkKeys({"x", "y"});
+    topo.x = mesh.getUInt("x", 1, kMaxMeshSide);
+    topo.y = mesh.getUInt("y", 1, kMaxMeshSide);
+    topo.local_ports = t.getUInt("local_ports", 1, 4, 1);
+    if (uint64_t{topo.x} * topo.y * topo.local_ports > YamlReader::kMaxU32)
+        mesh.failHere("a mesh with at most 2^32-1 network ports (x * y * local_ports)");
+
+    topo.core_pitch_mm = t.getQuantity("core_pitch", Dim::Length, 1.0 * kMm) / kMm;
+    if (!(topo.core_pitch_mm > 0.0)) t.fail("core_pitch", "a length > 0");
+    topo.die_pitch_mm = t.getQuantity("die_pitch", Dim::Length, 26.0 * kMm) / kMm;
+    if (!(topo.die_pitch_mm > 0.0)) t.fail("die_pitch", "a length > 0");
+
+    topo.die_x = topo.die_y = 0;  // 0 = the whole mesh is one die
+    if (const auto die = t.optionalChild("die")) {
+        die->checkKeys({"x", "y"});
+        topo.die_x = die->getUInt("x", 1, kMaxMeshSide);
+        topo.die_y = die->getUInt("y", 1, kMaxMeshSide);
+        if (topo.x % topo.die_x != 0)
+            die->fail("x", fmt::format("a divisor of the mesh width {} (routers per die along x)",
+                                       topo.x));
+        if (topo.y % topo.die_y != 0)
+            die->fail("y", fmt::format("a divisor of the mesh height {} (routers per die along y)",
+                                       topo.y));
+        // Neighbouring dies' edge routers must be apart, or a D2D link gets no length: the die
+        // pitch must exceed the span of a die's routers (same rule as noc::Topology).
+        const auto tooSmall = [&](uint32_t perDie, uint32_t meshSide) {
+            return perDie < meshSide && topo.die_pitch_mm <= (perDie - 1) * topo.core_pitch_mm;
+        };
+        if (tooSmall(topo.die_x, topo.x) || tooSmall(topo.die_y, topo.y)) {
+            const uint32_t span = std::max(topo.die_x, topo.die_y) - 1;
+            const std::string expected = fmt::format(
+                "a die pitch > {:g} mm ({} core pitches of {:g} mm: the span of a die's routers)",
+                span * topo.core_pitch_mm, span, topo.core_pitch_mm);
+            if (t.has("die_pitch")) t.fail("die_pitch", expected);
+            throw die->errorHere("expected " + expected + ", but die_pitch is the default " +
+                                 fmt::format("{:g} mm", topo.die_pitch_mm));
+        }
+    }
+    topo.wrap = t.getBool("wrap", false);
+}
+
+void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
+    const auto r = n.optionalChild("router");
+    if (r) {
+        r->checkKeys({"pipeline", "vcs", "vc_buffer"});
+        p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 1, 4, p.router.pipeline);
+        p.router.vcs = r->getUInt("vcs", 1, 16, p.router.vcs);
+        p.router.vc_buffer_flits =
+            r->getFlits("vc_buffer", p.flit_bytes, 1, 256, p.router.vc_buffer_flits);
+    }
+    if (p.topology.wrap && p.router.vcs < 2) {
+        // A torus breaks the ring's cyclic channel dependency with a dateline between two VC
+        // classes; one VC cannot do that and would deadlock.
+        const std::string expected =
+            "at least 2 virtual channels when topology.wrap is true (a torus needs two VC "
+            "classes for the dateline)";
+        r->fail("vcs", expected);  // vcs < 2 here means the user set it: r exists
+    }
+}
+
+noc::LinkParams NocConfigLoader::loadLink(const YamlReader& l, const noc::NocParams& p,
+                                          const noc::LinkParams& defaults, bool required) {
+    l.checkKeys({"latency", "width", "credit_latency", "energy"});
+    const auto opt = [required](uint32_t v) {
+        return required ? std::nullopt : std::optional<uint32_t>(v);
+    };
+    noc::LinkParams link;
+    link.latency =
+        l.getCycles("latency", p.clock_hz, 1, YamlReader::kMaxU32, opt(defaults.latency));
+    const auto width = required ? std::nullopt : std::optional<uint64_t>(defaults.width_bytes);
+    link.width_bytes = static_cast<uint32_t>(l.getBytes("width", 1, YamlReader::kMaxU32, width));
+    link.credit_latency =
+        l.getCycles("credit_latency", p.clock_hz, 1, YamlReader::kMaxU32, defaults.credit_latency);
+    link.energy_pj_per_bit =
+        l.getQuantity("energy", Dim::EnergyPerBit, defaults.energy_pj_per_bit / kPjPerJ) * kPjPerJ;
+    return link;
+}
+
+void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
+    noc::D2DParams& d = p.d2d;
+    const uint32_t defaultFec = Units::toCycles("210 ns", p.clock_hz);
+    const auto s = n.optionalChild("d2d");
+    if (!s) {
+        if (needsD2D(p.topology))
+            throw n.errorAt("d2d", "missing required key: the topology has die-to-die links (" +
+                                       std::string(p.topology.wrap ? "wrap-around links"
+                                                                   : "more than one die") +
+                                       "), which need d2d.bandwidth and d2d.latency");
+        d.fec_latency = defaultFec;
+        return;
+    }
+    s->checkKeys({"bandwidth", "latency", "serdes_latency", "fec_threshold", "fec_latency",
+                  "energy", "ber"});
+    // Width is ROUNDED DOWN to whole bytes per cycle: the model never exceeds the specified
+    // bandwidth. Values within 1e-9 of a whole number snap to it (floating-point noise).
+    const double bandwidth = s->getQuantity("bandwidth", Dim::Bandwidth);
+    double perCycle = bandwidth / p.clock_hz;
+    const double nearest = std::nearbyint(perCycle);
+    if (std::fabs(perCycle - nearest) <= 1e-9 * std::max(1.0, nearest)) perCycle = nearest;
+    if (perCycle < 1.0)
+        s->fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
+                                         "the {:g} GHz clock)",
+                                         p.clock_hz / 1e9, p.clock_hz / 1e9));
+    if (perCycle > YamlReader::kMaxU32)
+        s->fail("bandwidth", "a bandwidth below 2^32 bytes per cycle");
+    d.width_bytes = static_cast<uint32_t>(std::floor(perCycle));
+    d.latency = s->getCycles("latency", p.clock_hz, 1);
+    d.serdes_latency = s->getCycles("serdes_latency", p.clock_hz, 0, YamlReader::kMaxU32, 0);
+    d.fec_threshold_mm = s->getQuantity("fec_threshold", Dim::Length, 50.0 * kMm) / kMm;
+    d.fec_latency = s->getCycles("fec_latency", p.clock_hz, 0, YamlReader::kMaxU32, defaultFec);
+    d.energy_pj_per_bit = s->getQuantity("energy", Dim::EnergyPerBit, 0.0) * kPjPerJ;
+    d.ber = s->getDouble("ber", 0.0, 1e-3, 0.0);
+}
+
+}  // namespace wsc::hw

@@ -1,0 +1,78 @@
+#include "hw/ScenarioLoader.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "hw/HardwareLoader.h"
+
+namespace wsc::hw {
+
+ScenarioConfig ScenarioLoader::loadFile(const std::string& path) {
+    return load(YamlReader::loadFile(path));
+}
+
+ScenarioConfig ScenarioLoader::loadString(const std::string& text, const std::string& name) {
+    return load(YamlReader::loadString(text, name));
+}
+
+ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
+    root.checkKeys({"scenario"});
+    const YamlReader sc = root.child("scenario");
+    sc.checkKeys({"name", "hardware", "workload"});
+    ScenarioConfig cfg;
+    cfg.name = sc.getString("name");
+    if (cfg.name.empty()) sc.fail("name", "a non-empty name");
+    // Hardware first: the workload's cycle and flit quantities convert at its clock and flit size.
+    cfg.noc = loadHardware(sc).noc;
+    const YamlReader w = sc.child("workload");
+    // The type decides which keys are valid, so it is checked before the key set.
+    cfg.workload_type = w.getEnum("type", {"traffic"});
+    cfg.traffic = loadTraffic(w, cfg.noc);
+    return cfg;
+}
+
+HardwareConfig ScenarioLoader::loadHardware(const YamlReader& sc) {
+    const YamlReader hw = sc.entry("hardware");
+    if (hw.isMap()) return HardwareLoader::load(hw);
+    const std::string expected =
+        "an inline hardware map (with 'noc:') or a path to a hardware "
+        "YAML file";
+    const std::string rel = hw.scalar(expected);
+    if (rel.empty()) hw.failHere(expected);
+    std::filesystem::path path(rel);
+    if (path.is_relative()) path = std::filesystem::path(sc.file()).parent_path() / path;
+    try {
+        return HardwareLoader::loadFile(path.string());
+    } catch (const ConfigError& e) {
+        // Errors inside the hardware file carry their own position; only an unreadable file is
+        // better reported where the scenario names it.
+        if (e.line() != 0 || e.file() != path.string()) throw;
+        throw hw.errorHere("cannot load hardware file '" + path.string() + "': " + e.message());
+    }
+}
+
+noc::TrafficParams ScenarioLoader::loadTraffic(const YamlReader& w, const noc::NocParams& noc) {
+    w.checkKeys({"type", "pattern", "rate", "packet_size", "hotspot_node", "hotspot_fraction",
+                 "warmup", "measure", "drain", "seed"});
+    noc::TrafficParams t;
+    t.pattern = w.getEnum(
+        "pattern",
+        {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "hotspot"},
+        t.pattern);
+    t.rate = w.getDouble("rate", 0.0, 1.0, t.rate);
+    if (!(t.rate > 0.0)) w.fail("rate", "a rate > 0 and <= 1 (flits/node/cycle)");
+    t.packet_flits = w.getFlits("packet_size", noc.flit_bytes, 1, 65536, t.packet_flits);
+    const uint64_t nodes = uint64_t{noc.topology.x} * noc.topology.y * noc.topology.local_ports;
+    t.hotspot_node = w.getUInt("hotspot_node", 0, static_cast<uint32_t>(nodes - 1), t.hotspot_node);
+    t.hotspot_fraction = w.getDouble("hotspot_fraction", 0.0, 1.0, t.hotspot_fraction);
+    t.warmup_cycles =
+        w.getCycles64("warmup", noc.clock_hz, 0, YamlReader::kMaxU64, t.warmup_cycles);
+    t.measure_cycles =
+        w.getCycles64("measure", noc.clock_hz, 1, YamlReader::kMaxU64, t.measure_cycles);
+    t.drain_cycles = w.getCycles64("drain", noc.clock_hz, 0, YamlReader::kMaxU64, t.drain_cycles);
+    t.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, t.seed);
+    return t;
+}
+
+}  // namespace wsc::hw

@@ -1,0 +1,394 @@
+#include "hw/YamlReader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hw/UnitError.h"
+
+namespace wsc::hw {
+
+namespace {
+
+// Runs a Units conversion on a reader's scalar and turns its UnitError into a positioned
+// ConfigError: Units knows the expectation, the reader knows the file, line and key.
+template <typename Fn>
+auto convert(const YamlReader& v, const std::string& expected, Fn fn) {
+    const std::string text = v.scalar(expected);
+    try {
+        return fn(text);
+    } catch (const UnitError& e) {
+        throw v.errorHere(e.what());
+    }
+}
+
+std::string intRange(uint64_t min, uint64_t max, uint64_t typeMax) {
+    if (min == 0 && max == typeMax) return "a non-negative integer";
+    if (max == typeMax) return fmt::format("an integer >= {}", min);
+    if (min == max) return fmt::format("the integer {}", min);
+    return fmt::format("an integer between {} and {}", min, max);
+}
+
+std::string cycleRange(uint64_t min, uint64_t max, uint64_t typeMax) {
+    const auto cycles = [](uint64_t n) { return fmt::format("{} cycle{}", n, n == 1 ? "" : "s"); };
+    if (max == typeMax) return "a duration >= " + cycles(min);
+    return fmt::format("a duration between {} and {}", min, cycles(max));
+}
+
+std::string flitRange(uint64_t min, uint64_t max, uint64_t typeMax) {
+    const auto flits = [](uint64_t n) { return fmt::format("{} flit{}", n, n == 1 ? "" : "s"); };
+    if (max == typeMax) return "at least " + flits(min);
+    return fmt::format("between {} and {}", min, flits(max));
+}
+
+// "65536" -> "64 KB": sizes in messages read like the config file.
+std::string formatBytes(uint64_t bytes) {
+    static constexpr const char* kUnits[] = {"B", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) bytes /= 1024, ++u;
+    return fmt::format("{} {}", bytes, kUnits[u]);
+}
+
+// A decimal integer: digits with an optional leading '-'. Negative values and values beyond
+// uint64_t are reported as out of range rather than as garbage.
+struct ParsedInt {
+    bool negative = false;
+    bool overflow = false;
+    uint64_t value = 0;
+};
+
+std::optional<ParsedInt> parseInt(const std::string& s) {
+    ParsedInt r;
+    std::string_view digits = s;
+    if (!digits.empty() && digits.front() == '-') r.negative = true, digits.remove_prefix(1);
+    if (digits.empty() ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), r.value);
+    if (ec == std::errc::result_out_of_range)
+        r.overflow = true;
+    else if (ec != std::errc() || end != digits.data() + digits.size())
+        return std::nullopt;
+    if (r.negative && r.value == 0 && !r.overflow) r.negative = false;  // "-0"
+    return r;
+}
+
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// An unquoted integer value in [min, max]; the message names only the bound that was crossed.
+uint64_t parseUInt(const YamlReader& v, uint64_t min, uint64_t max, uint64_t typeMax,
+                   const std::string& text) {
+    const auto parsed = parseInt(text);
+    if (!parsed) v.failHere(intRange(min, max, typeMax));
+    if (parsed->negative || (!parsed->overflow && parsed->value < min))
+        v.failHere(intRange(min, typeMax, typeMax));
+    if (parsed->overflow || parsed->value > max) v.failHere(fmt::format("an integer <= {}", max));
+    return parsed->value;
+}
+
+}  // namespace
+
+YamlReader::YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), mark_(mark) {}
+
+YamlReader YamlReader::loadFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ConfigError(path, 0, 0, "", "cannot read file: it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ConfigError(path, 0, 0, "", std::string("cannot open file: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw ConfigError(path, 0, 0, "", "cannot read file");
+    return loadString(text.str(), path);
+}
+
+YamlReader YamlReader::loadString(const std::string& text, const std::string& name) {
+    std::vector<YAML::Node> docs;
+    try {
+        docs = YAML::LoadAll(text);
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError::fromParser(name, e);
+    } catch (const YAML::Exception& e) {
+        throw ConfigError::atMark(name, e.mark, "", "invalid YAML: " + e.msg);
+    }
+    if (docs.empty() || docs[0].IsNull())
+        throw ConfigError(name, 1, 1, "",
+                          "expected a map of configuration keys, got an empty "
+                          "document");
+    if (docs.size() > 1)
+        throw ConfigError::atMark(name, docs[1].Mark(), "",
+                                  "expected a single YAML document, got a second one ('---')");
+    YamlReader root(docs[0], name, "", docs[0].Mark());
+    if (!root.isMap()) root.failHere("a map of configuration keys at the top level");
+    return root;
+}
+
+std::string YamlReader::keyPath(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+}
+
+void YamlReader::requireMap() const {
+    if (!node_.IsMap()) failHere("a map");
+}
+
+std::optional<YamlReader::Entry> YamlReader::find(const std::string& key) const {
+    requireMap();
+    // Range-for on purpose: yaml-cpp's iterator operator-> trips GCC 12 -Wdangling-pointer.
+    for (const auto& kv : node_)
+        if (kv.first.IsScalar() && kv.first.Scalar() == key) return Entry{kv.first, kv.second};
+    return std::nullopt;
+}
+
+YamlReader YamlReader::wrap(const std::string& key, const Entry& e) const {
+    // yaml-cpp marks an empty value at the next token, often on a later line: point at the key.
+    return YamlReader(e.value, file_, keyPath(key),
+                      e.value.IsNull() ? e.key.Mark() : e.value.Mark());
+}
+
+bool YamlReader::has(const std::string& key) const {
+    return find(key).has_value();
+}
+
+std::optional<YamlReader> YamlReader::value(const std::string& key, bool hasDefault,
+                                            const std::string& expected) const {
+    const auto e = find(key);
+    if (e) return wrap(key, *e);
+    if (hasDefault) return std::nullopt;
+    throw ConfigError::atMark(file_, mark_, keyPath(key),
+                              "missing required key (expected " + expected + ")");
+}
+
+YamlReader YamlReader::entry(const std::string& key) const {
+    return *value(key, false, "a value");
+}
+
+YamlReader YamlReader::child(const std::string& key) const {
+    YamlReader c = *value(key, false, "a map");
+    c.requireMap();
+    return c;
+}
+
+std::optional<YamlReader> YamlReader::optionalChild(const std::string& key) const {
+    auto c = value(key, true, "a map");
+    if (c) c->requireMap();
+    return c;
+}
+
+void YamlReader::checkKeys(std::initializer_list<std::string_view> allowed) const {
+    requireMap();
+    std::string allowedList;
+    for (std::string_view a : allowed)
+        allowedList += (allowedList.empty() ? "" : ", ") + std::string(a);
+    std::vector<std::pair<std::string, YAML::Mark>> seen;
+    for (const auto& kv : node_) {
+        const YAML::Node& k = kv.first;
+        if (!k.IsScalar())
+            throw ConfigError::atMark(file_, k.Mark(), path_,
+                                      "expected a plain key name, got a complex key");
+        const std::string name = k.Scalar();
+        for (const auto& [prev, mark] : seen)
+            if (prev == name)
+                throw ConfigError::atMark(
+                    file_, k.Mark(), keyPath(name),
+                    fmt::format("duplicate key (first given at line {})", mark.line + 1));
+        seen.emplace_back(name, k.Mark());
+        if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+        std::string hint;
+        for (std::string_view a : allowed)
+            if (editDistance(a, name) <= std::max<size_t>(1, a.size() / 4)) {
+                hint = fmt::format(" (did you mean '{}'?)", a);
+                break;
+            }
+        throw ConfigError::atMark(file_, k.Mark(), keyPath(name),
+                                  "unknown key" + hint + "; expected one of: " + allowedList);
+    }
+}
+
+std::vector<YamlReader> YamlReader::elements() const {
+    if (!node_.IsSequence()) failHere("a sequence");
+    std::vector<YamlReader> out;
+    for (size_t i = 0; i < node_.size(); ++i) {
+        const YAML::Node item = node_[i];
+        out.emplace_back(item, file_, fmt::format("{}[{}]", path_, i),
+                         item.IsNull() ? mark_ : item.Mark());
+    }
+    return out;
+}
+
+std::string YamlReader::found() const {
+    if (node_.IsMap()) return "a map";
+    if (node_.IsSequence()) return "a sequence";
+    if (!node_.IsScalar()) return "an empty value";
+    if (node_.Tag() == "!") return "the quoted string \"" + node_.Scalar() + "\"";
+    return "'" + node_.Scalar() + "'";
+}
+
+std::string YamlReader::scalar(const std::string& expected) const {
+    if (!node_.IsScalar()) failHere(expected);
+    return node_.Scalar();
+}
+
+std::string YamlReader::plainScalar(const std::string& expected) const {
+    // A quoted scalar is a string in YAML; accepting "4" as 4 would hide a typing mistake.
+    if (!node_.IsScalar() || node_.Tag() == "!") failHere(expected);
+    return node_.Scalar();
+}
+
+ConfigError YamlReader::errorHere(const std::string& message) const {
+    return ConfigError::atMark(file_, mark_, path_, message);
+}
+
+ConfigError YamlReader::errorAt(const std::string& key, const std::string& message) const {
+    const auto e = find(key);
+    if (!e) return ConfigError::atMark(file_, mark_, keyPath(key), message);
+    return wrap(key, *e).errorHere(message);
+}
+
+void YamlReader::failHere(const std::string& expected) const {
+    throw errorHere("expected " + expected + ", got " + found());
+}
+
+void YamlReader::fail(const std::string& key, const std::string& expected) const {
+    const auto e = find(key);
+    if (!e) throw ConfigError::atMark(file_, mark_, keyPath(key), "expected " + expected);
+    wrap(key, *e).failHere(expected);
+}
+
+uint32_t YamlReader::getUInt(const std::string& key, uint32_t min, uint32_t max,
+                             std::optional<uint32_t> def) const {
+    const auto v = value(key, def.has_value(), intRange(min, max, kMaxU32));
+    if (!v) return *def;
+    const std::string text = v->plainScalar(intRange(min, max, kMaxU32));
+    return static_cast<uint32_t>(parseUInt(*v, min, max, kMaxU32, text));
+}
+
+uint64_t YamlReader::getUInt64(const std::string& key, uint64_t min, uint64_t max,
+                               std::optional<uint64_t> def) const {
+    const auto v = value(key, def.has_value(), intRange(min, max, kMaxU64));
+    if (!v) return *def;
+    return parseUInt(*v, min, max, kMaxU64, v->plainScalar(intRange(min, max, kMaxU64)));
+}
+
+double YamlReader::getDouble(const std::string& key, double min, double max,
+                             std::optional<double> def) const {
+    const std::string expected = fmt::format("a number between {:g} and {:g}", min, max);
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    const std::string text = v->plainScalar(expected);
+    double x = 0.0;
+    try {
+        x = Units::parseNumber(text);
+    } catch (const UnitError&) {
+        v->failHere(expected);
+    }
+    if (x < min) v->failHere(fmt::format("a number >= {:g}", min));
+    if (x > max) v->failHere(fmt::format("a number <= {:g}", max));
+    return x;
+}
+
+bool YamlReader::getBool(const std::string& key, std::optional<bool> def) const {
+    const std::string expected = "true or false";
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    const std::string text = v->plainScalar(expected);
+    // YAML 1.2 core schema only: "yes"/"on"/"y" are YAML 1.1 surprises, not booleans here.
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+    v->failHere(expected);
+}
+
+std::string YamlReader::getString(const std::string& key, std::optional<std::string> def) const {
+    const auto v = value(key, def.has_value(), "a string");
+    if (!v) return *def;
+    return v->scalar("a string");
+}
+
+std::string YamlReader::getEnum(const std::string& key, const std::vector<std::string>& allowed,
+                                std::optional<std::string> def) const {
+    std::string expected = "one of ";
+    for (size_t i = 0; i < allowed.size(); ++i) expected += (i ? ", " : "") + allowed[i];
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    const std::string text = v->scalar(expected);
+    if (std::find(allowed.begin(), allowed.end(), text) == allowed.end()) v->failHere(expected);
+    return text;
+}
+
+double YamlReader::getQuantity(const std::string& key, Dim dim, std::optional<double> def) const {
+    const std::string expected = Units::describe(dim);
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    return convert(*v, expected, [dim](const std::string& t) { return Units::parse(t, dim); });
+}
+
+uint64_t YamlReader::getBytes(const std::string& key, uint64_t min, uint64_t max,
+                              std::optional<uint64_t> def) const {
+    const std::string expected = Units::describe(Dim::Size);
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    const uint64_t bytes =
+        convert(*v, expected, [](const std::string& t) { return Units::parseBytes(t); });
+    if (bytes < min) v->failHere("a size >= " + formatBytes(min));
+    if (bytes > max) v->failHere("a size <= " + formatBytes(max));
+    return bytes;
+}
+
+uint32_t YamlReader::getCycles(const std::string& key, double clock_hz, uint32_t min, uint32_t max,
+                               std::optional<uint32_t> def) const {
+    const auto v = value(key, def.has_value(), cycleRange(min, max, kMaxU32));
+    if (!v) return *def;
+    const uint32_t c = convert(*v, cycleRange(min, max, kMaxU32), [clock_hz](const std::string& t) {
+        return Units::toCycles(t, clock_hz);
+    });
+    if (c < min) v->failHere(cycleRange(min, kMaxU32, kMaxU32));
+    if (c > max) v->failHere(fmt::format("a duration <= {} cycles", max));
+    return c;
+}
+
+uint64_t YamlReader::getCycles64(const std::string& key, double clock_hz, uint64_t min,
+                                 uint64_t max, std::optional<uint64_t> def) const {
+    const auto v = value(key, def.has_value(), cycleRange(min, max, kMaxU64));
+    if (!v) return *def;
+    const uint64_t c = convert(*v, cycleRange(min, max, kMaxU64), [clock_hz](const std::string& t) {
+        return Units::toCycles64(t, clock_hz);
+    });
+    if (c < min) v->failHere(cycleRange(min, kMaxU64, kMaxU64));
+    if (c > max) v->failHere(fmt::format("a duration <= {} cycles", max));
+    return c;
+}
+
+uint32_t YamlReader::getFlits(const std::string& key, uint32_t flit_bytes, uint32_t min,
+                              uint32_t max, std::optional<uint32_t> def) const {
+    const std::string expected = flitRange(min, max, kMaxU32) + " ('8 flits' or a size in bytes)";
+    const auto v = value(key, def.has_value(), expected);
+    if (!v) return *def;
+    const uint32_t n = convert(*v, expected, [flit_bytes](const std::string& t) {
+        return Units::parseFlitsOrBytes(t, flit_bytes);
+    });
+    if (n < min) v->failHere(flitRange(min, kMaxU32, kMaxU32));
+    if (n > max) v->failHere(fmt::format("at most {} flits", max));
+    return n;
+}
+
+}  // namespace wsc::hw
