@@ -56,6 +56,10 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
                                                id_, port, f.vc, f.packet));
         iv.state = kRouting;
         iv.out_mask = 0;
+        routing_vcs_[port] |= 1u << f.vc;
+        routing_ports_ |= 1u << port;
+    } else if (iv.state == kActive) {
+        active_vcs_[port] |= 1u << f.vc;
     }
     ++iv.count;
     ++buffered_;
@@ -70,39 +74,51 @@ void Router::acceptCredit(uint8_t port, uint8_t vc) {
 }
 
 void Router::allocateVcs(uint64_t now, Network& net) {
-    const uint32_t nivc = uint32_t(ports_) * vcs_;
+    // Requesters, in ascending input-VC order (the round-robin order).
+    uint8_t req[kMaxPorts * 16];
+    uint32_t nreq = 0;
     uint8_t requested = 0;  // output ports with at least one request
-    for (uint32_t i = 0; i < nivc; ++i) {
-        InVc& iv = in_[i];
-        if (iv.state != kRouting || iv.count == 0 || ready_[slot(i, iv.head)] > now) continue;
-        if (iv.out_mask == 0) {
-            const Flit& f = buf_[slot(i, iv.head)];
-            RouteDecision d = net.route(id_, static_cast<uint8_t>(i / vcs_), f.vc, f.packet);
-            iv.out_mask = iv.need_vc = d.out_mask;
-            iv.vc_lo = d.vc_lo;
-            iv.vc_hi = d.vc_hi;
-        }
-        requested |= iv.need_vc;
-    }
-    if (!requested) return;
-    for (uint32_t o = 0; o < ports_; ++o) {
-        if (!(requested & (1u << o))) continue;
-        for (uint32_t k = 0; k < nivc; ++k) {
-            uint32_t i = (va_rr_[o] + k) % nivc;
+    for (uint8_t pm = routing_ports_; pm; pm &= pm - 1) {
+        const uint32_t p = __builtin_ctz(pm);
+        for (uint32_t vm = routing_vcs_[p]; vm; vm &= vm - 1) {
+            const uint32_t v = __builtin_ctz(vm);
+            uint32_t i = p * vcs_ + v;
             InVc& iv = in_[i];
-            if (iv.state != kRouting || !(iv.need_vc & (1u << o)) ||
-                ready_[slot(i, iv.head)] > now)
-                continue;
+            if (ready_[slot(i, iv.head)] > now) continue;
+            if (iv.out_mask == 0) {
+                const Flit& f = buf_[slot(i, iv.head)];
+                RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f.packet);
+                iv.out_mask = iv.need_vc = d.out_mask;
+                iv.vc_lo = d.vc_lo;
+                iv.vc_hi = d.vc_hi;
+            }
+            req[nreq++] = static_cast<uint8_t>(i);
+            requested |= iv.need_vc;
+        }
+    }
+    for (uint8_t om = requested; om; om &= om - 1) {
+        const uint32_t o = __builtin_ctz(om);
+        uint32_t k = 0;
+        while (k < nreq && req[k] < va_rr_[o]) ++k;  // first requester at or after the pointer
+        for (uint32_t n = 0; n < nreq; ++n, ++k) {
+            if (k == nreq) k = 0;
+            const uint32_t i = req[k];
+            InVc& iv = in_[i];
+            if (!(iv.need_vc & (1u << o))) continue;
             uint32_t ov = iv.vc_lo;
             while (ov < iv.vc_hi && owner_[o * vcs_ + ov] != kFree) ++ov;
             if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
             owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
             iv.out_vc[o] = static_cast<uint8_t>(ov);
             iv.need_vc &= ~(1u << o);
-            va_rr_[o] = static_cast<uint8_t>((i + 1) % nivc);
+            va_rr_[o] = static_cast<uint8_t>(i + 1 == uint32_t(ports_) * vcs_ ? 0 : i + 1);
             if (!iv.need_vc) {
                 iv.state = kActive;
                 iv.pending = iv.out_mask;
+                const uint32_t p = i / vcs_, v = i % vcs_;
+                routing_vcs_[p] &= ~(1u << v);
+                if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
+                active_vcs_[p] |= 1u << v;
             }
         }
     }
@@ -110,7 +126,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
 
 void Router::evaluate(uint64_t now, Network& net) {
     if (!buffered_) return;
-    allocateVcs(now, net);
+    if (routing_ports_) allocateVcs(now, net);
 
     // Switch allocation, input stage.
     uint8_t req_mask[kMaxPorts] = {};
@@ -119,8 +135,10 @@ void Router::evaluate(uint64_t now, Network& net) {
     for (uint32_t o = 0; o < ports_; ++o)
         if (busy_until_[o] <= now) out_free |= 1u << o;
     for (uint32_t p = 0; p < ports_; ++p) {
-        for (uint32_t k = 0; k < vcs_; ++k) {
-            uint32_t v = (sa_in_rr_[p] + k) % vcs_;
+        const uint32_t am = active_vcs_[p];
+        if (!am) continue;
+        for (uint32_t k = 0, v = sa_in_rr_[p]; k < vcs_; ++k, v = (v + 1 == vcs_) ? 0 : v + 1) {
+            if (!(am & (1u << v))) continue;
             uint32_t i = p * vcs_ + v;
             const InVc& iv = in_[i];
             if (iv.state != kActive || ready_[slot(i, iv.head)] > now) continue;
@@ -140,11 +158,12 @@ void Router::evaluate(uint64_t now, Network& net) {
     }
     // Output stage.
     uint8_t grant[kMaxPorts] = {};  // per input port: output ports won
+    uint8_t wanted = 0;
+    for (uint32_t p = 0; p < ports_; ++p) wanted |= req_mask[p];
     bool any = false;
-    for (uint32_t o = 0; o < ports_; ++o) {
-        if (!(out_free & (1u << o))) continue;
-        for (uint32_t k = 0; k < ports_; ++k) {
-            uint32_t p = (sa_out_rr_[o] + k) % ports_;
+    for (uint8_t om = wanted; om; om &= om - 1) {
+        const uint32_t o = __builtin_ctz(om);
+        for (uint32_t k = 0, p = sa_out_rr_[o]; k < ports_; ++k, p = (p + 1 == ports_) ? 0 : p + 1) {
             if (req_mask[p] & (1u << o)) {
                 grant[p] |= 1u << o;
                 sa_out_rr_[o] = static_cast<uint8_t>((p + 1) % ports_);
@@ -189,12 +208,18 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         if (f.tail()) {
             iv.out_mask = 0;
             iv.state = iv.count ? kRouting : kIdle;
+            active_vcs_[p] &= ~(1u << v);
+            if (iv.count) {
+                routing_vcs_[p] |= 1u << v;
+                routing_ports_ |= 1u << p;
+            }
             if (iv.count && !buf_[slot(i, iv.head)].head())
                 throw std::logic_error(fmt::format("router {} port {} vc {}: body flit follows a "
                                                    "tail in one VC",
                                                    id_, p, v));
         } else {
             iv.pending = iv.out_mask;
+            if (!iv.count) active_vcs_[p] &= ~(1u << v);
         }
     }
     net.flitsMoved(now, copies, popped);

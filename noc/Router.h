@@ -89,6 +89,11 @@ private:
     uint32_t id_;
     uint8_t ports_, vcs_, depth_, pipeline_;
     uint32_t buffered_ = 0;
+    // Per input port, bit v set when VC v needs VA (head at the front without all its output
+    // VCs) or can take part in SA (holds its VCs and has a flit). Evaluation walks set bits only.
+    uint16_t routing_vcs_[kMaxPorts] = {};
+    uint16_t active_vcs_[kMaxPorts] = {};
+    uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
     uint32_t max_occupancy_ = 0;
     uint64_t traversals_ = 0;
     std::vector<Flit> buf_;          // [port][vc][depth]

@@ -8,8 +8,12 @@ namespace wsc::noc {
 
 Topology::Topology(const TopologyParams& p) : p_(p) {
     if (p.x == 0 || p.y == 0) throw std::invalid_argument("mesh must be at least 1 x 1");
+    if (p.x > 65535 || p.y > 65535) throw std::invalid_argument("mesh sides must be <= 65535");
     if (p.local_ports == 0 || p.local_ports > 4)
         throw std::invalid_argument("local_ports must be 1..4");
+    xs_.resize(size_t(p.x) * p.y);
+    ys_.resize(xs_.size());
+    for (uint32_t r = 0; r < xs_.size(); ++r) xs_[r] = r % p.x, ys_[r] = r / p.x;
     die_x_ = p.die_x ? p.die_x : p.x;
     die_y_ = p.die_y ? p.die_y : p.y;
     if (p.x % die_x_ || p.y % die_y_)

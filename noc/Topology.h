@@ -5,6 +5,7 @@
 // then the local (NI) ports. Row 0 is the top row, as in the papers' mesh figures.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "noc/NocParams.h"
 
@@ -25,11 +26,14 @@ public:
     uint32_t nodes() const { return routers() * p_.local_ports; }
     bool torus() const { return p_.wrap; }
 
-    uint32_t x(uint32_t r) const { return r % p_.x; }
-    uint32_t y(uint32_t r) const { return r / p_.x; }
+    // Coordinates are looked up, not divided out: route computation runs once per head flit.
+    uint32_t x(uint32_t r) const { return xs_[r]; }
+    uint32_t y(uint32_t r) const { return ys_[r]; }
     uint32_t router(uint32_t x, uint32_t y) const { return y * p_.x + x; }
-    uint32_t routerOfNode(uint32_t n) const { return n / p_.local_ports; }
-    uint8_t portOfNode(uint32_t n) const { return kFirstLocal + n % p_.local_ports; }
+    uint32_t routerOfNode(uint32_t n) const { return p_.local_ports == 1 ? n : n / p_.local_ports; }
+    uint8_t portOfNode(uint32_t n) const {
+        return static_cast<uint8_t>(kFirstLocal + (p_.local_ports == 1 ? 0 : n % p_.local_ports));
+    }
     uint32_t node(uint32_t r, uint32_t local) const { return r * p_.local_ports + local; }
 
     // Neighbour across a mesh port, or kNone at a mesh edge without wrap.
@@ -50,6 +54,7 @@ private:
     double posMm(uint32_t i, uint32_t per_die) const;
     TopologyParams p_;
     uint32_t die_x_, die_y_;
+    std::vector<uint16_t> xs_, ys_;
 };
 
 }  // namespace wsc::noc

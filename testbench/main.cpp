@@ -1,6 +1,268 @@
-// wsc command-line front end (subcommands are added as the testbenches land).
-#include <cstdio>
-int main() {
-    std::puts("wsc: under construction");
+// wsc: command-line front end. Subcommands:
+//   run [SCENARIO]      run a scenario (the embedded default when none is given)
+//   validate FILE...    check hardware or scenario files without simulating
+//   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
+//   bench noc           simulation-speed benchmark
+// Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+#include "hw/ConfigError.h"
+#include "hw/HardwareLoader.h"
+#include "hw/ScenarioLoader.h"
+#include "noc/DeadlockError.h"
+#include "noc/NocShell.h"
+#include "testbench/NocBench.h"
+#include "testbench/SvgPlot.h"
+#include "testbench/TrafficPattern.h"
+#include "testbench/TrafficTestbench.h"
+
+extern const char* const kDefaultScenarioYaml;
+
+using namespace wsc;
+
+namespace {
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A config file is a scenario when its root map has a `scenario:` key, else a hardware file.
+bool isScenarioFile(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return false;  // the loader reports the unreadable file with its name
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("scenario:", 0) == 0) return true;
+    return false;
+}
+
+hw::ScenarioConfig loadAny(const std::string& path) {
+    if (isScenarioFile(path)) return hw::ScenarioLoader::loadFile(path);
+    hw::ScenarioConfig sc;
+    sc.name = path;
+    sc.noc = hw::HardwareLoader::loadFile(path).noc;
+    return sc;
+}
+
+std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
+    std::vector<uint32_t> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        unsigned long v = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end)
+            throw UsageError(fmt::format("{}: expected a comma-separated list of router indices, got '{}'", flag, s));
+        out.push_back(static_cast<uint32_t>(v));
+    }
+    return out;
+}
+
+std::vector<double> parseRates(const std::string& s) {
+    std::vector<double> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end || !(v > 0 && v <= 1))
+            throw UsageError(fmt::format("--rates: expected comma-separated rates in (0, 1], got '{}'", item));
+        out.push_back(v);
+    }
+    return out;
+}
+
+void writeJson(const std::string& path, const nlohmann::json& j) {
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << j.dump(2) << "\n";
+}
+
+struct OutputOpts {
+    std::string stats, vcd, trace;
+};
+
+void addOutputFlags(CLI::App* app, OutputOpts& o) {
+    app->add_option("--stats", o.stats, "write every counter to this JSON file");
+    app->add_option("--vcd", o.vcd, "write a VCD waveform of the traced routers (GTKWave)");
+    app->add_option("--trace", o.trace, "routers in the VCD: comma-separated indices (default: 0 and the centre)");
+}
+
+int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
+    noc::NocShell shell("noc", sc.noc.clock_hz);
+    tb::TrafficRunOptions opt;
+    nlohmann::json stats;
+    if (!o.stats.empty()) opt.stats = &stats;
+    opt.vcd_path = o.vcd;
+    if (!o.vcd.empty()) {
+        uint32_t R = sc.noc.topology.x * sc.noc.topology.y;
+        opt.trace_routers = o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace");
+        if (o.trace.empty() && R > 1) opt.trace_routers.push_back(sc.noc.topology.x * (sc.noc.topology.y / 2) + sc.noc.topology.x / 2);
+    }
+    opt.progress = true;
+    tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
+    tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
+    if (!o.stats.empty()) {
+        stats["scenario"] = sc.name;
+        writeJson(o.stats, stats);
+        fmt::print("  stats               {}\n", o.stats);
+    }
+    if (!o.vcd.empty()) fmt::print("  waveform            {}\n", o.vcd);
+    return 0;
+}
+
+}  // namespace
+
+// libsystemc references sc_main; wsc has its own main (so the SystemC banner can be switched off
+// before the kernel starts) and never goes through SystemC's.
+int sc_main(int, char**) { return 1; }
+
+int main(int argc, char** argv) {
+    setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    CLI::App app{"wsc: cycle-level SystemC model of wafer-scale chips"};
+    app.require_subcommand(1);
+
+    // run
+    std::string scenario;
+    OutputOpts run_out;
+    auto* run = app.add_subcommand("run", "run a scenario (no argument: the embedded default)");
+    run->add_option("scenario", scenario, "scenario YAML");
+    addOutputFlags(run, run_out);
+
+    // validate
+    std::vector<std::string> vfiles;
+    auto* validate = app.add_subcommand("validate", "check hardware or scenario files");
+    validate->add_option("files", vfiles, "YAML files")->required();
+
+    // traffic
+    std::string tconfig, pattern, rates, svg, table;
+    double rate = 0;
+    uint32_t packet = 0;
+    uint64_t warmup = 0, measure = 0, drain = 0, seed = 0;
+    bool sweep = false;
+    OutputOpts t_out;
+    auto* traffic = app.add_subcommand("traffic", "synthetic traffic on a NoC config");
+    traffic->add_option("config", tconfig, "hardware or scenario YAML")->required();
+    traffic->add_option("--pattern", pattern, "traffic pattern")
+        ->check(CLI::IsMember(tb::TrafficPattern::names()));
+    traffic->add_option("--rate", rate, "offered load, flits/node/cycle")->check(CLI::Range(1e-9, 1.0));
+    traffic->add_option("--packet-size", packet, "packet length in flits")->check(CLI::Range(1, 65535));
+    traffic->add_option("--warmup", warmup, "warm-up cycles");
+    traffic->add_option("--measure", measure, "measurement cycles")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    traffic->add_option("--drain", drain, "max drain cycles");
+    traffic->add_option("--seed", seed, "random seed");
+    traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
+    traffic->add_option("--rates", rates, "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
+    traffic->add_option("--svg", svg, "sweep: write the latency/throughput curve as SVG");
+    traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
+    addOutputFlags(traffic, t_out);
+
+    // bench
+    auto* bench = app.add_subcommand("bench", "simulation-speed benchmarks");
+    bool quick = false;
+    auto* bnoc = bench->add_subcommand("noc", "NoC: cycles/s, flit-router traversals/s, peak RSS");
+    bnoc->add_flag("--quick", quick, "small cases only");
+    bench->require_subcommand(1);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+
+    try {
+        if (*run) {
+            hw::ScenarioConfig sc = scenario.empty()
+                                        ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml, "<embedded default scenario>")
+                                        : hw::ScenarioLoader::loadFile(scenario);
+            fmt::print("scenario: {}\n", sc.name);
+            if (sc.workload_type != "traffic")
+                throw UsageError(fmt::format("workload type '{}' is not supported yet", sc.workload_type));
+            return runTraffic(sc, run_out);
+        }
+        if (*validate) {
+            for (const auto& f : vfiles) {
+                hw::ScenarioConfig sc = loadAny(f);
+                noc::Network net(sc.noc, 1);  // builds the network: topology, routes, watchdog checks
+                fmt::print("{}: ok ({})\n", f, tb::TrafficTestbench::describe(sc.noc));
+            }
+            return 0;
+        }
+        if (*traffic) {
+            hw::ScenarioConfig sc = loadAny(tconfig);
+            auto& tp = sc.traffic;
+            if (!pattern.empty()) tp.pattern = pattern;
+            if (rate > 0) tp.rate = rate;
+            if (packet) tp.packet_flits = packet;
+            if (traffic->count("--warmup")) tp.warmup_cycles = warmup;
+            if (measure) tp.measure_cycles = measure;
+            if (traffic->count("--drain")) tp.drain_cycles = drain;
+            if (traffic->count("--seed")) tp.seed = seed;
+            if (!sweep) {
+                if (!svg.empty() || !table.empty() || !rates.empty())
+                    throw UsageError("--svg, --table and --rates need --sweep");
+                return runTraffic(sc, t_out);
+            }
+            std::vector<double> rs = rates.empty() ? std::vector<double>{0.02, 0.05} : parseRates(rates);
+            if (rates.empty())
+                for (int i = 2; i <= 20; ++i) rs.push_back(0.05 * i);
+            noc::NocShell shell("noc", sc.noc.clock_hz);
+            fmt::print("wsc traffic sweep: {}\n  {} traffic, {}-flit packets\n", tb::TrafficTestbench::describe(sc.noc),
+                       tp.pattern, tp.packet_flits);
+            auto results = tb::TrafficTestbench::sweep(sc.noc, tp, rs, shell, &std::cout);
+            if (!table.empty()) {
+                std::ofstream f(table);
+                if (!f) throw std::runtime_error("cannot write " + table);
+                tb::TrafficTestbench::printSweep(f, results);
+            }
+            if (!svg.empty()) {
+                tb::SvgPlot plot(fmt::format("{} traffic, {}", tp.pattern, tb::TrafficTestbench::describe(sc.noc)),
+                                 "offered load (flits/node/cycle)", "average packet latency (cycles)");
+                tb::SvgPlot::Series s{"latency", {}};
+                for (const auto& r : results) s.points.push_back({r.offered_actual, r.latency_avg});
+                plot.add(s);
+                if (!results.empty()) plot.setYMax(std::max(50.0, results.front().latency_avg * 6));
+                plot.write(svg);
+                fmt::print("plot: {}\n", svg);
+            }
+            if (!t_out.stats.empty()) {
+                nlohmann::json j = nlohmann::json::array();
+                for (const auto& r : results) {
+                    nlohmann::json e;
+                    tb::TrafficTestbench::toJson(e, r);
+                    j.push_back(e);
+                }
+                writeJson(t_out.stats, {{"sweep", j}});
+            }
+            return 0;
+        }
+        if (*bench) {
+            if (*bnoc) tb::NocBench::run(std::cout, tb::NocBench::defaultCases(quick));
+            return 0;
+        }
+    } catch (const hw::ConfigError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const UsageError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const noc::DeadlockError& e) {
+        fmt::print(stderr, "error: {}", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 1;
+    }
     return 0;
 }

@@ -1,0 +1,33 @@
+#pragma once
+// `wsc bench noc`: simulation speed of the NoC model. Each case runs in a forked child so its
+// peak RSS is its own (and SystemC elaborates once per process). Reports simulated cycles/s,
+// flit-router traversals/s and peak RSS; results go to stdout as a markdown table.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace wsc::tb {
+
+class NocBench {
+public:
+    struct Case {
+        uint32_t k;       // k x k mesh
+        double rate;      // flits/node/cycle
+        uint64_t warmup, measure;
+    };
+    struct Row {
+        Case c;
+        uint64_t cycles = 0;
+        double wall = 0;
+        double traversals = 0;
+        double accepted = 0;
+        long rss_kb = 0;
+        bool ok = false;
+        std::string error;
+    };
+    static std::vector<Case> defaultCases(bool quick);
+    static Row runCase(const Case& c);  // in a child process
+    static void run(std::ostream& os, const std::vector<Case>& cases);
+};
+
+}  // namespace wsc::tb
