@@ -8,7 +8,7 @@ using namespace tlm;
 HbmTarget::HbmTarget(sc_module_name name, const HbmParams& p, bool functional)
     : sc_module(name), socket("socket"), tck_(double(p.tCK_ps), SC_PS), functional_(functional),
       ctrl_(p), peq_(this, &HbmTarget::peqCallback),
-      responses_q_(size_t(p.max_outstanding) + 1) {
+      responses_q_(p.max_outstanding), max_in_shell_(p.max_outstanding) {
     socket.register_nb_transport_fw(this, &HbmTarget::nb_transport_fw);
     socket.register_transport_dbg(this, &HbmTarget::transport_dbg);
     SC_METHOD(process);
@@ -42,6 +42,7 @@ void HbmTarget::peqCallback(tlm_generic_payload& t, const tlm_phase& ph) {
 void HbmTarget::accept(tlm_generic_payload& t) {
     if (t.has_mm()) t.acquire();
     ++accepted_;
+    ++in_shell_;
     const uint64_t addr = t.get_address();
     const uint32_t len = t.get_data_length();
     const bool write = t.is_write();
@@ -75,6 +76,7 @@ void HbmTarget::sendResponses() {
         responses_q_.pop();
         if (t->get_response_status() == TLM_INCOMPLETE_RESPONSE) t->set_response_status(TLM_OK_RESPONSE);
         ++responses_;
+        --in_shell_;
         tlm_phase ph = BEGIN_RESP;
         sc_time zero = SC_ZERO_TIME;
         const tlm_sync_enum s = socket->nb_transport_bw(*t, ph, zero);

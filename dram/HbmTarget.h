@@ -39,7 +39,9 @@ private:
     unsigned int transport_dbg(tlm::tlm_generic_payload& t);
     void peqCallback(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void process();
-    bool canTake() const { return ctrl_.canAccept() && !responses_q_.full(); }
+    // A transaction holds its place from acceptance until its BEGIN_RESP is sent, not just while
+    // the controller works on it, so finished-but-unanswered ones cannot overfill the shell.
+    bool canTake() const { return ctrl_.canAccept() && in_shell_ < max_in_shell_; }
     void accept(tlm::tlm_generic_payload& t);
     void sendResponses();
 
@@ -53,6 +55,8 @@ private:
     RingBuffer<tlm::tlm_generic_payload*> responses_q_; // finished, BEGIN_RESP not yet sent
     tlm::tlm_generic_payload* resp_open_ = nullptr;     // BEGIN_RESP sent, END_RESP awaited
     uint64_t accepted_ = 0, responses_ = 0, activations_ = 0;
+    uint32_t in_shell_ = 0;      // accepted, BEGIN_RESP not yet sent
+    uint32_t max_in_shell_;
 };
 
 }  // namespace wsc::dram

@@ -2,6 +2,7 @@
 // Fixed-capacity FIFO: storage is allocated once at construction so hot paths never allocate.
 #include <cassert>
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 namespace wsc::dram {
@@ -16,7 +17,9 @@ public:
     size_t size() const { return size_; }
     size_t capacity() const { return buf_.size(); }
     void push(const T& v) {
-        assert(!full());
+        // Overflow is a caller bug that would silently corrupt the queue: fail loudly even in
+        // release builds (one compare).
+        if (full()) throw std::logic_error("RingBuffer overflow");
         buf_[(head_ + size_) % buf_.size()] = v;
         ++size_;
     }
