@@ -372,6 +372,13 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
     }
 }
 
+void Network::replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext) {
+    if (r >= routers_.size()) throw std::invalid_argument("replaceRouter: no such router");
+    if (last_step_ != kNever) throw std::logic_error("replaceRouter after the simulation started");
+    if (external_.empty()) external_.resize(routers_.size());
+    external_[r] = std::move(ext);
+}
+
 void Network::step(uint64_t now) {
     if (last_step_ != kNever && now <= last_step_)
         throw std::logic_error(fmt::format("network stepped twice at cycle {}", now));
@@ -380,14 +387,16 @@ void Network::step(uint64_t now) {
     for (const NetEvent& e : due_) {
         switch (e.kind) {
             case NetEvent::FlitToRouter:
-                routers_[e.target].acceptFlit(e.port, e.flit, now);
+                if (isExternal(e.target)) external_[e.target]->acceptFlit(e.port, e.flit, now);
+                else routers_[e.target].acceptFlit(e.port, e.flit, now);
                 activate(e.target);
                 break;
             case NetEvent::FlitToNi:
                 nis_[e.target].acceptFlit(e.flit, now, *this);
                 break;
             case NetEvent::CreditToRouter:
-                routers_[e.target].acceptCredit(e.port, e.vc);
+                if (isExternal(e.target)) external_[e.target]->acceptCredit(e.port, e.vc);
+                else routers_[e.target].acceptCredit(e.port, e.vc);
                 break;
             case NetEvent::CreditToNi:
                 nis_[e.target].acceptCredit(e.vc);
@@ -404,8 +413,15 @@ void Network::step(uint64_t now) {
     w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
         uint32_t r = active_[i];
-        routers_[r].evaluate(now, *this);
-        if (routers_[r].buffered()) active_[w++] = r;
+        bool busy;
+        if (isExternal(r)) {
+            external_[r]->evaluate(now, *this);
+            busy = external_[r]->buffered() > 0;
+        } else {
+            routers_[r].evaluate(now, *this);
+            busy = routers_[r].buffered() > 0;
+        }
+        if (busy) active_[w++] = r;
         else router_active_[r] = 0;
     }
     active_.resize(w);

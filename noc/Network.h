@@ -14,6 +14,7 @@
 
 #include "noc/DimensionOrderRouting.h"
 #include "noc/EventWheel.h"
+#include "noc/ExternalRouter.h"
 #include "noc/Link.h"
 #include "noc/NetworkInterface.h"
 #include "noc/NetworkObserver.h"
@@ -52,6 +53,10 @@ public:
                            uint64_t now, bool measured, uint64_t message = 0);
     uint32_t maxPacketFlits() const { return max_packet_flits_; }
     void setMaxPacketFlits(uint32_t f) { max_packet_flits_ = f; }
+
+    // Replaces the C++ router at position r (e.g. by a Verilated RTL router). Before any step.
+    void replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext);
+    bool isExternal(uint32_t r) const { return !external_.empty() && external_[r] != nullptr; }
 
     // ---- simulation --------------------------------------------------------------------------
     void step(uint64_t now);
@@ -117,6 +122,7 @@ private:
     DimensionOrderRouting dor_;
     TableRouting table_;
     std::vector<Router> routers_;
+    std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
     std::vector<Link> links_;
     std::vector<NetworkInterface> nis_;
     EventWheel wheel_;

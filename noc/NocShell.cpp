@@ -33,8 +33,16 @@ uint64_t NocShell::run(Network& net, CycleDriver& driver) {
     base_ = now == SC_ZERO_TIME ? now : now + period_;
     wake_ev_.notify(base_ - now);
     sc_start();
-    running_ = false;
     if (error_) std::rethrow_exception(error_);
+    if (running_) {
+        // The kernel ran out of events while the driver still expected work: something is
+        // waiting for an event nobody will send. Report instead of returning half a result.
+        running_ = false;
+        throw std::runtime_error(fmt::format(
+            "simulation starved at cycle {}: no pending events but the workload is not done "
+            "({} flits in the network, {} packets undelivered)",
+            last_, net.flitsInNetwork(), net.livePackets()));
+    }
     return last_;
 }
 
