@@ -13,6 +13,8 @@ std::unique_ptr<Scheduler> Scheduler::create(const HbmParams& p) {
 
 FrFcfsScheduler::FrFcfsScheduler(const HbmParams& p)
     : policy_(p.page_policy), has_hit_(p.banksPerPseudoChannel()),
+      seen_hit_(p.banksPerPseudoChannel()), seen_other_(p.banksPerPseudoChannel()),
+      pre_candidate_(p.banksPerPseudoChannel()),
       close_pending_(p.banksPerPseudoChannel()) {}
 
 Decision FrFcfsScheduler::decide(const SchedulerView& v, uint64_t now) {
@@ -31,27 +33,39 @@ Decision FrFcfsScheduler::decide(const SchedulerView& v, uint64_t now) {
         d.next = t;
     }
 
-    // 2. Requests of the served queue. Mark banks whose open row some request wants.
+    // 2. Requests of the served queue, oldest first, in one pass. Requests to one bank that need
+    // the same kind of command (column hit, or ACT/PRE) share one earliest cycle and only the
+    // oldest can win, so each (bank, kind) is evaluated once. A PRE is only a candidate: it is
+    // judged after the pass, once we know whether any queued request still hits that row.
     const std::vector<BurstRequest>& q = v.serve_writes ? v.writes : v.reads;
     std::fill(has_hit_.begin(), has_hit_.end(), 0);
-    for (const BurstRequest& r : q) {
-        const unsigned b = tr.bankIndex(r.bank_group, r.bank);
-        if (tr.isOpen(b) && tr.openRow(b) == r.row) has_hit_[b] = 1;
-    }
+    std::fill(seen_hit_.begin(), seen_hit_.end(), 0);
+    std::fill(seen_other_.begin(), seen_other_.end(), 0);
+    std::fill(pre_candidate_.begin(), pre_candidate_.end(), -1);
     int other = -1;
     DramCommand otherCmd;
-    for (size_t i = 0; i < q.size(); ++i) {
-        const BurstRequest& r = q[i];
-        const unsigned b = tr.bankIndex(r.bank_group, r.bank);
-        if (v.refresh.blocksBank(b, now)) continue;
+    auto commandFor = [&](const BurstRequest& r, CommandType type) {
         DramCommand c;
+        c.type = type;
         c.pseudo_channel = v.pseudo_channel;
         c.bank_group = r.bank_group;
         c.bank = r.bank;
         c.row = r.row;
         c.column = r.column;
-        if (tr.isOpen(b) && tr.openRow(b) == r.row) {
-            c.type = r.write ? CommandType::WR : CommandType::RD;
+        return c;
+    };
+    for (size_t i = 0; i < q.size(); ++i) {
+        const BurstRequest& r = q[i];
+        const unsigned b = tr.bankIndex(r.bank_group, r.bank);
+        const bool open = tr.isOpen(b);
+        const bool hit = open && tr.openRow(b) == r.row;
+        if (hit) has_hit_[b] = 1;
+        uint8_t& seen = hit ? seen_hit_[b] : seen_other_[b];
+        if (seen) continue;
+        seen = 1;
+        if (v.refresh.blocksBank(b, now)) continue;
+        if (hit) {
+            const DramCommand c = commandFor(r, r.write ? CommandType::WR : CommandType::RD);
             const uint64_t t = tr.earliest(c);
             if (t <= now) {  // the oldest ready hit wins outright
                 d.issue = true;
@@ -61,22 +75,29 @@ Decision FrFcfsScheduler::decide(const SchedulerView& v, uint64_t now) {
                 return d;
             }
             d.next = std::min(d.next, t);
-            continue;
-        }
-        if (tr.isOpen(b)) {
-            if (has_hit_[b]) continue;  // let the hits drain before closing their row
-            c.type = CommandType::PRE;
-        } else {
-            c.type = CommandType::ACT;
-        }
-        const uint64_t t = tr.earliest(c);
-        if (t <= now) {
-            if (other < 0) {
+        } else if (open) {
+            pre_candidate_[b] = int(i);
+        } else if (other < 0) {  // once an older ACT is ready, only hits can still beat it
+            const DramCommand c = commandFor(r, CommandType::ACT);
+            const uint64_t t = tr.earliest(c);
+            if (t <= now) {
                 other = int(i);
                 otherCmd = c;
+            } else {
+                d.next = std::min(d.next, t);
             }
-        } else {
+        }
+    }
+    for (unsigned b = 0; b < pre_candidate_.size(); ++b) {
+        const int i = pre_candidate_[b];
+        if (i < 0 || has_hit_[b]) continue;  // let the hits drain before closing their row
+        const DramCommand c = commandFor(q[size_t(i)], CommandType::PRE);
+        const uint64_t t = tr.earliest(c);
+        if (t > now) {
             d.next = std::min(d.next, t);
+        } else if (other < 0 || i < other) {
+            other = i;
+            otherCmd = c;
         }
     }
     if (other >= 0) {

@@ -19,6 +19,8 @@ private:
     PagePolicy policy_;
     // Per-bank scratch reused every decision (sized once: no allocation per cycle).
     std::vector<uint8_t> has_hit_;
+    std::vector<uint8_t> seen_hit_, seen_other_;
+    std::vector<int> pre_candidate_;  // oldest request per bank needing a PRE, or -1
     std::vector<uint8_t> close_pending_;  // closed-page: precharge this bank when legal
 };
 
