@@ -1,6 +1,7 @@
 #include "dram/ChannelController.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace wsc::dram {
 
@@ -25,6 +26,8 @@ void ChannelController::integrate(uint64_t now) {
 }
 
 void ChannelController::enqueue(BurstRequest r, uint64_t now) {
+    // Beyond the reserved depth push_back would allocate and the queue would be unbounded.
+    if (!canAccept(r.write)) throw std::logic_error("ChannelController: enqueue into a full queue");
     integrate(now);
     r.arrival = now;
     r.touched = false;
