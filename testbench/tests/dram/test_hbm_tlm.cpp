@@ -66,6 +66,8 @@ public:
     uint64_t mismatches = 0;
     uint64_t idle_activations = 0, idle_cycles = 0;
     double stream_gbps = 0;
+    bool b_ok = false;
+    sc_time b_time;
     HbmTarget* target = nullptr;
 
     SC_HAS_PROCESS(Initiator);
@@ -195,7 +197,29 @@ private:
         wait(done_ev_);
         stream_gbps = double(n2) * 256 / (sc_time_stamp() - t0).to_seconds() / 1e9;
 
-        // Phase 3: idle for 20 us. Only refresh may wake the target, not every cycle.
+        // Phase 3: blocking transport (through the socket's b-to-nb adapter): write then read back.
+        {
+            std::vector<uint8_t> w(128), r(128, 0);
+            for (size_t i = 0; i < w.size(); ++i) w[i] = uint8_t(i * 7 + 1);
+            tlm_generic_payload t;
+            sc_time delay = SC_ZERO_TIME;
+            t.set_command(TLM_WRITE_COMMAND);
+            t.set_address(3 << 20);
+            t.set_data_ptr(w.data());
+            t.set_data_length(128);
+            t.set_streaming_width(128);
+            const sc_time b0 = sc_time_stamp();
+            socket->b_transport(t, delay);
+            b_ok = t.get_response_status() == TLM_OK_RESPONSE;
+            t.set_command(TLM_READ_COMMAND);
+            t.set_data_ptr(r.data());
+            t.set_response_status(TLM_INCOMPLETE_RESPONSE);
+            socket->b_transport(t, delay);
+            b_ok = b_ok && t.get_response_status() == TLM_OK_RESPONSE && r == w;
+            b_time = sc_time_stamp() - b0 + delay;
+        }
+
+        // Phase 4: idle for 20 us. Only refresh may wake the target, not every cycle.
         const uint64_t a0 = target->processActivations(), c0 = target->cycle();
         wait(sc_time(20, SC_US));
         idle_activations = target->processActivations() - a0;
@@ -225,8 +249,8 @@ TEST_CASE("TLM-2.0 AT shell: one response per transaction, correct data, event-d
     CHECK(bad == 0);
     CHECK(errors == 2);
     CHECK(init.mismatches == 0);
-    CHECK(target.responsesSent() == init.txns.size());
-    CHECK(target.requestsAccepted() == init.txns.size());
+    CHECK(target.responsesSent() == init.txns.size() + 2);  // + the two b_transport calls
+    CHECK(target.requestsAccepted() == init.txns.size() + 2);
     CHECK(target.controller().idle());
     CHECK(target.controller().commandsChecked() > 0);
     // Sequential stream through TLM reaches most of the stack's 819.2 GB/s.
@@ -237,5 +261,7 @@ TEST_CASE("TLM-2.0 AT shell: one response per transaction, correct data, event-d
     std::printf("idle: %llu activations in %llu cycles\n",
                 (unsigned long long)init.idle_activations, (unsigned long long)init.idle_cycles);
     CHECK(init.idle_activations * 20 < init.idle_cycles);
+    CHECK(init.b_ok);
+    CHECK(init.b_time > sc_time(20, SC_NS));  // two DRAM accesses took DRAM time
     target.controller().finish(target.cycle());
 }
