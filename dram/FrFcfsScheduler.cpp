@@ -12,7 +12,7 @@ std::unique_ptr<Scheduler> Scheduler::create(const HbmParams& p) {
 }
 
 FrFcfsScheduler::FrFcfsScheduler(const HbmParams& p)
-    : policy_(p.page_policy), has_hit_(p.banksPerPseudoChannel()),
+    : policy_(p.page_policy), starvation_limit_(p.starvation_limit), has_hit_(p.banksPerPseudoChannel()),
       seen_hit_(p.banksPerPseudoChannel()), seen_other_(p.banksPerPseudoChannel()),
       pre_candidate_(p.banksPerPseudoChannel()),
       close_pending_(p.banksPerPseudoChannel()) {}
@@ -38,6 +38,34 @@ Decision FrFcfsScheduler::decide(const SchedulerView& v, uint64_t now) {
     // oldest can win, so each (bank, kind) is evaluated once. A PRE is only a candidate: it is
     // judged after the pass, once we know whether any queued request still hits that row.
     const std::vector<BurstRequest>& q = v.serve_writes ? v.writes : v.reads;
+    // Starvation guard: hits keep winning in FR-FCFS, so a request whose row conflicts with a
+    // popular row could wait forever. Past the limit the oldest request is served alone.
+    if (starvation_limit_ > 0 && !q.empty() && now - q.front().arrival > starvation_limit_) {
+        const BurstRequest& r = q.front();
+        const unsigned b = tr.bankIndex(r.bank_group, r.bank);
+        if (!v.refresh.blocksBank(b, now)) {
+            DramCommand c;
+            c.pseudo_channel = v.pseudo_channel;
+            c.bank_group = r.bank_group;
+            c.bank = r.bank;
+            c.row = r.row;
+            c.column = r.column;
+            if (!tr.isOpen(b)) c.type = CommandType::ACT;
+            else if (tr.openRow(b) != r.row) c.type = CommandType::PRE;
+            else c.type = r.write ? CommandType::WR : CommandType::RD;
+            const uint64_t t = tr.earliest(c);
+            if (t <= now) {
+                d.issue = true;
+                d.cmd = c;
+                d.request = 0;
+                d.from_writes = v.serve_writes;
+                return d;
+            }
+            d.next = std::min(d.next, t);
+            ++starved_waits_;
+            return d;
+        }
+    }
     std::fill(has_hit_.begin(), has_hit_.end(), 0);
     std::fill(seen_hit_.begin(), seen_hit_.end(), 0);
     std::fill(seen_other_.begin(), seen_other_.end(), 0);

@@ -63,6 +63,8 @@ struct HbmParams {
     uint32_t write_high_watermark = 48;  // start draining writes at this many queued writes
     uint32_t write_low_watermark = 16;   // stop draining (if reads wait) at this many
     uint32_t max_outstanding = 4096;     // transactions in flight in the whole stack controller
+    uint32_t starvation_limit = 4096;    // cycles; an older request waiting longer is served
+                                         // first even against row hits (0 = pure FR-FCFS)
     RefreshMode refresh_mode = RefreshMode::PerBank;
     bool check_protocol = true;  // attach a ProtocolChecker to every pseudo-channel
 

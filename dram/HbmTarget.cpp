@@ -95,12 +95,15 @@ void HbmTarget::process() {
     HbmCompletion c;
     while (ctrl_.popCompletion(c))
         responses_q_.push(reinterpret_cast<tlm_generic_payload*>(uintptr_t(c.user)));
+    sendResponses();
+    // Sending responses may have made room: take a held-back request now rather than at some
+    // later, unrelated wake-up.
     if (req_waiting_ && canTake()) {
         tlm_generic_payload* t = req_waiting_;
         req_waiting_ = nullptr;
         accept(*t);
+        sendResponses();  // an error response goes straight out
     }
-    sendResponses();
 
     const uint64_t w = ctrl_.nextWake();
     if (w == HbmController::kNever) {

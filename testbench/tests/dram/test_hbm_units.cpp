@@ -148,6 +148,29 @@ TEST_CASE("FR-FCFS serves a younger row hit before an older row conflict", "[dra
     CHECK(d.cmd.type == CommandType::PRE);
 }
 
+TEST_CASE("a request starved by row hits is served after the starvation limit",
+          "[dram][scheduler]") {
+    HbmParams p = HbmParams::hbm3Default();
+    p.refresh_mode = RefreshMode::None;
+    p.starvation_limit = 1000;
+    TimingTracker tr(p);
+    tr.issue(cmd(CommandType::ACT, 0, 0, 5), 0);
+    auto refresh = RefreshPolicy::create(p);
+    FrFcfsScheduler s(p);
+    std::vector<BurstRequest> reads(2), writes;
+    reads[0].row = 9;    // conflicts with open row 5, arrived at cycle 0
+    reads[1].row = 5;    // a hit, younger
+    reads[1].arrival = 900;
+    SchedulerView v{reads, writes, false, tr, *refresh, 0};
+    Decision d = s.decide(v, 999);
+    REQUIRE(d.issue);
+    CHECK(d.cmd.type == CommandType::RD);  // FR-FCFS: the hit first
+    d = s.decide(v, 1001);
+    REQUIRE(d.issue);
+    CHECK(d.cmd.type == CommandType::PRE);  // past the limit: the old request's row wins
+    CHECK(d.request == 0);
+}
+
 TEST_CASE("closed-page policy precharges a row nobody waits for", "[dram][scheduler]") {
     HbmParams p = HbmParams::hbm3Default();
     p.refresh_mode = RefreshMode::None;
