@@ -1,0 +1,137 @@
+#include "firmware/Program.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace wsc::firmware {
+
+uint16_t Program::addBuffer(const std::string& name, uint32_t elems, DType dtype) {
+    if (findBuffer(name) != kNoBuf)
+        throw std::invalid_argument(fmt::format("buffer '{}' declared twice", name));
+    if (buffers_.size() >= kNoBuf) throw std::invalid_argument("too many buffers in one program");
+    buffers_.push_back({name, elems, dtype});
+    return static_cast<uint16_t>(buffers_.size() - 1);
+}
+
+void Program::addGroup(uint16_t id, std::vector<uint32_t> members) {
+    if (group(id)) throw std::invalid_argument(fmt::format("group {} declared twice", id));
+    if (members.empty()) throw std::invalid_argument(fmt::format("group {} has no members", id));
+    groups_.push_back({id, std::move(members)});
+}
+
+uint16_t Program::findBuffer(const std::string& name) const {
+    for (size_t i = 0; i < buffers_.size(); ++i)
+        if (buffers_[i].name == name) return static_cast<uint16_t>(i);
+    return kNoBuf;
+}
+
+const GroupDecl* Program::group(uint16_t id) const {
+    for (const auto& g : groups_)
+        if (g.id == id) return &g;
+    return nullptr;
+}
+
+std::vector<uint32_t> Program::matchLoops() const {
+    std::vector<uint32_t> match(code_.size(), 0), stack;
+    for (uint32_t i = 0; i < code_.size(); ++i) {
+        if (code_[i].op == Opcode::Loop) {
+            stack.push_back(i);
+        } else if (code_[i].op == Opcode::EndLoop) {
+            if (stack.empty()) continue;  // validate() reports it
+            match[i] = stack.back();
+            match[stack.back()] = i;
+            stack.pop_back();
+        }
+    }
+    return match;
+}
+
+void Program::validate(const std::string& who) const {
+    auto fail = [&](size_t pc, const std::string& what) {
+        throw std::invalid_argument(
+            fmt::format("{}: instruction {} ({}): {}", who, pc, opcodeName(code_[pc].op), what));
+    };
+    auto needBuf = [&](size_t pc, uint16_t b, const char* role, uint64_t elems) {
+        if (b == kNoBuf || b >= buffers_.size()) fail(pc, fmt::format("needs a buffer {}", role));
+        if (elems > buffers_[b].elems)
+            fail(pc, fmt::format("buffer '{}' ({}) holds {} elements, the operation touches {}",
+                                 buffers_[b].name, role, buffers_[b].elems, elems));
+    };
+    auto needBytes = [&](size_t pc, uint16_t b, const char* role, uint64_t bytes) {
+        if (b == kNoBuf || b >= buffers_.size()) fail(pc, fmt::format("needs a buffer {}", role));
+        if (bytes == 0) fail(pc, "bytes must be > 0");
+        if (bytes > buffers_[b].bytes())
+            fail(pc, fmt::format("buffer '{}' ({}) has {} bytes, the operation moves {}",
+                                 buffers_[b].name, role, buffers_[b].bytes(), bytes));
+    };
+    int depth = 0;
+    for (size_t pc = 0; pc < code_.size(); ++pc) {
+        const Instruction& i = code_[pc];
+        switch (i.op) {
+            case Opcode::Gemm:
+            case Opcode::Gemv: {
+                uint32_t m = i.op == Opcode::Gemv ? 1 : i.m;
+                if (m == 0 || i.k == 0 || i.n == 0) fail(pc, "m, k and n must be > 0");
+                needBuf(pc, i.a, "a", uint64_t(m) * i.k);
+                needBuf(pc, i.b, "b", uint64_t(i.k) * i.n);
+                needBuf(pc, i.c, "c", uint64_t(m) * i.n);
+                break;
+            }
+            case Opcode::Send:
+                needBytes(pc, i.a, "buf", i.bytes);
+                if ((i.peer == kNoCore) == (i.route == kNoRouteId))
+                    fail(pc, "needs exactly one of to= (core) or route=");
+                break;
+            case Opcode::Recv:
+                needBytes(pc, i.c, "buf", i.bytes);
+                if ((i.peer == kNoCore) == (i.route == kNoRouteId))
+                    fail(pc, "needs exactly one of from= (core) or route=");
+                break;
+            case Opcode::Relay:
+                if (i.bytes == 0) fail(pc, "bytes must be > 0");
+                if ((i.peer == kNoCore) == (i.route == kNoRouteId))
+                    fail(pc, "needs exactly one of from= or from_route=");
+                if ((i.peer2 == kNoCore) == (i.route2 == kNoRouteId))
+                    fail(pc, "needs exactly one of to= or to_route=");
+                break;
+            case Opcode::DmaLoad: needBytes(pc, i.c, "buf", i.bytes); break;
+            case Opcode::DmaStore: needBytes(pc, i.a, "buf", i.bytes); break;
+            case Opcode::DmaPut:
+                needBytes(pc, i.a, "buf", i.bytes);
+                if (i.peer == kNoCore || i.rbuf == kNoBuf) fail(pc, "needs core= and dst=");
+                break;
+            case Opcode::DmaGet:
+                needBytes(pc, i.c, "buf", i.bytes);
+                if (i.peer == kNoCore || i.rbuf == kNoBuf) fail(pc, "needs core= and src=");
+                break;
+            case Opcode::Wait:
+                if (i.n == 0) fail(pc, "count must be > 0");
+                break;
+            case Opcode::Barrier:
+                if (!group(i.group)) fail(pc, fmt::format("group {} is not declared", i.group));
+                break;
+            case Opcode::Loop: ++depth; break;
+            case Opcode::EndLoop:
+                if (--depth < 0) fail(pc, "endloop without loop");
+                break;
+            case Opcode::WaitAll: break;
+            default:
+                if (isVectorOp(i.op)) {
+                    if (i.n == 0) fail(pc, "n must be > 0");
+                    needBuf(pc, i.a, "a", i.n);
+                    bool binary = i.op == Opcode::VAdd || i.op == Opcode::VSub ||
+                                  i.op == Opcode::VMul || i.op == Opcode::VMax;
+                    if (binary) needBuf(pc, i.b, "b", i.n);
+                    if (i.op == Opcode::VBSub || i.op == Opcode::VBMul) needBuf(pc, i.b, "b", 1);
+                    needBuf(pc, i.c, "c", isReduction(i.op) ? 1 : i.n);
+                    break;
+                }
+                fail(pc, "unknown opcode");
+        }
+    }
+    if (depth != 0)
+        throw std::invalid_argument(fmt::format("{}: {} loop(s) without endloop", who, depth));
+}
+
+}  // namespace wsc::firmware
