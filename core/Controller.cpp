@@ -1,0 +1,471 @@
+#include "core/Controller.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/MessageTag.h"
+
+namespace wsc::core {
+
+using firmware::Instruction;
+using firmware::kNoBuf;
+using firmware::kNoCore;
+using firmware::kNoRouteId;
+using firmware::Opcode;
+
+Controller::Controller(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu,
+                       Sram& sram, DmaEngine& dma, Mailbox& mb, CoreStats& st, CoreEnvironment& env)
+    : id_(id), p_(p), pe_(pe), vu_(vu), sram_(sram), dma_(dma), mb_(mb), st_(st), env_(env) {}
+
+void Controller::load(const firmware::Program& prog) {
+    prog_ = &prog;
+    loop_match_ = prog.matchLoops();
+    readers_.assign(prog.buffers().size(), 0);
+    writers_.assign(prog.buffers().size(), 0);
+    done_ = prog.code().empty();
+}
+
+uint32_t& Controller::counter(uint32_t key) {
+    for (Counter& c : counters_)
+        if (c.key == key) return c.count;
+    counters_.push_back({key, 0});
+    return counters_.back().count;
+}
+
+void Controller::charge(uint64_t upto) {
+    if (upto <= acct_from_) return;
+    const uint64_t n = upto - acct_from_;
+    switch (state_) {
+        case State::Busy: st_.busy += n; break;
+        case State::Idle: st_.idle += n; break;
+        case State::Stall: st_.stall[static_cast<size_t>(cause_)] += n; break;
+    }
+    acct_from_ = upto;
+}
+
+void Controller::finish(uint64_t end) { charge(end + 1); }
+
+uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t done) {
+    uint32_t slot;
+    if (!free_ops_.empty()) {
+        slot = free_ops_.back();
+        free_ops_.pop_back();
+    } else {
+        if (ops_.size() >= MessageTag::kMaxOp)
+            throw std::runtime_error(fmt::format("core {}: more than {} operations in flight", id_,
+                                                 MessageTag::kMaxOp));
+        ops_.emplace_back();
+        slot = static_cast<uint32_t>(ops_.size() - 1);
+    }
+    Op& o = ops_[slot];
+    o = Op{};
+    o.kind = k;
+    o.r1 = r1, o.r2 = r2, o.w = w;
+    o.done = done;
+    if (r1 != kNoBuf) ++readers_[r1];
+    if (r2 != kNoBuf && r2 != r1) ++readers_[r2];
+    if (w != kNoBuf) ++writers_[w];
+    live_ops_.push_back(slot);
+    if (done != noc::kNever) env_.wakeAt(id_, done);
+    return slot;
+}
+
+void Controller::retire(uint64_t now) {
+    size_t w = 0;
+    for (size_t i = 0; i < live_ops_.size(); ++i) {
+        const uint32_t s = live_ops_[i];
+        Op& o = ops_[s];
+        if (o.done > now) {
+            live_ops_[w++] = s;
+            continue;
+        }
+        if (o.r1 != kNoBuf) --readers_[o.r1];
+        if (o.r2 != kNoBuf && o.r2 != o.r1) --readers_[o.r2];
+        if (o.w != kNoBuf) --writers_[o.w];
+        if (o.raise) ++counter(userEvent(o.event));
+        if (o.kind == Op::DmaMem) dma_.finished();
+        o.kind = Op::Free;
+        free_ops_.push_back(s);
+    }
+    live_ops_.resize(w);
+}
+
+bool Controller::evaluate(uint64_t now) {
+    charge(now);
+    retire(now);
+    for (const Deferred& d : deferred_) {
+        sendMessage(d.to, noc::kNoRoute, d.bytes, MessageTag::getResp(d.op), snapshot(d.buf, d.bytes), now);
+    }
+    deferred_.clear();
+    issued_ = poll_ = false;
+    if (done_) {
+        state_ = State::Idle;
+        return false;
+    }
+    step(now);
+    return issued_ || poll_;
+}
+
+// Loop bookkeeping costs no cycles (zero-overhead loops, as in DSP sequencers).
+bool Controller::control(uint64_t now) {
+    const auto& code = prog_->code();
+    for (uint64_t guard = 0; pc_ < code.size(); ++guard) {
+        if (guard > (uint64_t{1} << 24))
+            throw std::runtime_error(fmt::format("core {}: loop at instruction {} has no body to issue "
+                                                 "(cycle {})", id_, pc_, now));
+        const Instruction& i = code[pc_];
+        if (i.op == Opcode::Loop) {
+            if (i.n == 0) {
+                pc_ = loop_match_[pc_] + 1;
+            } else {
+                loops_.push_back({pc_, i.n});
+                ++pc_;
+            }
+        } else if (i.op == Opcode::EndLoop) {
+            LoopFrame& f = loops_.back();
+            if (--f.left > 0) {
+                pc_ = f.pc + 1;
+            } else {
+                loops_.pop_back();
+                ++pc_;
+            }
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+void Controller::step(uint64_t now) {
+    if (block_ != Block::None) return blocked(now);
+    if (!control(now)) {
+        // Program over: finished once everything in flight has retired.
+        if (live_ops_.empty()) {
+            done_ = true;
+            st_.finish_cycle = now;
+            state_ = State::Idle;
+            return;
+        }
+        bool units = pe_busy_until_ > now || vec_busy_until_ > now;
+        bool mem = false;
+        for (uint32_t s : live_ops_) mem |= ops_[s].kind == Op::DmaMem;
+        if (units) busy();
+        else stall(mem ? StallCause::Dma : StallCause::Data);
+        return;
+    }
+    issue(prog_->code()[pc_], now);
+}
+
+noc::Payload Controller::snapshot(uint16_t buf, uint64_t bytes) const {
+    if (!sram_.functional()) return nullptr;
+    const float* d = sram_.data(buf);
+    return std::make_shared<const std::vector<float>>(d, d + elemsOf(buf, bytes));
+}
+
+uint64_t Controller::elemsOf(uint16_t buf, uint64_t bytes) const {
+    const uint32_t eb = firmware::dtypeBytes(prog_->buffer(buf).dtype);
+    return std::min<uint64_t>((bytes + eb - 1) / eb, sram_.elems(buf));
+}
+
+void Controller::sendMessage(uint32_t to, uint32_t route, uint64_t bytes, uint64_t tag,
+                             noc::Payload p, uint64_t now) {
+    noc::Message m;
+    m.src = id_;
+    m.dst = to == kNoCore ? id_ : to;
+    m.route = route == kNoRouteId ? noc::kNoRoute : route;
+    m.bytes = bytes;
+    m.tag = tag;
+    m.payload = std::move(p);
+    env_.send(m, now);
+    ++st_.messages_out;
+    if (MessageTag::kind(tag) == MessageTag::Data || MessageTag::kind(tag) == MessageTag::Put ||
+        MessageTag::kind(tag) == MessageTag::GetResp)
+        st_.bytes_out += bytes;
+}
+
+void Controller::issue(const Instruction& i, uint64_t now) {
+    const bool functional = sram_.functional();
+    switch (i.op) {
+        case Opcode::Gemm:
+        case Opcode::Gemv: {
+            const uint32_t m = i.op == Opcode::Gemv ? 1 : i.m;
+            const bool acc = i.flags & Instruction::kAccumulate;
+            if (pe_busy_until_ > now) return stall(StallCause::Pe);
+            if (!readable(i.a) || !readable(i.b) || !writable(i.c)) return stall(StallCause::Data);
+            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            const PeTiming t = pe_.timing(m, i.k, i.n, i.dtype);
+            const uint64_t end = now + t.cycles;
+            pe_busy_until_ = end;
+            sram_.claimPort(now, end);
+            if (functional) PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n, acc);
+            newOp(Op::Pe, i.a, i.b, i.c, end);
+            st_.macs += t.macs;
+            st_.pe_busy += t.cycles;
+            ++st_.gemm_ops;
+            break;
+        }
+        case Opcode::Send: {
+            if (!readable(i.a)) return stall(StallCause::Data);
+            if (egressFull()) return poll_ = true, stall(StallCause::Credits);
+            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            const uint64_t end = now + sram_.transferCycles(i.bytes);
+            sram_.claimPort(now, end);
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)), snapshot(i.a, i.bytes), now);
+            newOp(Op::Send, i.a, kNoBuf, kNoBuf, end);
+            break;
+        }
+        case Opcode::Recv: {
+            if (!writable(i.c)) return stall(StallCause::Data);
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint32_t seq = mb_.nextRecvSeq(key);
+            const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, noc::kNever);
+            ops_[op].bytes = i.bytes;
+            Mailbox::Arrival a;
+            if (mb_.take(key, seq, a)) land(a, op, now + 1);
+            else mb_.post(key, seq, op);
+            break;
+        }
+        case Opcode::Relay: {
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint32_t seq = mb_.nextRecvSeq(key);
+            block_ = Block::Relay;
+            block_pc_ = pc_;
+            relay_arrived_ = mb_.take(key, seq, relay_data_);
+            if (relay_arrived_) relay_data_.cycle = now;  // work may start next cycle
+            else mb_.post(key, seq, kRelayOp);
+            relay_work_end_ = noc::kNever;
+            ++st_.relays;
+            break;
+        }
+        case Opcode::DmaLoad:
+        case Opcode::DmaStore: {
+            const bool store = i.op == Opcode::DmaStore;
+            const uint16_t buf = store ? i.a : i.c;
+            if (store ? !readable(buf) : !writable(buf)) return stall(StallCause::Data);
+            if (dma_.full()) return stall(StallCause::Dma);
+            if (functional && prog_->buffer(buf).dtype != firmware::DType::FP32)
+                throw std::runtime_error(fmt::format(
+                    "core {}: functional DMA to the memory port supports fp32 buffers only ('{}')", id_,
+                    prog_->buffer(buf).name));
+            const uint32_t op = store ? newOp(Op::DmaMem, buf, kNoBuf, kNoBuf, noc::kNever)
+                                      : newOp(Op::DmaMem, kNoBuf, kNoBuf, buf, noc::kNever);
+            ops_[op].raise = i.raise;
+            ops_[op].event = i.event;
+            ops_[op].chunks = dma_.start(id_, op, buf, i.addr, i.bytes, store,
+                                         functional ? sram_.data(buf) : nullptr, env_);
+            st_.dma_bytes += i.bytes;
+            break;
+        }
+        case Opcode::DmaPut: {
+            if (!readable(i.a)) return stall(StallCause::Data);
+            if (egressFull()) return poll_ = true, stall(StallCause::Credits);
+            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            const uint64_t end = now + sram_.transferCycles(i.bytes);
+            sram_.claimPort(now, end);
+            sendMessage(i.peer, kNoRouteId, i.bytes, MessageTag::put(i.rbuf, i.event, i.raise),
+                        snapshot(i.a, i.bytes), now);
+            newOp(Op::DmaPut, i.a, kNoBuf, kNoBuf, end);
+            break;
+        }
+        case Opcode::DmaGet: {
+            if (!writable(i.c)) return stall(StallCause::Data);
+            if (egressFull()) return poll_ = true, stall(StallCause::Credits);
+            if (i.bytes > MessageTag::kMaxGetBytes)
+                throw std::runtime_error(fmt::format("core {}: dma.get of {} bytes exceeds the {} byte limit",
+                                                     id_, i.bytes, MessageTag::kMaxGetBytes));
+            const uint32_t op = newOp(Op::DmaGet, kNoBuf, kNoBuf, i.c, noc::kNever);
+            ops_[op].raise = i.raise;
+            ops_[op].event = i.event;
+            ops_[op].bytes = i.bytes;
+            sendMessage(i.peer, kNoRouteId, 4, MessageTag::getReq(i.rbuf, op, i.bytes), nullptr, now);
+            break;
+        }
+        case Opcode::Wait: {
+            uint32_t& c = counter(userEvent(i.event));
+            if (c < i.n) return stall(StallCause::Sync);
+            c -= i.n;
+            break;
+        }
+        case Opcode::WaitAll:
+            if (!live_ops_.empty()) return stall(StallCause::Data);
+            break;
+        case Opcode::Barrier:
+            block_ = Block::Barrier;
+            block_pc_ = pc_;
+            barrier_sent_ = false;
+            ++st_.instructions;
+            return blocked(now);  // a one-core group passes at once
+        default: {
+            if (!firmware::isVectorOp(i.op))
+                throw std::logic_error(fmt::format("core {}: cannot issue {}", id_, firmware::opcodeName(i.op)));
+            if (vec_busy_until_ > now) return stall(StallCause::Vector);
+            if (!readable(i.a) || !readable(i.b) || !writable(i.c)) return stall(StallCause::Data);
+            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            const uint64_t cyc = vu_.cycles(i.op, i.n, prog_->buffer(i.a).dtype);
+            const uint64_t end = now + cyc;
+            vec_busy_until_ = end;
+            sram_.claimPort(now, end);
+            if (functional)
+                VectorUnit::execute(i.op, sram_.data(i.a), i.b == kNoBuf ? nullptr : sram_.data(i.b),
+                                    sram_.data(i.c), i.n, i.imm);
+            newOp(Op::Vector, i.a, i.b, i.c, end);
+            ++st_.vector_ops;
+            st_.vector_elems += i.n;
+            st_.vector_busy += cyc;
+        }
+    }
+    ++st_.instructions;
+    if (block_ == Block::None) ++pc_;
+    issued_ = true;
+    busy();
+}
+
+// RELAY and BARRIER hold the controller: nothing else issues while they run, and the cycle
+// that completes them issues nothing else either.
+void Controller::blocked(uint64_t now) {
+    const Instruction& i = prog_->code()[block_pc_];
+    if (block_ == Block::Relay) {
+        if (!relay_arrived_) return stall(StallCause::Data);
+        if (relay_work_end_ == noc::kNever) {
+            // Software forwarding: header parse/rewrite (beta) and the copy through SRAM.
+            const uint64_t start = std::max(now, relay_data_.cycle + 1);
+            relay_work_end_ = start + p_.relay_cycles + sram_.transferCycles(i.bytes);
+            st_.relay_cycles += relay_work_end_ - now;
+            env_.wakeAt(id_, relay_work_end_);
+            return busy();
+        }
+        if (now < relay_work_end_) return busy();
+        if (egressFull()) return poll_ = true, stall(StallCause::Credits);
+        if (relay_data_.bytes != i.bytes)
+            throw std::runtime_error(fmt::format("core {}: relay of {} bytes received a message of {} bytes",
+                                                 id_, i.bytes, relay_data_.bytes));
+        const uint64_t key = i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2) : Mailbox::coreKey(i.peer2);
+        sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
+                    std::move(relay_data_.payload), now);
+        relay_data_ = Mailbox::Arrival{};
+    } else {
+        const firmware::GroupDecl& g = *prog_->group(i.group);
+        const uint32_t master = g.members.front();
+        const uint32_t others = static_cast<uint32_t>(g.members.size() - 1);
+        if (master == id_) {
+            uint32_t& arrived = counter(arriveKey(i.group));
+            if (arrived < others) return stall(StallCause::Sync);
+            arrived -= others;
+            for (uint32_t m : g.members)
+                if (m != id_) sendMessage(m, kNoRouteId, 4, MessageTag::barrier(MessageTag::BarRelease, i.group), nullptr, now);
+        } else {
+            if (!barrier_sent_) {
+                sendMessage(master, kNoRouteId, 4, MessageTag::barrier(MessageTag::BarArrive, i.group), nullptr, now);
+                barrier_sent_ = true;
+            }
+            uint32_t& released = counter(releaseKey(i.group));
+            if (released == 0) return stall(StallCause::Sync);
+            --released;
+        }
+    }
+    block_ = Block::None;
+    pc_ = block_pc_ + 1;
+    issued_ = true;  // the next instruction may issue next cycle
+    busy();
+}
+
+void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
+    Op& o = ops_[op];
+    if (a.bytes != o.bytes)
+        throw std::runtime_error(fmt::format(
+            "core {}: a receive of {} bytes into '{}' matched a message of {} bytes", id_, o.bytes,
+            prog_->buffer(o.w).name, a.bytes));
+    if (a.payload && sram_.functional()) {
+        const size_t n = std::min<size_t>(a.payload->size(), sram_.elems(o.w));
+        std::copy(a.payload->begin(), a.payload->begin() + n, sram_.data(o.w));
+    }
+    o.done = cycle;
+    env_.wakeAt(id_, cycle);
+}
+
+void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
+    ++st_.messages_in;
+    const auto kind = MessageTag::kind(m.tag);
+    if (kind == MessageTag::Data || kind == MessageTag::Put || kind == MessageTag::GetResp)
+        st_.bytes_in += m.bytes;
+    switch (kind) {
+        case MessageTag::Data: {
+            Mailbox::Arrival a;
+            a.key = m.route == noc::kNoRoute ? Mailbox::coreKey(m.src) : Mailbox::routeKey(m.route);
+            a.seq = MessageTag::seq(m.tag);
+            a.bytes = m.bytes;
+            a.cycle = cycle;
+            a.payload = m.payload;
+            const uint32_t op = mb_.arrive(a);
+            if (op == kRelayOp) {
+                relay_data_ = std::move(a);
+                relay_arrived_ = true;
+                env_.wakeAt(id_, cycle + 1);
+            } else if (op != Mailbox::kNone) {
+                land(a, op, cycle + 1);
+            }
+            return;
+        }
+        case MessageTag::Put: {
+            const uint16_t b = MessageTag::buf(m.tag);
+            if (b >= sram_.buffers())
+                throw std::runtime_error(fmt::format("core {}: dma.put from core {} into unknown buffer {}",
+                                                     id_, m.src, b));
+            if (m.payload && sram_.functional()) {
+                const size_t n = std::min<size_t>(m.payload->size(), sram_.elems(b));
+                std::copy(m.payload->begin(), m.payload->begin() + n, sram_.data(b));
+            }
+            if (MessageTag::raise(m.tag)) ++counter(userEvent(MessageTag::event(m.tag)));
+            env_.wakeAt(id_, cycle + 1);
+            return;
+        }
+        case MessageTag::GetReq:
+            deferred_.push_back({m.src, MessageTag::buf(m.tag), MessageTag::op(m.tag), MessageTag::getBytes(m.tag)});
+            env_.wakeAt(id_, cycle + 1);
+            return;
+        case MessageTag::GetResp: {
+            const uint32_t op = MessageTag::op(m.tag);
+            Mailbox::Arrival a;
+            a.bytes = m.bytes;
+            a.payload = m.payload;
+            land(a, op, cycle + 1);
+            return;
+        }
+        case MessageTag::BarArrive:
+            ++counter(arriveKey(MessageTag::group(m.tag)));
+            env_.wakeAt(id_, cycle + 1);
+            return;
+        case MessageTag::BarRelease:
+            ++counter(releaseKey(MessageTag::group(m.tag)));
+            env_.wakeAt(id_, cycle + 1);
+            return;
+    }
+}
+
+void Controller::onMemory(MemoryRequest& r) {
+    Op& o = ops_[r.op];
+    if (!r.write && !r.data.empty() && sram_.functional())
+        std::memcpy(reinterpret_cast<uint8_t*>(sram_.data(r.buf)) + r.buf_offset, r.data.data(), r.bytes);
+    if (--o.chunks == 0) o.done = r.ready;
+}
+
+std::string Controller::status() const {
+    std::string s = fmt::format("core {}: ", id_);
+    if (done_) return s + "finished";
+    const uint32_t pc = block_ != Block::None ? block_pc_ : pc_;
+    if (prog_ && pc < prog_->code().size())
+        s += fmt::format("at instruction {} ({}) ", pc, firmware::opcodeName(prog_->code()[pc].op));
+    else
+        s += "at the end of its program ";
+    if (state_ == State::Stall) s += fmt::format("stalled on {}", stallName(cause_));
+    else s += state_ == State::Busy ? "busy" : "idle";
+    s += fmt::format("; {} operations in flight, {} receives posted, {} messages unmatched",
+                     live_ops_.size(), mb_.posted(), mb_.unmatched());
+    return s;
+}
+
+}  // namespace wsc::core

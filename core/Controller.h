@@ -1,0 +1,124 @@
+#pragma once
+// In-order controller of one core. Each cycle it is evaluated it issues at most one instruction;
+// issued work runs on its unit (PE array, vector unit, egress, DMA, ingress) in the background,
+// so compute, sending, receiving and memory traffic overlap. A buffer scoreboard (readers and
+// writers in flight per buffer) makes an instruction wait for the data it reads and for earlier
+// readers of what it overwrites; structural limits (PE array, vector unit, SRAM ports, DMA
+// queue, egress credits) stall it too. Nothing waits on a fixed timer: every completion wakes
+// the core, and the cycles between two evaluations are charged to the state the core was in.
+// RELAY and BARRIER hold the controller itself (a relay costs the relaying core its cycles).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/CoreEnvironment.h"
+#include "core/CoreParams.h"
+#include "core/CoreStats.h"
+#include "core/DmaEngine.h"
+#include "core/Mailbox.h"
+#include "core/PeArray.h"
+#include "core/Sram.h"
+#include "core/VectorUnit.h"
+#include "firmware/Program.h"
+
+namespace wsc::core {
+
+class Controller {
+public:
+    Controller(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu, Sram& sram,
+               DmaEngine& dma, Mailbox& mb, CoreStats& st, CoreEnvironment& env);
+
+    void load(const firmware::Program& prog);
+    // Evaluates cycle `now`; returns true if the core must be evaluated again at now + 1.
+    bool evaluate(uint64_t now);
+    void onMessage(const noc::Message& m, uint64_t cycle);
+    void onMemory(MemoryRequest& r);
+    bool done() const { return done_; }
+    // Charges the cycles up to and including `end`.
+    void finish(uint64_t end);
+    std::string status() const;
+
+private:
+    enum class State : uint8_t { Busy, Idle, Stall };
+    enum class Block : uint8_t { None, Relay, Barrier };
+    struct Op {
+        enum Kind : uint8_t { Free, Pe, Vector, Send, Recv, DmaMem, DmaPut, DmaGet };
+        Kind kind = Free;
+        uint16_t r1 = firmware::kNoBuf, r2 = firmware::kNoBuf, w = firmware::kNoBuf;
+        uint16_t event = 0;
+        bool raise = false;
+        uint32_t chunks = 0;
+        uint64_t bytes = 0;
+        uint64_t done = noc::kNever;
+    };
+    struct Counter {
+        uint32_t key;
+        uint32_t count;
+    };
+    struct Deferred {  // a DMA get served for another core
+        uint32_t to;
+        uint16_t buf;
+        uint32_t op;
+        uint64_t bytes;
+    };
+    static constexpr uint32_t kRelayOp = 0xFFFFFFFEu;
+
+    void charge(uint64_t upto);
+    void retire(uint64_t now);
+    void step(uint64_t now);
+    bool control(uint64_t now);  // loops; false if the program is over
+    void issue(const firmware::Instruction& i, uint64_t now);
+    void stall(StallCause c) { state_ = State::Stall, cause_ = c; }
+    void busy() { state_ = State::Busy; }
+    void blocked(uint64_t now);
+    uint32_t newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t done);
+    void land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle);
+    bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[b] == 0; }
+    bool writable(uint16_t b) const { return writers_[b] == 0 && readers_[b] == 0; }
+    uint32_t& counter(uint32_t key);
+    static uint32_t userEvent(uint16_t e) { return e; }
+    static uint32_t arriveKey(uint16_t g) { return (1u << 16) | g; }
+    static uint32_t releaseKey(uint16_t g) { return (2u << 16) | g; }
+    noc::Payload snapshot(uint16_t buf, uint64_t bytes) const;
+    uint64_t elemsOf(uint16_t buf, uint64_t bytes) const;
+    void sendMessage(uint32_t to, uint32_t route, uint64_t bytes, uint64_t tag, noc::Payload p,
+                     uint64_t now);
+    bool egressFull() const { return env_.egressQueued(id_) >= p_.tx_queue; }
+
+    uint32_t id_;
+    const CoreParams& p_;
+    const PeArray& pe_;
+    const VectorUnit& vu_;
+    Sram& sram_;
+    DmaEngine& dma_;
+    Mailbox& mb_;
+    CoreStats& st_;
+    CoreEnvironment& env_;
+    const firmware::Program* prog_ = nullptr;
+    std::vector<uint32_t> loop_match_;
+    struct LoopFrame {
+        uint32_t pc, left;
+    };
+    std::vector<LoopFrame> loops_;
+    uint32_t pc_ = 0;
+    std::vector<uint16_t> readers_, writers_;
+    std::vector<Op> ops_;
+    std::vector<uint32_t> free_ops_, live_ops_;
+    std::vector<Counter> counters_;
+    std::vector<Deferred> deferred_;
+    uint64_t pe_busy_until_ = 0, vec_busy_until_ = 0;
+    // RELAY / BARRIER in progress
+    Block block_ = Block::None;
+    uint32_t block_pc_ = 0;
+    bool relay_arrived_ = false;
+    uint64_t relay_work_end_ = noc::kNever;
+    Mailbox::Arrival relay_data_;
+    bool barrier_sent_ = false;
+    // accounting
+    State state_ = State::Busy;
+    StallCause cause_ = StallCause::Data;
+    uint64_t acct_from_ = 0;
+    bool issued_ = false, poll_ = false, done_ = false;
+};
+
+}  // namespace wsc::core

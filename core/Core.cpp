@@ -1,0 +1,29 @@
+#include "core/Core.h"
+
+namespace wsc::core {
+
+Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu, CoreEnvironment& env)
+    : id_(id),
+      sram_(p.sram, p.functional),
+      dma_(p.dma),
+      ctrl_(id, p, pe, vu, sram_, dma_, mb_, stats_, env) {}
+
+void Core::load(const firmware::Program& prog, const std::string& who) {
+    prog_ = &prog;
+    for (const auto& b : prog.buffers()) sram_.allocate(who, b.name, b.bytes(), b.elems);
+    ctrl_.load(prog);
+}
+
+const float* Core::buffer(const std::string& name) const {
+    if (!prog_) return nullptr;
+    const uint16_t b = prog_->findBuffer(name);
+    return b == firmware::kNoBuf ? nullptr : sram_.data(b);
+}
+
+float* Core::buffer(const std::string& name) {
+    if (!prog_) return nullptr;
+    const uint16_t b = prog_->findBuffer(name);
+    return b == firmware::kNoBuf ? nullptr : sram_.data(b);
+}
+
+}  // namespace wsc::core

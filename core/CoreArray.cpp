@@ -1,0 +1,148 @@
+#include "core/CoreArray.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace wsc::core {
+
+CoreArray::CoreArray(noc::Network& net, const CoreParams& p)
+    : net_(net), p_(p), pe_(p.pe), vu_(p.vector, p.sram.port_bytes) {
+    const uint32_t n = net.nodes();
+    for (uint32_t i = 0; i < n; ++i) cores_.emplace_back(i, p_, pe_, vu_, *this);
+    queued_.assign(n, 0);
+    net_.setObserver(this);
+}
+
+std::string CoreArray::name(uint32_t c) const {
+    const auto& t = net_.topology();
+    const uint32_t r = t.routerOfNode(c);
+    return fmt::format("core {} ({},{})", c, t.x(r), t.y(r));
+}
+
+void CoreArray::load(const firmware::Firmware& fw) {
+    if (loaded_) throw std::logic_error("CoreArray::load called twice");
+    if (fw.cores() != cores())
+        throw std::invalid_argument(fmt::format("firmware is for {} cores but the chip has {}",
+                                                fw.cores(), cores()));
+    fw.validate();
+    for (uint32_t c = 0; c < cores(); ++c) {
+        cores_[c].load(fw.program(c), name(c));
+        if (cores_[c].done()) ++finished_;
+        else mark(c);
+    }
+    loaded_ = true;
+}
+
+void CoreArray::wakeAt(uint32_t core, uint64_t cycle) { timers_.push({std::max(cycle, now_ + 1), core}); }
+
+void CoreArray::memoryRequest(MemoryRequest&& r) {
+    if (ports_.empty())
+        throw std::runtime_error(fmt::format("{}: DMA to the memory port, but no memory port is attached",
+                                             name(r.core)));
+    ++mem_outstanding_;
+    ports_[r.core % ports_.size()]->push(std::move(r));
+}
+
+void CoreArray::memoryDone(MemoryRequest&& r) {
+    --mem_outstanding_;
+    mem_done_.push_back(std::move(r));
+}
+
+void CoreArray::beforeStep(uint64_t c) {
+    now_ = c;
+    while (!mem_done_.empty() && mem_done_.front().ready <= c) {
+        MemoryRequest& r = mem_done_.front();
+        cores_[r.core].onMemory(r);
+        mark(r.core);
+        mem_done_.pop_front();
+    }
+    while (!timers_.empty() && timers_.top().first <= c) {
+        mark(timers_.top().second);
+        timers_.pop();
+    }
+    for (size_t i = 0; i < active_.size(); ++i) {
+        const uint32_t id = active_[i];
+        queued_[id] = 0;
+        Core& core = cores_[id];
+        const bool was_done = core.done();
+        ++evaluations_;
+        if (core.evaluate(c)) {
+            queued_[id] = 1;
+            next_.push_back(id);
+        }
+        if (!was_done && core.done()) ++finished_;
+    }
+    active_.swap(next_);
+    next_.clear();
+}
+
+void CoreArray::afterStep(uint64_t c) {
+    if (finished_ < cores() && active_.empty() && timers_.empty() && mem_outstanding_ == 0 &&
+        mem_done_.empty() && net_.idle())
+        throw std::runtime_error(stuckReport(c));
+}
+
+std::string CoreArray::stuckReport(uint64_t c) const {
+    std::string s = fmt::format(
+        "firmware deadlock at cycle {}: {} of {} cores have not finished and nothing is in flight "
+        "to wake them\n", c, cores() - finished_, cores());
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < cores(); ++i) {
+        if (cores_[i].done()) continue;
+        if (shown++ == 32) {
+            s += "  ...\n";
+            break;
+        }
+        s += fmt::format("  {} {}\n", name(i), cores_[i].status());
+    }
+    return s;
+}
+
+uint64_t CoreArray::nextWake(uint64_t c) const {
+    if (!active_.empty()) return c + 1;
+    uint64_t w = noc::kNever;
+    if (!timers_.empty()) w = timers_.top().first;
+    if (!mem_done_.empty()) w = std::min(w, mem_done_.front().ready);
+    return w == noc::kNever ? w : std::max(w, c + 1);
+}
+
+bool CoreArray::done(uint64_t) const {
+    return finished_ == cores() && mem_outstanding_ == 0 && mem_done_.empty() && net_.idle();
+}
+
+void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) {
+    cores_[node].onMessage(m, cycle);
+}
+
+uint64_t CoreArray::run(uint64_t limit) {
+    if (!ports_.empty()) throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
+    uint64_t c = 0;
+    for (;;) {
+        beforeStep(c);
+        net_.step(c);
+        afterStep(c);
+        if (done(c)) return c;
+        const uint64_t n = std::min(net_.nextActiveCycle(c), nextWake(c));
+        if (n == noc::kNever || n > limit)
+            throw std::runtime_error(fmt::format("CoreArray::run: stopped at cycle {} before the cores finished", c));
+        c = n;
+    }
+}
+
+void CoreArray::finish(uint64_t end) {
+    for (auto& core : cores_) core.finish(end);
+}
+
+void CoreArray::dumpStats(nlohmann::json& out) const {
+    out = nlohmann::json::object();
+    for (uint32_t i = 0; i < cores(); ++i) {
+        nlohmann::json j;
+        cores_[i].stats().toJson(j, peakMacsPerCycle());
+        j["sram_used_bytes"] = cores_[i].sram().used();
+        out[fmt::format("core{}", i)] = j;
+    }
+}
+
+}  // namespace wsc::core

@@ -1,0 +1,91 @@
+#pragma once
+// All cores of a chip as one plain C++ object that NocShell drives with the network in a single
+// SC_METHOD (it is a noc::CycleDriver and the network's observer). It keeps an active set:
+// a core is evaluated only in cycles where something can have changed for it (it issued last
+// cycle, a unit finishes, a message or memory answer arrives, or it polls for egress credits),
+// so idle and waiting cores cost nothing and a cycle's cost scales with the work, not the chip.
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/Core.h"
+#include "core/CoreEnvironment.h"
+#include "core/CoreParams.h"
+#include "core/MemoryPort.h"
+#include "core/PeArray.h"
+#include "core/VectorUnit.h"
+#include "firmware/Firmware.h"
+#include "noc/CycleDriver.h"
+#include "noc/Network.h"
+#include "noc/NetworkObserver.h"
+
+namespace wsc::core {
+
+class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public CoreEnvironment {
+public:
+    // One core per NoC node; becomes the network's observer.
+    CoreArray(noc::Network& net, const CoreParams& p);
+
+    // Validates the firmware, allocates every core's buffers and resets the cores.
+    void load(const firmware::Firmware& fw);
+    // Memory ports in order; core c uses port c % ports.
+    void attachMemoryPort(MemoryPort& port) { ports_.push_back(&port); }
+    // A memory port answered (called by the bridge; r.ready is the cycle it becomes visible).
+    void memoryDone(MemoryRequest&& r);
+
+    // noc::CycleDriver
+    void beforeStep(uint64_t cycle) override;
+    void afterStep(uint64_t cycle) override;
+    uint64_t nextWake(uint64_t cycle) const override;
+    bool done(uint64_t cycle) const override;
+    // noc::NetworkObserver
+    void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) override;
+    // CoreEnvironment
+    void send(const noc::Message& m, uint64_t now) override { net_.send(m, now); }
+    size_t egressQueued(uint32_t core) const override { return net_.ni(core).queued(); }
+    void wakeAt(uint32_t core, uint64_t cycle) override;
+    void memoryRequest(MemoryRequest&& r) override;
+    uint32_t cores() const override { return static_cast<uint32_t>(cores_.size()); }
+
+    // Runs cores and network without SystemC (no memory ports); returns the last cycle.
+    uint64_t run(uint64_t limit = noc::kNever);
+    // Charges every core's cycles up to `end` (the run's last cycle).
+    void finish(uint64_t end);
+
+    Core& core(uint32_t i) { return cores_[i]; }
+    const Core& core(uint32_t i) const { return cores_[i]; }
+    const CoreParams& params() const { return p_; }
+    const PeArray& peArray() const { return pe_; }
+    uint64_t peakMacsPerCycle() const { return pe_.peakMacsPerCycle(); }
+    uint64_t evaluations() const { return evaluations_; }
+    void dumpStats(nlohmann::json& out) const;
+    std::string name(uint32_t core) const;  // "core 5 (1,1)"
+
+private:
+    void mark(uint32_t core) {
+        if (!queued_[core]) queued_[core] = 1, active_.push_back(core);
+    }
+    std::string stuckReport(uint64_t cycle) const;
+
+    noc::Network& net_;
+    CoreParams p_;
+    PeArray pe_;
+    VectorUnit vu_;
+    std::deque<Core> cores_;  // deque: cores are not movable and are never re-seated
+    std::vector<MemoryPort*> ports_;
+    std::vector<uint32_t> active_, next_;
+    std::vector<uint8_t> queued_;
+    using Timer = std::pair<uint64_t, uint32_t>;
+    std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+    std::deque<MemoryRequest> mem_done_;  // answered, ordered by ready cycle
+    uint64_t mem_outstanding_ = 0;
+    uint32_t finished_ = 0;
+    uint64_t now_ = 0, evaluations_ = 0;
+    bool loaded_ = false;
+};
+
+}  // namespace wsc::core

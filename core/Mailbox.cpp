@@ -1,0 +1,37 @@
+#include "core/Mailbox.h"
+
+namespace wsc::core {
+
+uint32_t Mailbox::bump(std::vector<Counter>& v, uint64_t key) {
+    for (Counter& c : v)
+        if (c.key == key) return c.next++;
+    v.push_back({key, 1});
+    return 0;
+}
+
+bool Mailbox::take(uint64_t key, uint32_t seq, Arrival& out) {
+    for (size_t i = 0; i < arrivals_.size(); ++i) {
+        if (arrivals_[i].key == key && arrivals_[i].seq == seq) {
+            out = std::move(arrivals_[i]);
+            arrivals_[i] = std::move(arrivals_.back());
+            arrivals_.pop_back();
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t Mailbox::arrive(Arrival& a) {
+    for (size_t i = 0; i < posted_.size(); ++i) {
+        if (posted_[i].key == a.key && posted_[i].seq == a.seq) {
+            uint32_t op = posted_[i].op;
+            posted_[i] = posted_.back();
+            posted_.pop_back();
+            return op;
+        }
+    }
+    arrivals_.push_back(std::move(a));
+    return kNone;
+}
+
+}  // namespace wsc::core

@@ -1,0 +1,57 @@
+#pragma once
+// Matches arriving messages with posted receives. Messages from one source (or on one route)
+// form a stream numbered by the sender; the receiver consumes the stream in order, so a receive
+// matches the right message even when the NoC delivers two of them out of order. Arrivals
+// before their receive wait here (the data is held, as an input queue would).
+#include <cstdint>
+#include <vector>
+
+#include "noc/Packet.h"
+
+namespace wsc::core {
+
+class Mailbox {
+public:
+    static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    // Stream keys: a core id, or a route id tagged with bit 32.
+    static uint64_t coreKey(uint32_t core) { return core; }
+    static uint64_t routeKey(uint32_t route) { return (uint64_t{1} << 32) | route; }
+
+    struct Arrival {
+        uint64_t key = 0;
+        uint32_t seq = 0;
+        uint64_t bytes = 0;
+        uint64_t cycle = 0;
+        noc::Payload payload;
+    };
+
+    uint32_t nextSendSeq(uint64_t key) { return bump(send_seq_, key); }
+    uint32_t nextRecvSeq(uint64_t key) { return bump(recv_seq_, key); }
+    // Takes the arrival (key, seq) if it is already here.
+    bool take(uint64_t key, uint32_t seq, Arrival& out);
+    // Registers a receive for (key, seq) completing operation `op`.
+    void post(uint64_t key, uint32_t seq, uint32_t op) { posted_.push_back({key, seq, op}); }
+    // A message arrived: returns the posted operation it completes (and leaves `a` to the
+    // caller), or stores it and returns kNone.
+    uint32_t arrive(Arrival& a);
+    size_t unmatched() const { return arrivals_.size(); }
+    size_t posted() const { return posted_.size(); }
+
+private:
+    struct Counter {
+        uint64_t key;
+        uint32_t next;
+    };
+    struct Posted {
+        uint64_t key;
+        uint32_t seq;
+        uint32_t op;
+    };
+    static uint32_t bump(std::vector<Counter>& v, uint64_t key);
+    // Few peers per core: linear search beats hashing and costs no allocation per lookup.
+    std::vector<Counter> send_seq_, recv_seq_;
+    std::vector<Posted> posted_;
+    std::vector<Arrival> arrivals_;
+};
+
+}  // namespace wsc::core

@@ -1,0 +1,121 @@
+#include "core/MemoryBridge.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace wsc::core {
+
+using namespace sc_core;
+using namespace tlm;
+
+MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32_t max_bytes)
+    : sc_module(name), socket("socket"), slots_(max_outstanding), scratch_(max_bytes) {
+    if (max_outstanding == 0) throw std::invalid_argument("memory bridge: max_outstanding must be > 0");
+    for (uint32_t i = 0; i < max_outstanding; ++i) {
+        slots_[i].payload = std::make_unique<tlm_generic_payload>(this);
+        free_slots_.push_back(max_outstanding - 1 - i);
+    }
+    socket.register_nb_transport_bw(this, &MemoryBridge::nb_transport_bw);
+    SC_METHOD(process);
+    sensitive << wake_;
+    dont_initialize();
+}
+
+void MemoryBridge::connect(std::function<uint64_t()> cycleNow, std::function<void(MemoryRequest&&)> onDone) {
+    cycle_now_ = std::move(cycleNow);
+    on_done_ = std::move(onDone);
+}
+
+void MemoryBridge::push(MemoryRequest&& r) {
+    if (r.bytes > scratch_.size())
+        throw std::invalid_argument(fmt::format("{}: request of {} bytes exceeds the burst size {}", name(),
+                                                r.bytes, scratch_.size()));
+    queue_.push_back(std::move(r));
+    wake_.notify(SC_ZERO_TIME);
+}
+
+MemoryBridge::Slot& MemoryBridge::slotOf(tlm_generic_payload& t) {
+    for (Slot& s : slots_)
+        if (s.payload.get() == &t) return s;
+    throw std::logic_error("memory bridge: unknown transaction");
+}
+
+void MemoryBridge::free(tlm_generic_payload* t) {
+    for (uint32_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].payload.get() == t) {
+            slots_[i].busy = false;
+            free_slots_.push_back(i);
+        }
+    if (!queue_.empty()) wake_.notify(SC_ZERO_TIME);
+}
+
+void MemoryBridge::process() {
+    while (!req_open_ && !queue_.empty() && !free_slots_.empty()) {
+        const uint32_t si = free_slots_.back();
+        free_slots_.pop_back();
+        Slot& s = slots_[si];
+        s.req = std::move(queue_.front());
+        queue_.pop_front();
+        s.busy = true;
+        tlm_generic_payload& t = *s.payload;
+        t.set_command(s.req.write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
+        t.set_address(s.req.addr);
+        // Timing-only runs carry no data; a scratch buffer keeps targets' pointers valid.
+        t.set_data_ptr(s.req.data.empty() ? scratch_.data() : s.req.data.data());
+        t.set_data_length(s.req.bytes);
+        t.set_streaming_width(s.req.bytes);
+        t.set_byte_enable_ptr(nullptr);
+        t.set_dmi_allowed(false);
+        t.set_response_status(TLM_INCOMPLETE_RESPONSE);
+        t.acquire();
+        ++in_flight_;
+        ++transactions_;
+        tlm_phase ph = BEGIN_REQ;
+        sc_time delay = SC_ZERO_TIME;
+        const tlm_sync_enum st = socket->nb_transport_fw(t, ph, delay);
+        if (st == TLM_ACCEPTED) {
+            req_open_ = &t;  // wait for END_REQ before the next request
+        } else if (st == TLM_UPDATED && ph == BEGIN_RESP) {
+            complete(t);
+            ph = END_RESP;
+            delay = SC_ZERO_TIME;
+            socket->nb_transport_fw(t, ph, delay);
+            t.release();
+        } else if (st == TLM_COMPLETED) {
+            complete(t);
+            t.release();
+        }
+        // TLM_UPDATED with END_REQ: request phase over, the response comes on the bw path.
+    }
+}
+
+tlm_sync_enum MemoryBridge::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time&) {
+    if (ph == END_REQ) {
+        if (req_open_ == &t) req_open_ = nullptr;
+        wake_.notify(SC_ZERO_TIME);
+        return TLM_ACCEPTED;
+    }
+    if (ph == BEGIN_RESP) {
+        if (req_open_ == &t) req_open_ = nullptr;  // BEGIN_RESP implies END_REQ
+        complete(t);
+        t.release();
+        wake_.notify(SC_ZERO_TIME);
+        return TLM_COMPLETED;
+    }
+    throw std::logic_error(fmt::format("{}: unexpected phase on the backward path", name()));
+}
+
+void MemoryBridge::complete(tlm_generic_payload& t) {
+    Slot& s = slotOf(t);
+    if (t.is_response_error())
+        throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}", name(),
+                                             s.req.write ? "write" : "read", s.req.bytes, s.req.addr,
+                                             t.get_response_string()));
+    --in_flight_;
+    // Visible at the first clock edge strictly after the answer.
+    s.req.ready = cycle_now_() + 1;
+    on_done_(std::move(s.req));
+}
+
+}  // namespace wsc::core

@@ -1,0 +1,61 @@
+#pragma once
+// The SystemC side of one memory port: a TLM-2.0 initiator (base protocol, nb_transport AT)
+// shared by every core that uses the port. Cores push MemoryRequests into a plain queue from
+// inside the NoC shell's step; one SC_METHOD sends them as BEGIN_REQ (at most one request phase
+// open, at most `max_outstanding` transactions in flight) and hands each answer back through
+// `onDone` with the cycle it becomes visible (the clock edge after BEGIN_RESP). The target can
+// be SimpleMemory or the HBM controller: same socket, same protocol.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "core/MemoryPort.h"
+
+namespace wsc::core {
+
+class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::tlm_mm_interface {
+public:
+    tlm_utils::simple_initiator_socket<MemoryBridge> socket;
+
+    SC_HAS_PROCESS(MemoryBridge);
+    MemoryBridge(sc_core::sc_module_name name, uint32_t max_outstanding, uint32_t max_bytes);
+
+    // `cycleNow` maps the current SystemC time to a cycle (NocShell::cycle); `onDone` receives
+    // each answered request (CoreArray::memoryDone, then a shell wake-up).
+    void connect(std::function<uint64_t()> cycleNow, std::function<void(MemoryRequest&&)> onDone);
+    void push(MemoryRequest&& r) override;
+    void free(tlm::tlm_generic_payload* t) override;  // tlm_mm_interface
+    uint64_t transactions() const { return transactions_; }
+    uint32_t inFlight() const { return in_flight_; }
+
+private:
+    struct Slot {
+        std::unique_ptr<tlm::tlm_generic_payload> payload;
+        MemoryRequest req;
+        bool busy = false;
+    };
+    void process();
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
+                                       sc_core::sc_time& delay);
+    void complete(tlm::tlm_generic_payload& t);
+    Slot& slotOf(tlm::tlm_generic_payload& t);
+
+    std::vector<Slot> slots_;
+    std::vector<uint32_t> free_slots_;
+    std::deque<MemoryRequest> queue_;
+    std::vector<uint8_t> scratch_;  // data pointer for timing-only transactions
+    tlm::tlm_generic_payload* req_open_ = nullptr;  // BEGIN_REQ sent, END_REQ not yet seen
+    sc_core::sc_event wake_;
+    std::function<uint64_t()> cycle_now_;
+    std::function<void(MemoryRequest&&)> on_done_;
+    uint32_t in_flight_ = 0;
+    uint64_t transactions_ = 0;
+};
+
+}  // namespace wsc::core

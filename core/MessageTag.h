@@ -1,0 +1,33 @@
+#pragma once
+// What a core-to-core NoC message is, packed into noc::Message::tag (the NoC never reads it):
+// bits 60-63 kind; the rest per kind (sequence number, remote buffer, event, DMA operation...).
+#include <cstdint>
+
+namespace wsc::core {
+
+class MessageTag {
+public:
+    enum Kind : uint8_t { Data = 0, Put = 1, GetReq = 2, GetResp = 3, BarArrive = 4, BarRelease = 5 };
+    static constexpr uint64_t kMaxGetBytes = (uint64_t{1} << 24) - 1;
+    static constexpr uint32_t kMaxOp = (1u << 20) - 1;
+
+    static Kind kind(uint64_t t) { return static_cast<Kind>(t >> 60); }
+    static uint64_t data(uint32_t seq) { return seq; }
+    static uint32_t seq(uint64_t t) { return static_cast<uint32_t>(t); }
+    static uint64_t put(uint16_t rbuf, uint16_t event, bool raise) {
+        return (uint64_t{Put} << 60) | (uint64_t{raise} << 32) | (uint64_t{event} << 16) | rbuf;
+    }
+    static uint16_t buf(uint64_t t) { return static_cast<uint16_t>(t); }
+    static uint16_t event(uint64_t t) { return static_cast<uint16_t>(t >> 16); }
+    static bool raise(uint64_t t) { return (t >> 32) & 1; }
+    static uint64_t getReq(uint16_t rbuf, uint32_t op, uint64_t bytes) {
+        return (uint64_t{GetReq} << 60) | (bytes << 36) | (uint64_t{op} << 16) | rbuf;
+    }
+    static uint32_t op(uint64_t t) { return static_cast<uint32_t>(t >> 16) & kMaxOp; }
+    static uint64_t getBytes(uint64_t t) { return (t >> 36) & kMaxGetBytes; }
+    static uint64_t getResp(uint32_t op) { return (uint64_t{GetResp} << 60) | (uint64_t{op} << 16); }
+    static uint64_t barrier(Kind k, uint16_t group) { return (uint64_t{k} << 60) | group; }
+    static uint16_t group(uint64_t t) { return static_cast<uint16_t>(t); }
+};
+
+}  // namespace wsc::core

@@ -1,0 +1,43 @@
+#include "core/PeArray.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wsc::core {
+
+PeArray::PeArray(const PeArrayParams& p) : p_(p), dataflow_(Dataflow::make(p.dataflow)) {
+    if (p.rows == 0 || p.cols == 0 || p.macs_per_cycle == 0 || p.data_bits == 0)
+        throw std::invalid_argument("PE array: rows, cols, macs_per_cycle and data_bits must be > 0");
+}
+
+PeTiming PeArray::timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) const {
+    PeTiming r;
+    r.macs = m * k * n;
+    if (r.macs == 0) return r;
+    const FoldMapping f = dataflow_->map(m, k, n);
+    const uint64_t per_cycle = uint64_t(p_.macs_per_cycle) * p_.data_bits;
+    r.stream = std::max<uint64_t>(1, (f.temporal * firmware::dtypeBits(t) + per_cycle - 1) / per_cycle);
+    r.row_folds = (f.spatial_rows + p_.rows - 1) / p_.rows;
+    r.col_folds = (f.spatial_cols + p_.cols - 1) / p_.cols;
+    // 2 S_R F_C + S_C F_R + F_R F_C (T' - 2); T' >= 1 and every fold has r, c >= 1, so the sum
+    // is positive even when T' - 2 is -1.
+    const int64_t folds = int64_t(r.row_folds * r.col_folds);
+    r.cycles = uint64_t(int64_t(2 * f.spatial_rows * r.col_folds + f.spatial_cols * r.row_folds) +
+                        folds * (int64_t(r.stream) - 2));
+    return r;
+}
+
+void PeArray::compute(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t n,
+                      bool accumulate) {
+    for (uint32_t i = 0; i < m; ++i) {
+        float* row = c + size_t(i) * n;
+        if (!accumulate) std::fill(row, row + n, 0.0f);
+        for (uint32_t x = 0; x < k; ++x) {
+            const float av = a[size_t(i) * k + x];
+            const float* brow = b + size_t(x) * n;
+            for (uint32_t j = 0; j < n; ++j) row[j] += av * brow[j];
+        }
+    }
+}
+
+}  // namespace wsc::core

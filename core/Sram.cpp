@@ -1,0 +1,67 @@
+#include "core/Sram.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/SramOverflowError.h"
+
+namespace wsc::core {
+
+Sram::Sram(const SramParams& p, bool functional)
+    : p_(p), functional_(functional), port_busy_until_(p.ports, 0) {
+    if (p.capacity_bytes == 0 || p.ports == 0 || p.port_bytes == 0 || p.banks == 0)
+        throw std::invalid_argument("SRAM: capacity, banks, ports and port width must be > 0");
+}
+
+uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_t bytes, uint32_t elems) {
+    if (bytes > p_.capacity_bytes - used_)
+        throw SramOverflowError(who, name, bytes, used_, p_.capacity_bytes);
+    const uint64_t elem_offset = functional_ ? store_.size() : 0;
+    bufs_.push_back({used_, bytes, elems, elem_offset});
+    used_ += bytes;
+    if (functional_) store_.resize(store_.size() + elems, 0.0f);
+    return static_cast<uint16_t>(bufs_.size() - 1);
+}
+
+bool Sram::portFree(uint64_t now) const {
+    for (uint64_t u : port_busy_until_)
+        if (u <= now) return true;
+    return false;
+}
+
+void Sram::claimPort(uint64_t now, uint64_t until) {
+    for (uint64_t& u : port_busy_until_)
+        if (u <= now) {
+            u = until;
+            return;
+        }
+    throw std::logic_error("Sram::claimPort without a free port");
+}
+
+const Sram::Buf* Sram::locate(uint64_t addr, uint64_t len, uint64_t& elem) const {
+    if (!functional_ || len == 0 || addr % 4 || len % 4) return nullptr;
+    for (const Buf& b : bufs_) {
+        if (addr >= b.offset && addr + len <= b.offset + b.bytes && b.bytes == uint64_t(b.elems) * 4) {
+            elem = b.elem_offset + (addr - b.offset) / 4;
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
+bool Sram::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
+    uint64_t e = 0;
+    if (!locate(addr, len, e)) return false;
+    std::memcpy(dst, store_.data() + e, len);
+    return true;
+}
+
+bool Sram::write(uint64_t addr, const uint8_t* src, uint64_t len) {
+    uint64_t e = 0;
+    if (!locate(addr, len, e)) return false;
+    std::memcpy(store_.data() + e, src, len);
+    return true;
+}
+
+}  // namespace wsc::core

@@ -1,0 +1,61 @@
+#pragma once
+// A core's SRAM: a hard capacity that firmware buffers are allocated from (overflow is an error
+// naming the core and buffer), `ports` concurrent streams of `port_bytes` per cycle that the PE
+// array, vector unit, egress and DMA claim while they run, and in functional mode the fp32 values
+// of every buffer. Banks are checked (ports <= banks) but bank conflicts are not modelled: streams
+// are assumed to be interleaved across banks.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/CoreParams.h"
+
+namespace wsc::core {
+
+class Sram {
+public:
+    Sram(const SramParams& p, bool functional);
+    const SramParams& params() const { return p_; }
+
+    // Allocates `bytes` (holding `elems` values) for buffer `name`; `who` names the core in the
+    // error. Returns the buffer's index (allocation order).
+    uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes, uint32_t elems);
+    uint64_t used() const { return used_; }
+    uint64_t offset(uint16_t b) const { return bufs_[b].offset; }
+    uint64_t bytes(uint16_t b) const { return bufs_[b].bytes; }
+    uint32_t elems(uint16_t b) const { return bufs_[b].elems; }
+    uint32_t buffers() const { return static_cast<uint32_t>(bufs_.size()); }
+    bool functional() const { return functional_; }
+    // Values of buffer b (functional mode; nullptr otherwise).
+    float* data(uint16_t b) { return functional_ ? store_.data() + bufs_[b].elem_offset : nullptr; }
+    const float* data(uint16_t b) const {
+        return functional_ ? store_.data() + bufs_[b].elem_offset : nullptr;
+    }
+
+    // Ports: a stream claims a free port until `until` (exclusive).
+    bool portFree(uint64_t now) const;
+    void claimPort(uint64_t now, uint64_t until);
+    uint64_t transferCycles(uint64_t bytes) const { return (bytes + p_.port_bytes - 1) / p_.port_bytes; }
+
+    // Byte-addressed access for the TLM target: only whole fp32 values of fp32 buffers
+    // (4-byte aligned, inside one buffer). Returns false otherwise.
+    bool read(uint64_t addr, uint8_t* dst, uint64_t len) const;
+    bool write(uint64_t addr, const uint8_t* src, uint64_t len);
+
+private:
+    struct Buf {
+        uint64_t offset, bytes;
+        uint32_t elems;
+        uint64_t elem_offset;
+    };
+    const Buf* locate(uint64_t addr, uint64_t len, uint64_t& elem) const;
+
+    SramParams p_;
+    bool functional_;
+    uint64_t used_ = 0;
+    std::vector<Buf> bufs_;
+    std::vector<float> store_;
+    std::vector<uint64_t> port_busy_until_;
+};
+
+}  // namespace wsc::core
