@@ -23,7 +23,7 @@ bool needsD2D(const noc::TopologyParams& t) {
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
-                 "local_link", "d2d", "watchdog"});
+                 "local_link", "d2d", "watchdog", "rtl_routers"});
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
@@ -57,6 +57,24 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
 
     p.watchdog_cycles =
         n.getCycles64("watchdog", p.clock_hz, 100, YamlReader::kMaxU64, p.watchdog_cycles);
+
+    // Positions co-simulated with the RTL router (hw/rtl): a list of router indices y * x + x.
+    if (n.has("rtl_routers")) {
+        const YamlReader list = n.entry("rtl_routers");
+        if (!list.isSequence()) n.fail("rtl_routers", "a list of router indices, e.g. [5, 6]");
+        const uint32_t routers = p.topology.x * p.topology.y;
+        for (const YamlReader& e : list.elements()) {
+            const std::string text = e.scalar("a router index");
+            const std::string expected = fmt::format("a router index in [0, {}]", routers - 1);
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+                text.size() > 10 || std::stoull(text) >= routers)
+                e.failHere(expected);
+            const uint32_t r = static_cast<uint32_t>(std::stoull(text));
+            for (uint32_t seen : p.rtl_routers)
+                if (seen == r) e.failHere("each router at most once");
+            p.rtl_routers.push_back(r);
+        }
+    }
     return p;
 }
 

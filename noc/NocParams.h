@@ -3,6 +3,7 @@
 // noc/ never sees YAML, so the network can be built directly from C++ in tests and generators.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wsc::noc {
 
@@ -54,6 +55,9 @@ struct NocParams {
     LinkParams local_link;  // NI <-> router
     D2DParams d2d;
     uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
+    // Router indices (y * x + x) simulated by the Verilated RTL router (hw/rtl) instead of
+    // noc::Router; the network itself ignores this, the testbench installs them.
+    std::vector<uint32_t> rtl_routers;
 };
 
 }  // namespace wsc::noc

@@ -1,11 +1,13 @@
 #include "testbench/TrafficTestbench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "hw/rtl/RtlRouterFactory.h"
 #include "noc/ZeroLoadModel.h"
 #include "testbench/TrafficGenerator.h"
 #include "testbench/TrafficPattern.h"
@@ -25,6 +27,9 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
                                     noc::NocShell& shell, const TrafficRunOptions& opt) {
     auto t0 = std::chrono::steady_clock::now();
     noc::Network net(np, tp.seed);
+    // Positions the YAML gives to the Verilated RTL router (noc.rtl_routers).
+    const std::vector<rtl::RtlRouter*> rtl =
+        rtl::RtlRouterFactory::install(net, np.rtl_routers, opt.rtl_fst_path);
     TrafficPattern pattern(tp.pattern, net.topology(), tp.hotspot_node, tp.hotspot_fraction);
     TrafficGenerator gen(net, tp, pattern);
     if (opt.progress) {
@@ -50,7 +55,8 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     r.flits_ejected = net.flitsEjected();
     r.link_retries = net.linkRetries();
     r.link_energy_pj = net.linkEnergyPj();
-    r.max_vc_occupancy = net.maxBufferOccupancy();
+    r.max_vc_occupancy = net.maxBufferOccupancy();  // C++ routers only: add the RTL ones
+    for (const rtl::RtlRouter* rt : rtl) r.max_vc_occupancy = std::max(r.max_vc_occupancy, rt->maxOccupancy());
     if (r.drained) {
         net.checkConservation();  // throws with the counts if anything was lost or duplicated
         r.conservation_ok = true;

@@ -17,6 +17,7 @@ namespace wsc::tb {
 struct TrafficRunOptions {
     std::string vcd_path;                 // empty: no waveform
     std::vector<uint32_t> trace_routers;  // routers in the VCD
+    std::string rtl_fst_path;             // RTL routers' internals as FST (docs/RTL.md)
     nlohmann::json* stats = nullptr;      // if set, every counter is written here
     bool progress = false;                // progress line on stderr for long runs
 };
