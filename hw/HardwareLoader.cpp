@@ -1,5 +1,6 @@
 #include "hw/HardwareLoader.h"
 
+#include "hw/CoreConfigLoader.h"
 #include "hw/NocConfigLoader.h"
 
 namespace wsc::hw {
@@ -16,9 +17,10 @@ HardwareConfig HardwareLoader::load(const YamlReader& root) {
     // New sections go into this list and get a loader call below (hbm:, core:, wafer: are
     // planned); until then they are unknown keys, so a file using them fails loudly instead of
     // being silently half-read.
-    root.checkKeys({"noc"});
+    root.checkKeys({"noc", "core"});
     HardwareConfig hw;
     hw.noc = NocConfigLoader::load(root.child("noc"));
+    if (const auto c = root.optionalChild("core")) hw.core = CoreConfigLoader::load(*c, hw.noc);
     return hw;
 }
 

@@ -3,6 +3,8 @@
 // (workload_type "traffic"); kernel and LLM workloads add their own parameter members.
 #include <string>
 
+#include "core/CoreParams.h"
+#include "firmware/GemmWorkload.h"
 #include "noc/NocParams.h"
 #include "noc/TrafficParams.h"
 
@@ -13,6 +15,8 @@ struct ScenarioConfig {
     noc::NocParams noc;
     noc::TrafficParams traffic;
     std::string workload_type = "traffic";
+    core::CoreParams core;        // the hardware's core: section (defaults if absent)
+    firmware::GemmWorkload gemm;  // workload_type "gemm"
 };
 
 }  // namespace wsc::hw

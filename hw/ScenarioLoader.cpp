@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "hw/HardwareLoader.h"
@@ -24,11 +25,14 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     cfg.name = sc.getString("name");
     if (cfg.name.empty()) sc.fail("name", "a non-empty name");
     // Hardware first: the workload's cycle and flit quantities convert at its clock and flit size.
-    cfg.noc = loadHardware(sc).noc;
+    const HardwareConfig hw = loadHardware(sc);
+    cfg.noc = hw.noc;
+    cfg.core = hw.core;
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.
-    cfg.workload_type = w.getEnum("type", {"traffic"});
-    cfg.traffic = loadTraffic(w, cfg.noc);
+    cfg.workload_type = w.getEnum("type", {"traffic", "gemm"});
+    if (cfg.workload_type == "gemm") cfg.gemm = loadGemm(w, cfg.noc);
+    else cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;
 }
 
@@ -73,6 +77,22 @@ noc::TrafficParams ScenarioLoader::loadTraffic(const YamlReader& w, const noc::N
     t.drain_cycles = w.getCycles64("drain", noc.clock_hz, 0, YamlReader::kMaxU64, t.drain_cycles);
     t.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, t.seed);
     return t;
+}
+
+firmware::GemmWorkload ScenarioLoader::loadGemm(const YamlReader& w, const noc::NocParams& noc) {
+    w.checkKeys({"type", "m", "k", "n", "mesh", "functional", "seed"});
+    firmware::GemmWorkload g;
+    g.m = w.getUInt("m", 1, 1u << 20);
+    g.k = w.getUInt("k", 1, 1u << 20);
+    g.n = w.getUInt("n", 1, 1u << 20);
+    const uint32_t side = std::min(noc.topology.x, noc.topology.y);
+    g.mesh = w.getUInt("mesh", 1, side, side);
+    for (const char* key : {"m", "k", "n"})
+        if (w.getUInt(key, 1, 1u << 20) % g.mesh)
+            w.fail(key, fmt::format("a multiple of the core block side mesh = {}", g.mesh));
+    g.functional = w.getBool("functional", g.functional);
+    g.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, g.seed);
+    return g;
 }
 
 }  // namespace wsc::hw

@@ -20,6 +20,7 @@ class ScenarioLoader {
   private:
     static HardwareConfig loadHardware(const YamlReader& scenario);
     static noc::TrafficParams loadTraffic(const YamlReader& workload, const noc::NocParams& noc);
+    static firmware::GemmWorkload loadGemm(const YamlReader& workload, const noc::NocParams& noc);
 };
 
 }  // namespace wsc::hw

@@ -98,14 +98,14 @@ TEST_CASE("Scenario hardware given as a path is resolved next to the scenario fi
     CHECK(s.traffic.seed == 12345678901ULL);
 }
 
-TEST_CASE("Scenario error: a workload type other than traffic names the allowed set",
+TEST_CASE("Scenario error: an unknown workload type names the allowed set",
           "[hw][scenario]") {
     std::string text = scenario("");
-    text.replace(text.find("type: traffic"), 13, "type: gemm");
+    text.replace(text.find("type: traffic"), 13, "type: llm");
     CHECK(errorOf(text, configsName()) ==
           configsName() +
-              ":5:11: key 'scenario.workload.type': expected one of traffic, got "
-              "'gemm'");
+              ":5:11: key 'scenario.workload.type': expected one of traffic, gemm, got "
+              "'llm'");
 }
 
 TEST_CASE("Scenario error: unknown workload key and bad workload values", "[hw][scenario]") {

@@ -1,0 +1,60 @@
+#include "hw/CoreConfigLoader.h"
+
+#include <fmt/format.h>
+
+namespace wsc::hw {
+
+core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParams& noc) {
+    c.checkKeys({"pe_array", "vector", "sram", "dma", "memory", "relay_latency", "tx_queue"});
+    core::CoreParams p;
+    const double hz = noc.clock_hz;
+    if (const auto pe = c.optionalChild("pe_array")) {
+        pe->checkKeys({"rows", "cols", "macs_per_cycle", "data_bits", "dataflow"});
+        p.pe.rows = pe->getUInt("rows", 1, 4096, p.pe.rows);
+        p.pe.cols = pe->getUInt("cols", 1, 4096, p.pe.cols);
+        p.pe.macs_per_cycle = pe->getUInt("macs_per_cycle", 1, 1024, p.pe.macs_per_cycle);
+        const std::string bits = pe->getEnum("data_bits", {"8", "16", "32"}, "32");
+        p.pe.data_bits = static_cast<uint32_t>(std::stoul(bits));
+        const std::string df = pe->getEnum("dataflow", {"os", "ws", "is"}, "os");
+        p.pe.dataflow = df == "ws"   ? core::DataflowKind::WeightStationary
+                        : df == "is" ? core::DataflowKind::InputStationary
+                                     : core::DataflowKind::OutputStationary;
+    }
+    if (const auto v = c.optionalChild("vector")) {
+        v->checkKeys({"lanes", "latency", "special_latency"});
+        p.vector.lanes = v->getUInt("lanes", 1, 4096, p.vector.lanes);
+        p.vector.latency = v->getCycles("latency", hz, 1, 1u << 20, p.vector.latency);
+        p.vector.special_latency = v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);
+    }
+    if (const auto s = c.optionalChild("sram")) {
+        s->checkKeys({"capacity", "banks", "ports", "port_width", "latency"});
+        p.sram.capacity_bytes = s->getBytes("capacity", 1, YamlReader::kMaxU64, p.sram.capacity_bytes);
+        p.sram.banks = s->getUInt("banks", 1, 1024, p.sram.banks);
+        p.sram.ports = s->getUInt("ports", 1, 64, p.sram.ports);
+        if (p.sram.ports > p.sram.banks)
+            s->fail("ports", fmt::format("at most as many ports as banks ({})", p.sram.banks));
+        p.sram.port_bytes = static_cast<uint32_t>(s->getBytes("port_width", 1, 1u << 20, p.sram.port_bytes));
+        p.sram.access_latency = s->getCycles("latency", hz, 1, 1u << 20, p.sram.access_latency);
+    }
+    if (const auto d = c.optionalChild("dma")) {
+        d->checkKeys({"queue", "burst"});
+        p.dma.queue = d->getUInt("queue", 1, 1024, p.dma.queue);
+        p.dma.burst_bytes = static_cast<uint32_t>(d->getBytes("burst", 1, 1u << 20, p.dma.burst_bytes));
+    }
+    if (const auto m = c.optionalChild("memory")) {
+        m->checkKeys({"ports", "latency", "bandwidth", "capacity", "max_outstanding"});
+        p.memory.ports = m->getUInt("ports", 1, 1u << 16, p.memory.ports);
+        const double lat = m->getQuantity("latency", Dim::Time, p.memory.latency_ps * 1e-12);
+        p.memory.latency_ps = static_cast<uint64_t>(lat * 1e12 + 0.5);
+        const double bw = m->getQuantity("bandwidth", Dim::Bandwidth, p.memory.bytes_per_ns * 1e9);
+        if (!(bw > 0)) m->fail("bandwidth", "a bandwidth > 0");
+        p.memory.bytes_per_ns = bw / 1e9;
+        p.memory.capacity_bytes = m->getBytes("capacity", 1, YamlReader::kMaxU64, p.memory.capacity_bytes);
+        p.memory.max_outstanding = m->getUInt("max_outstanding", 1, 4096, p.memory.max_outstanding);
+    }
+    p.relay_cycles = c.getCycles("relay_latency", hz, 0, 1u << 20, p.relay_cycles);
+    p.tx_queue = c.getUInt("tx_queue", 1, 1u << 16, p.tx_queue);
+    return p;
+}
+
+}  // namespace wsc::hw
