@@ -294,6 +294,10 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (!live_ops_.empty()) return stall(StallCause::Data);
             break;
         case Opcode::Barrier:
+            // A barrier is a fence first: what this core started before it has finished.
+            if (pe_busy_until_ > now) return stall(StallCause::Pe);
+            if (vec_busy_until_ > now) return stall(StallCause::Vector);
+            if (!live_ops_.empty()) return stall(StallCause::Data);
             block_ = Block::Barrier;
             block_pc_ = pc_;
             barrier_sent_ = false;
@@ -463,8 +467,16 @@ std::string Controller::status() const {
         s += "at the end of its program ";
     if (state_ == State::Stall) s += fmt::format("stalled on {}", stallName(cause_));
     else s += state_ == State::Busy ? "busy" : "idle";
-    s += fmt::format("; {} operations in flight, {} receives posted, {} messages unmatched",
-                     live_ops_.size(), mb_.posted(), mb_.unmatched());
+    s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(), mb_.unmatched());
+    for (const auto& p : mb_.postedList()) {
+        const std::string from = p.key >> 32 ? fmt::format("route {}", uint32_t(p.key))
+                                             : fmt::format("core {}", uint32_t(p.key));
+        if (p.op == kRelayOp)
+            s += fmt::format("; waiting to relay message #{} from {}", p.seq, from);
+        else
+            s += fmt::format("; waiting for recv of {} bytes into '{}' from {} (message #{})", ops_[p.op].bytes,
+                             prog_->buffer(ops_[p.op].w).name, from, p.seq);
+    }
     return s;
 }
 

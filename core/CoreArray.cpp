@@ -21,14 +21,15 @@ std::string CoreArray::name(uint32_t c) const {
     return fmt::format("core {} ({},{})", c, t.x(r), t.y(r));
 }
 
-void CoreArray::load(const firmware::Firmware& fw) {
+void CoreArray::load(firmware::Firmware fw) {
     if (loaded_) throw std::logic_error("CoreArray::load called twice");
     if (fw.cores() != cores())
         throw std::invalid_argument(fmt::format("firmware is for {} cores but the chip has {}",
                                                 fw.cores(), cores()));
     fw.validate();
+    fw_ = std::move(fw);  // the cores point into it
     for (uint32_t c = 0; c < cores(); ++c) {
-        cores_[c].load(fw.program(c), name(c));
+        cores_[c].load(fw_.program(c), name(c));
         if (cores_[c].done()) ++finished_;
         else mark(c);
     }

@@ -30,8 +30,9 @@ public:
     // One core per NoC node; becomes the network's observer.
     CoreArray(noc::Network& net, const CoreParams& p);
 
-    // Validates the firmware, allocates every core's buffers and resets the cores.
-    void load(const firmware::Firmware& fw);
+    // Validates the firmware, keeps it, allocates every core's buffers and resets the cores.
+    void load(firmware::Firmware fw);
+    const firmware::Firmware& firmware() const { return fw_; }
     // Memory ports in order; core c uses port c % ports.
     void attachMemoryPort(MemoryPort& port) { ports_.push_back(&port); }
     // A memory port answered (called by the bridge; r.ready is the cycle it becomes visible).
@@ -75,6 +76,7 @@ private:
     CoreParams p_;
     PeArray pe_;
     VectorUnit vu_;
+    firmware::Firmware fw_;
     std::deque<Core> cores_;  // deque: cores are not movable and are never re-seated
     std::vector<MemoryPort*> ports_;
     std::vector<uint32_t> active_, next_;

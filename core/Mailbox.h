@@ -34,18 +34,19 @@ public:
     // A message arrived: returns the posted operation it completes (and leaves `a` to the
     // caller), or stores it and returns kNone.
     uint32_t arrive(Arrival& a);
+    struct Posted {
+        uint64_t key;
+        uint32_t seq;
+        uint32_t op;
+    };
     size_t unmatched() const { return arrivals_.size(); }
     size_t posted() const { return posted_.size(); }
+    const std::vector<Posted>& postedList() const { return posted_; }
 
 private:
     struct Counter {
         uint64_t key;
         uint32_t next;
-    };
-    struct Posted {
-        uint64_t key;
-        uint32_t seq;
-        uint32_t op;
     };
     static uint32_t bump(std::vector<Counter>& v, uint64_t key);
     // Few peers per core: linear search beats hashing and costs no allocation per lookup.

@@ -27,6 +27,8 @@ public:
     // Host access (test setup, result readout); throws outside the capacity.
     void write(uint64_t addr, const void* src, uint64_t len);
     void read(uint64_t addr, void* dst, uint64_t len) const;
+    // Timing-only runs skip the data (the transactions carry none).
+    void setFunctional(bool f) { functional_ = f; }
     uint64_t requests() const { return requests_; }
     uint64_t bytes() const { return bytes_; }
 
