@@ -19,6 +19,8 @@
 #include "hw/ScenarioLoader.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
+#include "testbench/GemmTestbench.h"
+#include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TrafficPattern.h"
@@ -119,6 +121,22 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     return 0;
 }
 
+int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
+    noc::NocShell shell("noc", sc.noc.clock_hz);
+    tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
+    tb::GemmRunOptions opt;
+    nlohmann::json stats;
+    if (!o.stats.empty()) opt.stats = &stats;
+    tb::GemmResult r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
+    tb::GemmTestbench::printReport(std::cout, sc.gemm, r);
+    if (!o.stats.empty()) {
+        stats["scenario"] = sc.name;
+        writeJson(o.stats, stats);
+        fmt::print("  stats               {}\n", o.stats);
+    }
+    return r.checked && !r.correct ? 1 : 0;
+}
+
 }  // namespace
 
 // libsystemc references sc_main; wsc has its own main (so the SystemC banner can be switched off
@@ -184,6 +202,7 @@ int main(int argc, char** argv) {
                                         ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml, "<embedded default scenario>")
                                         : hw::ScenarioLoader::loadFile(scenario);
             fmt::print("scenario: {}\n", sc.name);
+            if (sc.workload_type == "gemm") return runGemm(sc, run_out);
             if (sc.workload_type != "traffic")
                 throw UsageError(fmt::format("workload type '{}' is not supported yet", sc.workload_type));
             return runTraffic(sc, run_out);
