@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
 
 namespace wsc::noc {
 
@@ -15,7 +17,15 @@ Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
                                              : spec.credit_latency),
       // P(at least one bit of the flit flipped) = 1 - (1 - BER)^bits.
       p_flit_error_(spec.ber > 0 ? -std::expm1(flit_bits_ * std::log1p(-spec.ber)) : 0.0),
-      rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {}
+      rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {
+    // Past this the link would spend most of its time resending: the configuration is broken,
+    // not the link (and a rate near 1 would retry forever).
+    if (p_flit_error_ > 0.5)
+        throw std::invalid_argument(fmt::format(
+            "D2D link: bit-error rate {:g} corrupts {:.0f}% of {}-bit flits; link-level retry "
+            "cannot make progress (keep it below 50%)",
+            spec.ber, 100 * p_flit_error_, flit_bits_));
+}
 
 double Link::uniform() {
     // splitmix64: a per-link stream, so BER draws do not depend on the order links are visited.

@@ -17,11 +17,13 @@
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
 #include "hw/ScenarioLoader.h"
+#include "hw/rtl/RtlRouterFactory.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
+#include "testbench/RtlBench.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficTestbench.h"
@@ -89,13 +91,14 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
 }
 
 struct OutputOpts {
-    std::string stats, vcd, trace;
+    std::string stats, vcd, trace, rtl_fst;
 };
 
 void addOutputFlags(CLI::App* app, OutputOpts& o) {
     app->add_option("--stats", o.stats, "write every counter to this JSON file");
     app->add_option("--vcd", o.vcd, "write a VCD waveform of the traced routers (GTKWave)");
     app->add_option("--trace", o.trace, "routers in the VCD: comma-separated indices (default: 0 and the centre)");
+    app->add_option("--rtl-fst", o.rtl_fst, "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
 
 int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
@@ -104,6 +107,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
     opt.vcd_path = o.vcd;
+    opt.rtl_fst_path = o.rtl_fst;
     if (!o.vcd.empty()) {
         uint32_t R = sc.noc.topology.x * sc.noc.topology.y;
         opt.trace_routers = o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace");
@@ -118,6 +122,8 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
         fmt::print("  stats               {}\n", o.stats);
     }
     if (!o.vcd.empty()) fmt::print("  waveform            {}\n", o.vcd);
+    for (uint32_t rt : o.rtl_fst.empty() ? std::vector<uint32_t>{} : sc.noc.rtl_routers)
+        fmt::print("  RTL waveform        {}\n", rtl::RtlRouterFactory::tracePath(o.rtl_fst, rt));
     return 0;
 }
 
@@ -141,7 +147,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
 
 // libsystemc references sc_main; wsc has its own main (so the SystemC banner can be switched off
 // before the kernel starts) and never goes through SystemC's.
-int sc_main(int, char**) { return 1; }
+extern "C" int sc_main(int, char**) { return 1; }
 
 int main(int argc, char** argv) {
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
@@ -188,6 +194,8 @@ int main(int argc, char** argv) {
     bool quick = false;
     auto* bnoc = bench->add_subcommand("noc", "NoC: cycles/s, flit-router traversals/s, peak RSS");
     bnoc->add_flag("--quick", quick, "small cases only");
+    auto* brtl = bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
+    brtl->add_flag("--quick", quick, "short runs");
     bench->require_subcommand(1);
 
     try {
@@ -265,6 +273,7 @@ int main(int argc, char** argv) {
         }
         if (*bench) {
             if (*bnoc) tb::NocBench::run(std::cout, tb::NocBench::defaultCases(quick));
+            if (*brtl) tb::RtlBench::run(std::cout, quick);
             return 0;
         }
     } catch (const hw::ConfigError& e) {

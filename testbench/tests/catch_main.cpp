@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 // libsystemc references sc_main; the tests use their own main and never call it.
-int sc_main(int, char**) { return 1; }
+extern "C" int sc_main(int, char**) { return 1; }
 
 int main(int argc, char* argv[]) {
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // before the SystemC kernel starts

@@ -1,0 +1,91 @@
+// Table routes ("colors"): multicast fan-out in the routers, the per-router entry limit (PLMR R),
+// and destination-based table routing.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "NocTestUtil.h"
+
+using namespace wsc;
+
+TEST_CASE("multicast reaches every destination exactly once", "[noc][multicast]") {
+    auto p = test::meshParams(5, 5, 2, 2, 4);
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    std::vector<uint32_t> dsts = {0, 4, 12, 20, 24, 7, 13};  // includes the source's own node
+    uint32_t route = net.addMulticastRoute(12, dsts);
+    for (int i = 0; i < 3; ++i) {
+        noc::Message m;
+        m.src = 12;
+        m.route = route;
+        m.bytes = 16 * 20;  // 20 flits -> two 16-flit packets
+        net.send(m, 0);
+    }
+    test::runUntilIdle(net);
+    std::multiset<uint32_t> got;
+    for (auto [msg, node] : rec.messages) got.insert(node);
+    for (uint32_t d : dsts) CHECK(got.count(d) == 3);
+    CHECK(got.size() == dsts.size() * 3);
+    CHECK(rec.packets.size() == dsts.size() * 3 * 2);
+    CHECK_NOTHROW(net.checkConservation());
+    // Fan-out happens in the routers: the source injected each flit once.
+    CHECK(net.flitsInjected() == 3 * 20);
+    CHECK(net.flitsEjected() == 3 * 20 * dsts.size());
+}
+
+TEST_CASE("a multicast that needs more route entries than a router holds is rejected", "[noc][routes]") {
+    auto p = test::meshParams(8, 1);
+    p.route_limit = 3;
+    noc::Network net(p);
+    // Each route from node 0 to node 7 puts one entry in every router of the row.
+    net.addMulticastRoute(0, {7});
+    net.addMulticastRoute(1, {7});
+    net.addMulticastRoute(2, {7});
+    CHECK_THROWS_WITH(net.addMulticastRoute(0, {6}),
+                      Catch::Contains("router r(2,0)") && Catch::Contains("4 route entries") &&
+                          Catch::Contains("limit of 3"));
+    // Nothing of the rejected route was installed.
+    CHECK(net.routeEntries(0) == 1);
+    CHECK(net.routeEntries(2) == 3);
+}
+
+TEST_CASE("destination table routing beyond the route limit is a config error", "[noc][routes]") {
+    auto p = test::meshParams(8, 8);
+    p.routing = noc::RoutingAlgo::Table;
+    p.route_limit = 24;
+    CHECK_THROWS_WITH(noc::Network(p), Catch::Contains("more than 24 route entries at router") &&
+                                           Catch::Contains("route_limit"));
+}
+
+TEST_CASE("destination table routing delivers like XY when the tables fit", "[noc][routes]") {
+    auto p = test::meshParams(3, 3);
+    p.routing = noc::RoutingAlgo::Table;
+    p.route_limit = 64;
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    for (uint32_t s = 0; s < 9; ++s)
+        for (uint32_t d = 0; d < 9; ++d) net.enqueuePacket(s, d, noc::kNoRoute, 2, 0, false);
+    test::runUntilIdle(net);
+    CHECK(rec.packets.size() == 81);
+    for (const auto& d : rec.packets) CHECK(d.hops <= 4);
+    CHECK_NOTHROW(net.checkConservation());
+}
+
+TEST_CASE("hand-built routes are walked to count deliveries and a missing entry is reported", "[noc][routes]") {
+    auto p = test::meshParams(3, 1);
+    noc::Network net(p);
+    const uint8_t E = noc::Topology::kEast, L = noc::Topology::kFirstLocal;
+    // Route 100 from node 0: east to r(1,0), which keeps a copy and forwards east to r(2,0).
+    net.addRouteEntry(0, L, 100, 1u << E);
+    net.addRouteEntry(1, noc::Topology::kWest, 100, (1u << L) | (1u << E));
+    net.addRouteEntry(2, noc::Topology::kWest, 100, 1u << L);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    net.enqueuePacket(0, 0, 100, 3, 0, false);
+    test::runUntilIdle(net);
+    CHECK(rec.packets.size() == 2);
+    CHECK_NOTHROW(net.checkConservation());
+    CHECK_THROWS_WITH(net.enqueuePacket(1, 0, 100, 1, 100, false),
+                      Catch::Contains("no entry at r(1,0)"));
+}
