@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     validate->add_option("files", vfiles, "YAML files")->required();
 
     // traffic
-    std::string tconfig, pattern, rates, svg, table;
+    std::string tconfig, pattern, rates, svg, table, pipelines;
     double rate = 0;
     uint32_t packet = 0;
     uint64_t warmup = 0, measure = 0, drain = 0, seed = 0;
@@ -186,6 +186,7 @@ int main(int argc, char** argv) {
     traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
     traffic->add_option("--rates", rates, "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
     traffic->add_option("--svg", svg, "sweep: write the latency/throughput curve as SVG");
+    traffic->add_option("--pipelines", pipelines, "sweep: repeat for these router pipeline depths, e.g. 1,2,4");
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
     addOutputFlags(traffic, t_out);
 
@@ -242,21 +243,39 @@ int main(int argc, char** argv) {
             if (rates.empty())
                 for (int i = 2; i <= 20; ++i) rs.push_back(0.05 * i);
             noc::NocShell shell("noc", sc.noc.clock_hz);
-            fmt::print("wsc traffic sweep: {}\n  {} traffic, {}-flit packets\n", tb::TrafficTestbench::describe(sc.noc),
-                       tp.pattern, tp.packet_flits);
-            auto results = tb::TrafficTestbench::sweep(sc.noc, tp, rs, shell, &std::cout);
+            std::vector<uint32_t> depths = pipelines.empty() ? std::vector<uint32_t>{sc.noc.router.pipeline}
+                                                             : parseList(pipelines, "--pipelines");
+            for (uint32_t d : depths)
+                if (d < 1 || d > 4) throw UsageError(fmt::format("--pipelines: expected depths 1..4, got {}", d));
+            std::ofstream tf;
             if (!table.empty()) {
-                std::ofstream f(table);
-                if (!f) throw std::runtime_error("cannot write " + table);
-                tb::TrafficTestbench::printSweep(f, results);
+                tf.open(table);
+                if (!tf) throw std::runtime_error("cannot write " + table);
             }
-            if (!svg.empty()) {
-                tb::SvgPlot plot(fmt::format("{} traffic, {}", tp.pattern, tb::TrafficTestbench::describe(sc.noc)),
-                                 "offered load (flits/node/cycle)", "average packet latency (cycles)");
-                tb::SvgPlot::Series s{"latency", {}};
+            tb::SvgPlot plot(fmt::format("{} traffic, {}x{} {}", tp.pattern, sc.noc.topology.x, sc.noc.topology.y,
+                                         sc.noc.topology.wrap ? "torus" : "mesh"),
+                             "offered load (flits/node/cycle)", "average packet latency (cycles)");
+            std::vector<tb::TrafficResult> all;
+            double ylim = 50;
+            for (uint32_t d : depths) {
+                sc.noc.router.pipeline = d;
+                fmt::print("wsc traffic sweep: {}\n  {} traffic, {}-flit packets\n",
+                           tb::TrafficTestbench::describe(sc.noc), tp.pattern, tp.packet_flits);
+                auto results = tb::TrafficTestbench::sweep(sc.noc, tp, rs, shell, &std::cout);
+                if (tf.is_open()) {
+                    fmt::print(tf, "\n### {} traffic, pipeline {}\n\n{}\n\n", tp.pattern, d,
+                               tb::TrafficTestbench::describe(sc.noc));
+                    tb::TrafficTestbench::printSweep(tf, results);
+                }
+                tb::SvgPlot::Series s{fmt::format("pipeline {}", d), {}};
                 for (const auto& r : results) s.points.push_back({r.offered_actual, r.latency_avg});
+                if (!results.empty()) ylim = std::max(ylim, results.front().latency_avg * 6);
                 plot.add(s);
-                if (!results.empty()) plot.setYMax(std::max(50.0, results.front().latency_avg * 6));
+                all.insert(all.end(), results.begin(), results.end());
+            }
+            auto results = all;
+            if (!svg.empty()) {
+                plot.setYMax(ylim);
                 plot.write(svg);
                 fmt::print("plot: {}\n", svg);
             }
