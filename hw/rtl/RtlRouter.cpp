@@ -113,8 +113,15 @@ void RtlRouter::acceptCredit(uint8_t port, uint8_t vc) {
     ++cr_count_[port];
 }
 
-void RtlRouter::dump(uint64_t cycle, bool high) {
-    if (tracing_) model_->dump(cycle * period_ps_ + (high ? period_ps_ / 2 : 0));
+// One sample per cycle, at the cycle's start like NocShell's VCD probes: registers hold the state
+// of the cycle, inputs are what the network delivered in it and outputs what the router sends in
+// it. (A sample after the rising edge would show next-cycle grants computed from stale inputs.)
+void RtlRouter::dump(uint64_t cycle) {
+    const uint64_t t = cycle * period_ps_;
+    if (!tracing_ || (dumped_ && t <= last_dump_ps_)) return;
+    model_->dump(t);
+    dumped_ = true;
+    last_dump_ps_ = t;
 }
 
 void RtlRouter::checkErrors(uint64_t cycle) const {
@@ -141,13 +148,12 @@ void RtlRouter::clockIdle(uint64_t cycle) {
     }
     *pins_.cr_in_valid = crm;
     model_->settle();
-    dump(cycle, false);
+    dump(cycle);
     checkErrors(cycle);
     if (*pins_.out_valid)
         throw std::logic_error(fmt::format("RTL router {}: sent a flit while empty at cycle {}",
                                            net_.topology().name(id_), cycle));
     model_->rise();
-    dump(cycle, true);
     ++clocks_;
 }
 
@@ -179,7 +185,7 @@ void RtlRouter::evaluate(uint64_t now, noc::Network& net) {
     }
     *pins_.cr_in_valid = crm;
     model_->settle();
-    dump(now, false);
+    dump(now);
     checkErrors(now);
 
     // Same call order as noc::Router::send, input ports ascending: forward, credit, flitsMoved.
@@ -216,10 +222,17 @@ void RtlRouter::evaluate(uint64_t now, noc::Network& net) {
         }
     }
     model_->rise();
-    dump(now, true);
     ++clocks_;
     in_mask_ = 0;
     last_ = now;
+    if (tracing_ && !buffered_) {
+        // The network will not evaluate an empty router next cycle: sample its quiet outputs now,
+        // or the waveform would hold this cycle's grants until it wakes up.
+        *pins_.in_valid = 0;
+        *pins_.cr_in_valid = 0;
+        model_->settle();
+        dump(now + 1);
+    }
 }
 
 }  // namespace wsc::rtl

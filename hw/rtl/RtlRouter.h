@@ -57,7 +57,7 @@ private:
     void clockIdle(uint64_t cycle);
     void checkErrors(uint64_t cycle) const;
     uint64_t pack(const noc::Flit& f, uint32_t tag) const;
-    void dump(uint64_t cycle, bool high);
+    void dump(uint64_t cycle);
 
     const noc::Network& net_;
     std::unique_ptr<RtlModel> model_;
@@ -83,7 +83,8 @@ private:
     bool started_ = false;
     uint64_t last_ = 0;  // last cycle clocked
     uint64_t period_ps_;
-    bool tracing_ = false;
+    bool tracing_ = false, dumped_ = false;
+    uint64_t last_dump_ps_ = 0;
     Listener* listener_ = nullptr;
 };
 

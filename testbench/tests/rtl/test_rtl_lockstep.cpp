@@ -121,9 +121,11 @@ TEST_CASE("lockstep: 4 VCs depth 8 pipeline 2 with hotspot traffic", "[rtl][lock
 
 #else
 
+#include "hw/rtl/RtlRouterFactory.h"
+
 TEST_CASE("rtl tests skipped", "[rtl]") {
-    WARN("RTL co-simulation tests skipped: this build has no Verilator (WSC_WITH_VERILATOR=OFF "
-         "or Verilator not found)");
+    WARN("RTL co-simulation tests (lockstep, mixed mesh) skipped: "
+         << wsc::rtl::RtlRouterFactory::reason());
     SUCCEED();
 }
 
