@@ -34,6 +34,8 @@ public:
 
     // Fills the latency/throughput part of a result (the testbench adds the rest).
     void fill(TrafficResult& r) const;
+    // Busy cycles of each link during the measurement window: (link id, cycles).
+    const std::vector<std::pair<uint32_t, uint64_t>>& windowLinkBusy() const { return window_link_busy_; }
     // Progress callback, called about once per second of wall time with the current cycle.
     std::function<void(uint64_t)> progress;
 

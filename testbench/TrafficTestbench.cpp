@@ -74,6 +74,11 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         nlohmann::json& j = *opt.stats;
         net.dumpStats(j["noc"]);
         toJson(j["traffic"], r);
+        // Per-link utilisation over the measurement window: busy cycles / window cycles.
+        nlohmann::json util = nlohmann::json::object();
+        for (const auto& [l, busy] : gen.windowLinkBusy())
+            util[net.linkName(l)] = double(busy) / double(tp.measure_cycles);
+        j["traffic"]["link_utilization"] = util;
     }
     return r;
 }
@@ -140,7 +145,10 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
 }
 
 bool TrafficTestbench::saturated(const TrafficResult& r) {
-    return !r.drained || r.accepted < 0.9 * r.offered_actual;
+    // Past the knee either throughput stops following the offered load or latency explodes
+    // while the source queues absorb the excess; either marks the saturation point.
+    return !r.drained || r.accepted < 0.95 * r.offered_actual ||
+           (r.zero_load_latency > 0 && r.latency_avg > 5 * r.zero_load_latency);
 }
 
 std::vector<TrafficResult> TrafficTestbench::sweep(const noc::NocParams& np, noc::TrafficParams tp,

@@ -32,7 +32,8 @@ public:
     static std::string describe(const noc::NocParams& np);
 
     // Sweep: runs each rate in order and stops after the first saturated point (accepted below
-    // 90% of offered, or tagged packets that could not drain), so the curve ends at saturation.
+    // 95% of offered, average latency above 5x zero-load, or tagged packets that could not
+    // drain), so the curve ends at saturation.
     static std::vector<TrafficResult> sweep(const noc::NocParams& np, noc::TrafficParams tp,
                                             const std::vector<double>& rates, noc::NocShell& shell,
                                             std::ostream* live = nullptr);
