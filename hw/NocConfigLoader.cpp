@@ -1,5 +1,7 @@
 #include "hw/NocConfigLoader.h"
 
+#include "hw/FaultConfigLoader.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -23,7 +25,7 @@ bool needsD2D(const noc::TopologyParams& t) {
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
-                 "local_link", "d2d", "watchdog", "rtl_routers"});
+                 "local_link", "d2d", "watchdog", "rtl_routers", "faults"});
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
@@ -75,6 +77,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
             p.rtl_routers.push_back(r);
         }
     }
+    if (const auto f = n.optionalChild("faults")) p.faults = FaultConfigLoader::load(*f, p.topology);
     return p;
 }
 

@@ -25,6 +25,7 @@ Network::Network(const NocParams& p, uint64_t seed)
     : p_(p),
       seed_(seed),
       topo_(p.topology),
+      faults_(topo_, p.faults),
       dor_(topo_, p.routing != RoutingAlgo::YX, p.router.vcs),
       table_(topo_, p.router.vcs),
       wheel_(wheelHorizon(p)),
@@ -37,8 +38,38 @@ Network::Network(const NocParams& p, uint64_t seed)
         throw std::invalid_argument("link widths must be >= 1 byte per cycle");
     if (p.topology.wrap && p.router.vcs < 2)
         throw std::invalid_argument("a torus needs at least 2 VCs (dateline classes)");
+    if (faults_.any()) {
+        if (p.routing == RoutingAlgo::Table)
+            throw std::invalid_argument(
+                "faults: routing around failures uses up*/down* tables; set routing to xy");
+        updown_ = std::make_unique<UpDownRouting>(topo_, faults_, p.router.vcs);
+        auto cut = updown_->cutOff();
+        if (!cut.empty() && !p.faults.allow_partition) {
+            std::string names;
+            for (size_t i = 0; i < cut.size() && i < 32; ++i) names += (i ? ", " : "") + topo_.name(cut[i]);
+            if (cut.size() > 32) names += fmt::format(", ... ({} more)", cut.size() - 32);
+            throw std::runtime_error(fmt::format(
+                "faults: {} routers are cut off from the rest of the mesh and unreachable: {} "
+                "(set faults.allow_partition to run the reachable pairs only)",
+                cut.size(), names));
+        }
+    }
     build();
     if (p.routing == RoutingAlgo::Table) installDestinationRoutes();
+}
+
+bool Network::reachable(uint32_t s, uint32_t d) const {
+    if (!updown_) return true;
+    return updown_->reachable(topo_.routerOfNode(s), topo_.routerOfNode(d));
+}
+
+std::vector<uint32_t> Network::cutOffRouters() const {
+    return updown_ ? updown_->cutOff() : std::vector<uint32_t>{};
+}
+
+uint8_t Network::unicastNextPort(uint32_t r, uint8_t in_port, uint32_t dst) const {
+    if (updown_) return updown_->nextPort(r, in_port, dst);
+    return dor_.nextPort(r, topo_.routerOfNode(dst), topo_.portOfNode(dst));
 }
 
 uint32_t Network::addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp) {
@@ -56,7 +87,7 @@ void Network::build() {
     for (uint32_t r = 0; r < R; ++r) {
         for (uint8_t port = 0; port < Topology::kFirstLocal; ++port) {
             uint32_t n = topo_.neighbor(r, port);
-            if (n == Topology::kNone) continue;
+            if (n == Topology::kNone || faults_.linkDead(r, port)) continue;
             Link::Spec s;
             s.length_mm = topo_.linkLengthMm(r, port);
             if (topo_.isD2D(r, port)) {
@@ -159,6 +190,11 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
         for (uint32_t guard = 0;; ++guard) {
             if (guard > topo_.routers() * 2) throw std::logic_error("multicast path does not end");
             uint8_t out = dor_.nextPort(r, dr, topo_.portOfNode(d));
+            if (!Topology::isLocal(out) && faults_.linkDead(r, out))
+                throw std::runtime_error(fmt::format(
+                    "routing: the XY multicast tree from node {} to node {} crosses the failed link "
+                    "{} port {}",
+                    src_node, d, topo_.name(r), Topology::portName(out)));
             entries[{r, in}] |= static_cast<uint8_t>(1u << out);
             if (Topology::isLocal(out)) break;
             r = topo_.neighbor(r, out);
@@ -246,6 +282,11 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
     if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
         throw std::invalid_argument(fmt::format("packet endpoints out of range: {} -> {}", src, dst));
     if (flits == 0 || flits > 0xFFFF) throw std::invalid_argument("packet must have 1..65535 flits");
+    if (updown_ && route == kNoRoute && !reachable(src, dst))
+        throw std::runtime_error(fmt::format(
+            "node {} ({}) cannot reach node {} ({}): {}", src, topo_.name(topo_.routerOfNode(src)), dst,
+            topo_.name(topo_.routerOfNode(dst)),
+            !nodeAlive(src) || !nodeAlive(dst) ? "a failed core" : "cut off by failed links"));
     uint32_t slot = allocPacket();
     PacketInfo& pk = packets_[slot];
     pk = PacketInfo{};
@@ -294,6 +335,7 @@ uint64_t Network::send(Message m, uint64_t now) {
 RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_t slot) const {
     const PacketInfo& pk = packets_[slot];
     if (pk.route != kNoRoute) return table_.route(r, in_port, in_vc, pk);
+    if (updown_) return updown_->route(r, in_port, in_vc, pk);
     return dor_.route(r, in_port, in_vc, pk);
 }
 

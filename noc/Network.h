@@ -15,6 +15,7 @@
 #include "noc/DimensionOrderRouting.h"
 #include "noc/EventWheel.h"
 #include "noc/ExternalRouter.h"
+#include "noc/FaultMap.h"
 #include "noc/Link.h"
 #include "noc/NetworkInterface.h"
 #include "noc/NetworkObserver.h"
@@ -23,6 +24,7 @@
 #include "noc/Router.h"
 #include "noc/TableRouting.h"
 #include "noc/Topology.h"
+#include "noc/UpDownRouting.h"
 
 namespace wsc::noc {
 
@@ -57,6 +59,15 @@ public:
     // Replaces the C++ router at position r (e.g. by a Verilated RTL router). Before any step.
     void replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext);
     bool isExternal(uint32_t r) const { return !external_.empty() && external_[r] != nullptr; }
+
+    // ---- faults ------------------------------------------------------------------------------
+    const FaultMap& faults() const { return faults_; }
+    bool nodeAlive(uint32_t node) const { return !faults_.routerDead(topo_.routerOfNode(node)); }
+    bool reachable(uint32_t src_node, uint32_t dst_node) const;
+    // Routers cut off from the largest connected part by failures (empty if none).
+    std::vector<uint32_t> cutOffRouters() const;
+    // Output port a unicast packet to dst_node takes at router r after arriving on in_port.
+    uint8_t unicastNextPort(uint32_t r, uint8_t in_port, uint32_t dst_node) const;
 
     // ---- simulation --------------------------------------------------------------------------
     void step(uint64_t now);
@@ -119,7 +130,9 @@ private:
     NocParams p_;
     uint64_t seed_;
     Topology topo_;
+    FaultMap faults_;
     DimensionOrderRouting dor_;
+    std::unique_ptr<UpDownRouting> updown_;  // unicast routing when anything failed
     TableRouting table_;
     std::vector<Router> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced

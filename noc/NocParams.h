@@ -44,6 +44,22 @@ struct RouterParams {
     uint32_t pipeline = 2;         // cycles from buffer arrival to switch grant (1..4)
 };
 
+// Failed hardware. A failed link takes both directions of a mesh link out; a failed router takes
+// its core's NI with it. With any fault, unicast traffic is routed by up*/down* tables computed
+// around the failures (noc/UpDownRouting), which are deadlock-free on any surviving graph.
+struct FaultParams {
+    struct LinkFault {
+        uint32_t x = 0, y = 0;
+        uint8_t port = 0;  // Topology port: 0 E, 1 W, 2 N, 3 S
+    };
+    std::vector<LinkFault> links;
+    std::vector<uint32_t> routers;  // router indices (y * x + x)
+    double link_rate = 0.0;         // each mesh link fails independently with this probability
+    uint64_t seed = 1;
+    bool allow_partition = false;   // run even if some nodes cannot reach others (skip those pairs)
+    bool any() const { return !links.empty() || !routers.empty() || link_rate > 0; }
+};
+
 struct NocParams {
     double clock_hz = 1e9;
     uint32_t flit_bytes = 16;
@@ -55,6 +71,7 @@ struct NocParams {
     LinkParams local_link;  // NI <-> router
     D2DParams d2d;
     uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
+    FaultParams faults;
     // Router indices (y * x + x) simulated by the Verilated RTL router (hw/rtl) instead of
     // noc::Router; the network itself ignores this, the testbench installs them.
     std::vector<uint32_t> rtl_routers;

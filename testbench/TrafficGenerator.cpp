@@ -13,8 +13,10 @@ TrafficGenerator::TrafficGenerator(noc::Network& net, const noc::TrafficParams& 
     window_end_ = tp.warmup_cycles + tp.measure_cycles;
     drain_limit_ = window_end_ + tp.drain_cycles;
     net_.setObserver(this);
+    // Failed cores do not inject.
     if (p_packet_ > 0)
-        for (uint32_t n = 0; n < net_.nodes(); ++n) scheduleNext(n, 0);
+        for (uint32_t n = 0; n < net_.nodes(); ++n)
+            if (net_.nodeAlive(n)) scheduleNext(n, 0);
 }
 
 void TrafficGenerator::scheduleNext(uint32_t node, uint64_t from) {
@@ -39,12 +41,16 @@ void TrafficGenerator::beforeStep(uint64_t c) {
         next_.pop();
         bool measured = c >= window_start_ && c < window_end_;
         uint32_t dst = pattern_.dest(n, rng_);
+        scheduleNext(n, c + 1);
+        if (!net_.reachable(n, dst)) {
+            ++unreachable_;  // a failed or cut-off destination: counted, never sent
+            continue;
+        }
         net_.enqueuePacket(n, dst, noc::kNoRoute, tp_.packet_flits, c, measured);
         if (measured) {
             ++measured_created_;
             window_flits_created_ += tp_.packet_flits;
         }
-        scheduleNext(n, c + 1);
     }
 }
 
@@ -102,6 +108,7 @@ void TrafficGenerator::fill(TrafficResult& r) const {
     r.latency_max = latency_.max();
     r.network_latency_avg = net_latency_.mean();
     r.hops_avg = hops_n_ ? hops_sum_ / hops_n_ : 0;
+    r.unreachable_packets = unreachable_;
     r.drained = drained_;
     r.warmup = tp_.warmup_cycles;
     r.measure = tp_.measure_cycles;

@@ -52,6 +52,7 @@ private:
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next_;
     bool injecting_ = true, done_ = false, drained_ = true;
     uint64_t window_start_, window_end_, drain_limit_;
+    uint64_t unreachable_ = 0;
     uint64_t measured_created_ = 0, measured_done_ = 0, window_flits_created_ = 0;
     uint64_t ejected_at_start_ = 0, ejected_at_end_ = 0;
     uint64_t stop_cycle_ = 0, last_cycle_ = 0;

@@ -26,6 +26,8 @@ struct TrafficResult {
     uint32_t max_vc_occupancy = 0;
     double wall_seconds = 0;
     bool conservation_ok = false;
+    uint64_t unreachable_packets = 0;  // not sent: destination failed or cut off by faults
+    uint32_t failed_links = 0, failed_routers = 0;
 };
 
 }  // namespace wsc::tb

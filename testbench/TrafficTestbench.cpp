@@ -17,8 +17,9 @@ namespace wsc::tb {
 std::string TrafficTestbench::describe(const noc::NocParams& np) {
     const auto& t = np.topology;
     static const char* algos[] = {"xy", "yx", "table"};
+    std::string routing = np.faults.any() ? "up*/down* (faults)" : algos[static_cast<int>(np.routing)];
     return fmt::format("{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
-                       t.x, t.y, t.wrap ? "torus" : "mesh", algos[static_cast<int>(np.routing)],
+                       t.x, t.y, t.wrap ? "torus" : "mesh", routing,
                        np.router.vcs, np.router.vc_buffer_flits, np.router.pipeline, np.flit_bytes,
                        np.link.latency, np.link.width_bytes);
 }
@@ -56,6 +57,8 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     r.link_retries = net.linkRetries();
     r.link_energy_pj = net.linkEnergyPj();
     r.max_vc_occupancy = net.maxBufferOccupancy();  // C++ routers only: add the RTL ones
+    r.failed_links = net.faults().failedLinks();
+    r.failed_routers = net.faults().failedRouters();
     for (const rtl::RtlRouter* rt : rtl) r.max_vc_occupancy = std::max(r.max_vc_occupancy, rt->maxOccupancy());
     if (r.drained) {
         net.checkConservation();  // throws with the counts if anything was lost or duplicated
@@ -67,8 +70,14 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     } else if (tp.pattern != "hotspot") {
         std::mt19937_64 rng(1);
         double s = 0;
-        for (uint32_t n = 0; n < net.nodes(); ++n) s += zl.packetLatency(n, pattern.dest(n, rng), tp.packet_flits);
-        r.zero_load_latency = s / net.nodes();
+        uint32_t cnt = 0;
+        for (uint32_t n = 0; n < net.nodes(); ++n) {
+            uint32_t d = pattern.dest(n, rng);
+            if (!net.reachable(n, d)) continue;
+            s += zl.packetLatency(n, d, tp.packet_flits);
+            ++cnt;
+        }
+        r.zero_load_latency = cnt ? s / cnt : 0;
     }
     if (opt.stats) {
         nlohmann::json& j = *opt.stats;
@@ -107,6 +116,9 @@ void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
          {"link_energy_pj", r.link_energy_pj},
          {"max_vc_occupancy", r.max_vc_occupancy},
          {"conservation_ok", r.conservation_ok},
+         {"unreachable_packets", r.unreachable_packets},
+         {"failed_links", r.failed_links},
+         {"failed_routers", r.failed_routers},
          {"wall_seconds", r.wall_seconds}};
 }
 
@@ -133,6 +145,10 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                r.link_util_max, r.link_util_max_name);
     fmt::print(os, "  max VC occupancy    {} of {} flits\n", r.max_vc_occupancy, np.router.vc_buffer_flits);
     if (r.link_retries) fmt::print(os, "  D2D link retries    {}\n", r.link_retries);
+    if (r.failed_links || r.failed_routers)
+        fmt::print(os, "  faults              {} failed links, {} failed routers (up*/down* routing); "
+                       "{} packets not sent: destination unreachable\n",
+                   r.failed_links, r.failed_routers, r.unreachable_packets);
     fmt::print(os, "  link energy         {:.3f} uJ\n", r.link_energy_pj * 1e-6);
     fmt::print(os, "  conservation        {}\n",
                r.conservation_ok ? fmt::format("ok: {} flits injected, {} ejected, none lost or "

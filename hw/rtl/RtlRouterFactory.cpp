@@ -32,6 +32,9 @@ std::unique_ptr<RtlRouter> RtlRouterFactory::make(const noc::Network& net, uint3
         throw std::invalid_argument("rtl_routers: the RTL router implements a mesh, not a torus");
     if (p.routing != noc::RoutingAlgo::XY)
         throw std::invalid_argument("rtl_routers: the RTL router implements XY routing only");
+    if (p.faults.any())
+        throw std::invalid_argument(
+            "rtl_routers: the RTL router routes XY and cannot route around faults (up*/down*)");
     if (r >= net.topology().routers())
         throw std::invalid_argument(fmt::format("rtl_routers: router {} does not exist (mesh has {})",
                                                 r, net.topology().routers()));

@@ -1,0 +1,15 @@
+#pragma once
+// Loads the optional `noc.faults:` section: failed links (both directions of a mesh link),
+// failed routers (a core and its router), a seeded random link-fault rate, and whether a run may
+// go on when faults cut part of the mesh off.
+#include "hw/YamlReader.h"
+#include "noc/NocParams.h"
+
+namespace wsc::hw {
+
+class FaultConfigLoader {
+public:
+    static noc::FaultParams load(const YamlReader& faults, const noc::TopologyParams& topo);
+};
+
+}  // namespace wsc::hw
