@@ -2,7 +2,9 @@
 // Calendar queue of future network events (flit and credit arrivals). Every cross-block
 // interaction goes through it with a delay of at least one cycle, which is what makes a cycle's
 // result independent of the order in which routers are visited (the evaluate/update split).
-// Buckets keep their capacity, so steady-state scheduling allocates nothing.
+// Events live in one pooled array threaded into per-cycle FIFO lists, so memory follows the
+// number of events in flight (not buckets x the busiest cycle, which on a wafer with long FEC
+// links meant thousands of fat buckets), and steady-state scheduling allocates nothing.
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -40,7 +42,14 @@ private:
             return when != o.when ? when > o.when : order > o.order;
         }
     };
-    std::vector<std::vector<NetEvent>> buckets_;
+    static constexpr uint32_t kNil = 0xFFFFFFFFu;
+    struct Node {
+        NetEvent e;
+        uint32_t next;
+    };
+    std::vector<Node> pool_;
+    uint32_t free_ = kNil;
+    std::vector<uint32_t> head_, tail_;  // per bucket
     uint64_t mask_;
     uint64_t pending_ = 0;
     uint64_t far_order_ = 0;

@@ -109,6 +109,9 @@ public:
         last_progress_ = now;
     }
     void flitInjected(uint64_t now, uint32_t slot);
+    void packetInjected(uint32_t node, size_t queued, uint64_t now) {
+        if (observer_) observer_->onPacketInjected(node, queued, now);
+    }
     void flitEjected(uint64_t now, const Flit& f, uint32_t node);
     const Link& linkRef(uint32_t l) const { return links_[l]; }
     PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }

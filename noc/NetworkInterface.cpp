@@ -55,8 +55,12 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
     ++flits_in_;
     net.flitInjected(now, cur_);
     net.forward(inj_link, f, now);
-    if (f.tail()) cur_ = kNone;
-    else ++next_seq_;
+    if (f.tail()) {
+        cur_ = kNone;
+        net.packetInjected(node_, queue_.size(), now);
+    } else {
+        ++next_seq_;
+    }
     return active();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Callbacks from the network to whoever drives it (testbench, cores). Plain interfaces so the
 // network never depends on its users.
+#include <cstddef>
 #include <cstdint>
 
 #include "noc/Packet.h"
@@ -14,6 +15,9 @@ public:
     virtual void onPacketDelivered(const PacketInfo&, uint32_t /*node*/, uint64_t /*cycle*/) {}
     // Every packet of a message reached node `node`.
     virtual void onMessageDelivered(const Message&, uint32_t /*node*/, uint64_t /*cycle*/) {}
+    // Node `node`'s NI finished injecting a packet; `queued` packets are left in its queue.
+    // Lets a sender that waits for room wake on an event instead of polling every cycle.
+    virtual void onPacketInjected(uint32_t /*node*/, size_t /*queued*/, uint64_t /*cycle*/) {}
 };
 
 }  // namespace wsc::noc

@@ -66,12 +66,16 @@ void NocShell::tick() {
     } catch (...) {
         error_ = std::current_exception();
         running_ = false;
-        return;  // no next trigger: sc_start returns and run() rethrows
+        sc_pause();  // sc_start returns and run() rethrows
+        return;
     }
     last_ = c;
     stepped_ = true;
     if (driver_->done(c)) {
+        // Pause rather than wait for the kernel to run dry: other modules (an HBM controller's
+        // refresh) may keep scheduling events forever. sc_pause lets a later run() resume.
         running_ = false;
+        sc_pause();
         return;
     }
     uint64_t next = std::min(net_->nextActiveCycle(c), driver_->nextWake(c));
