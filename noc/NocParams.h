@@ -57,7 +57,8 @@ struct FaultParams {
     double link_rate = 0.0;         // each mesh link fails independently with this probability
     uint64_t seed = 1;
     bool allow_partition = false;   // run even if some nodes cannot reach others (skip those pairs)
-    bool any() const { return !links.empty() || !routers.empty() || link_rate > 0; }
+    bool force_updown = false;      // route up*/down* even with nothing failed (a fair baseline)
+    bool any() const { return !links.empty() || !routers.empty() || link_rate > 0 || force_updown; }
 };
 
 struct NocParams {

@@ -19,14 +19,13 @@ UpDownRouting::UpDownRouting(const Topology& topo, const FaultMap& faults, uint3
         throw std::invalid_argument(fmt::format(
             "fault-tolerant routing tables support up to {} routers, the mesh has {}", kMaxRouters, R));
     if (topo.torus()) throw std::invalid_argument("fault injection is supported on meshes, not tori");
-    // Spanning trees: roots picked closest to the mesh centre so up*/down* paths stay short.
+    // Spanning trees rooted at each connected part's lowest-index (north-west-most) router: on
+    // an intact mesh the BFS levels are then x + y, "up" means west or north, and up*/down*
+    // becomes negative-first routing, which is minimal and spreads load like XY. A root in the
+    // middle would instead funnel every route through the centre (measured: 0.08 vs 0.4
+    // flits/node/cycle on 8x8 uniform).
     std::vector<uint32_t> order(R);
     for (uint32_t r = 0; r < R; ++r) order[r] = r;
-    auto off = [&](uint32_t r) {
-        double dx = topo.x(r) - (topo.kx() - 1) / 2.0, dy = topo.y(r) - (topo.ky() - 1) / 2.0;
-        return std::abs(dx) + std::abs(dy);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return off(a) < off(b); });
     level_.assign(R, kInf);
     comp_.assign(R, kInf);
     uint32_t ncomp = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // Fault-tolerant unicast routing: up*/down* (Autonet) over the links that survive. Each
-// connected part of the mesh gets a BFS spanning tree from a root near its centre; a link
+// connected part of the mesh gets a BFS spanning tree from its north-west-most router; a link
 // direction is "up" if it goes to a lower BFS level (or the same level and a lower router index).
 // A legal route takes any number of up links, then only down links, which rules out cyclic
 // channel dependencies on any graph, so it is deadlock-free with every VC usable. Among the

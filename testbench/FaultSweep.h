@@ -1,7 +1,9 @@
 #pragma once
 // Throughput versus link-fault rate (the experiment of TEMP Fig. 20b): for each rate, several
-// seeded fault maps; the network is driven well past saturation and the accepted throughput is
-// averaged over the seeds. Pairs that faults disconnect are not sent and are reported.
+// seeded fault maps; for each map the offered load is raised in steps of 0.05 until the network
+// saturates and the best accepted throughput is kept; the mean over maps is reported. Every
+// point, rate 0 included, routes up*/down*, so the curve shows the faults and not a change of
+// routing. Pairs that faults disconnect are not sent and are reported.
 #include <iosfwd>
 #include <vector>
 
@@ -19,7 +21,7 @@ public:
         double accepted = 0;          // flits/node/cycle, mean over seeds
         double accepted_min = 0, accepted_max = 0;
         double unreachable_share = 0; // packets not sent / packets generated
-        double latency_avg = 0;
+        double latency_avg = 0;       // at the saturation point
     };
     static std::vector<Point> run(const noc::NocParams& np, const noc::TrafficParams& tp,
                                   const std::vector<double>& rates, uint32_t seeds,

@@ -21,6 +21,7 @@
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
+#include "testbench/FaultSweep.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/RtlBench.h"
@@ -187,6 +188,11 @@ int main(int argc, char** argv) {
     traffic->add_option("--rates", rates, "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
     traffic->add_option("--svg", svg, "sweep: write the latency/throughput curve as SVG");
     traffic->add_option("--pipelines", pipelines, "sweep: repeat for these router pipeline depths, e.g. 1,2,4");
+    std::string fault_rates;
+    uint32_t fault_seeds = 3;
+    traffic->add_option("--fault-rates", fault_rates,
+                        "throughput vs link-fault rate: comma-separated rates in [0, 1] (TEMP Fig. 20b)");
+    traffic->add_option("--fault-seeds", fault_seeds, "fault maps per rate (default 3)")->check(CLI::Range(1, 100));
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
     addOutputFlags(traffic, t_out);
 
@@ -234,6 +240,38 @@ int main(int argc, char** argv) {
             if (measure) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
+            if (!fault_rates.empty()) {
+                std::vector<double> fr;
+                std::stringstream ss(fault_rates);
+                std::string item;
+                while (std::getline(ss, item, ',')) {
+                    char* end = nullptr;
+                    double v = std::strtod(item.c_str(), &end);
+                    if (item.empty() || *end || !(v >= 0 && v <= 1))
+                        throw UsageError(fmt::format("--fault-rates: expected comma-separated rates in [0, 1], got '{}'", item));
+                    fr.push_back(v);
+                }
+                noc::NocShell shell("noc", sc.noc.clock_hz);
+                fmt::print("wsc fault sweep: {}\n  {} traffic, saturation throughput of {} fault maps per rate\n",
+                           tb::TrafficTestbench::describe(sc.noc), tp.pattern, fault_seeds);
+                auto pts = tb::FaultSweep::run(sc.noc, tp, fr, fault_seeds, shell, &std::cout);
+                if (!table.empty()) {
+                    std::ofstream f(table);
+                    if (!f) throw std::runtime_error("cannot write " + table);
+                    tb::FaultSweep::printTable(f, pts);
+                }
+                if (!svg.empty()) {
+                    tb::SvgPlot plot(fmt::format("throughput vs link-fault rate, {}x{} mesh, {} traffic",
+                                                 sc.noc.topology.x, sc.noc.topology.y, tp.pattern),
+                                     "link fault rate", "accepted throughput (flits/node/cycle)");
+                    tb::SvgPlot::Series s{"accepted (mean)", {}};
+                    for (const auto& p : pts) s.points.push_back({p.fault_rate, p.accepted});
+                    plot.add(s);
+                    plot.write(svg);
+                    fmt::print("plot: {}\n", svg);
+                }
+                return 0;
+            }
             if (!sweep) {
                 if (!svg.empty() || !table.empty() || !rates.empty())
                     throw UsageError("--svg, --table and --rates need --sweep");
