@@ -3,6 +3,8 @@
 //   validate FILE...    check hardware or scenario files without simulating
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
+//   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
+//   bench kernels       MeshGEMV simulation speed
 // Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -21,6 +23,7 @@
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
+#include "testbench/KernelCli.h"
 #include "testbench/FaultSweep.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
@@ -203,7 +206,10 @@ int main(int argc, char** argv) {
     bnoc->add_flag("--quick", quick, "small cases only");
     auto* brtl = bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
     brtl->add_flag("--quick", quick, "short runs");
+    tb::KernelCli::Options kopt;
+    auto* bkern = tb::KernelCli::addBench(bench, kopt);
     bench->require_subcommand(1);
+    auto* kernel = tb::KernelCli::add(app, kopt);
 
     try {
         app.parse(argc, argv);
@@ -328,7 +334,9 @@ int main(int argc, char** argv) {
             }
             return 0;
         }
+        if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
         if (*bench) {
+            if (*bkern) return tb::KernelCli::runBench(kopt, std::cout);
             if (*bnoc) tb::NocBench::run(std::cout, tb::NocBench::defaultCases(quick));
             if (*brtl) tb::RtlBench::run(std::cout, quick);
             return 0;

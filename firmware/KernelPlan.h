@@ -1,0 +1,46 @@
+#pragma once
+// What a kernel schedule generator hands the testbench: the firmware, where every operand block
+// must sit in SRAM before the run and where the result blocks are afterwards, and the PLMR
+// numbers that follow from the route geometry (WaferLLM Sec. 5.1 / 6.1 metrics).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "firmware/Firmware.h"
+
+namespace wsc::firmware {
+
+// Block [row0, row0 + rows) x [col0, col0 + cols) of a matrix, row-major in `buffer` of `core`
+// with `stride` elements per row (0: rows are `cols` long; wider when the block is zero-padded).
+struct TilePlacement {
+    uint32_t core = 0;
+    std::string buffer;
+    uint32_t row0 = 0, col0 = 0, rows = 0, cols = 0;
+    uint32_t stride = 0;
+    uint32_t rowStride() const { return stride ? stride : cols; }
+};
+
+// The longest transfer of a step (or of a whole allreduce): physical hops, routing stages (1 for
+// a direct route; every software forward or reduce-and-forward adds one) and its size.
+struct CriticalPath {
+    uint32_t hops = 0, stages = 0;
+    uint64_t bytes = 0;
+};
+
+struct KernelPlan {
+    std::string algo;
+    Firmware fw;
+    // a: left operand (GEMM A[m x k], GEMV x[1 x k]); b: right operand [k x n]; c: result
+    // [m x n]. A result block may be listed on several cores (a broadcast GEMV): all must match.
+    std::vector<TilePlacement> a, b, c;
+    uint32_t steps = 0;           // compute-shift / broadcast steps, or allreduce phases
+    CriticalPath step_path;       // the worst step's critical path
+    CriticalPath total_path;      // summed over the run's communication phases
+    uint64_t useful_macs = 0;     // m * k * n
+    uint32_t routes_per_core = 0; // most route entries any router holds after installation
+    uint32_t direct_routes = 0, relayed_paths = 0, rejected_multicasts = 0;
+    std::vector<uint32_t> cores;  // the cores that take part
+    std::string notes;            // how the schedule met (or missed) its constraints
+};
+
+}  // namespace wsc::firmware

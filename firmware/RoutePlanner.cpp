@@ -1,0 +1,80 @@
+#include "firmware/RoutePlanner.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wsc::firmware {
+
+uint32_t RoutePlanner::hops(uint32_t a, uint32_t b) const {
+    const uint32_t ax = a % mesh_x_, ay = a / mesh_x_, bx = b % mesh_x_, by = b / mesh_x_;
+    return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+RoutePlanner::Path RoutePlanner::unicast(uint32_t src, uint32_t dst) {
+    Path p;
+    p.src = src, p.dst = dst, p.hops = hops(src, dst);
+    try {
+        p.route = net_.addMulticastRoute(src, {dst});
+        ++direct_;
+        return p;
+    } catch (const std::runtime_error&) {
+        // The route limit (or a failed link) refused it: nothing was installed, relay instead.
+    }
+    ++relayed_;
+    // Every core strictly between src and dst on the XY path (X first, then Y) forwards.
+    uint32_t x = src % mesh_x_, y = src / mesh_x_;
+    const uint32_t tx = dst % mesh_x_, ty = dst / mesh_x_;
+    for (;;) {
+        if (x != tx) x += x < tx ? 1 : -1;
+        else if (y != ty) y += y < ty ? 1 : -1;
+        const uint32_t c = y * mesh_x_ + x;
+        if (c == dst) break;
+        p.relays.push_back(c);
+    }
+    return p;
+}
+
+uint32_t RoutePlanner::multicast(uint32_t src, const std::vector<uint32_t>& dsts) {
+    try {
+        const uint32_t r = net_.addMulticastRoute(src, dsts);
+        ++direct_;
+        return r;
+    } catch (const std::runtime_error&) {
+        ++rejected_mc_;
+        return kNoRouteId;
+    }
+}
+
+void RoutePlanner::emitSend(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {
+    Instruction s;
+    s.op = Opcode::Send, s.a = buf, s.bytes = bytes;
+    if (p.direct()) s.route = p.route;  // a route send names no peer (the route decides)
+    else s.peer = p.relays.empty() ? p.dst : p.relays.front();
+    prog.add(s);
+}
+
+void RoutePlanner::emitRelays(Firmware& fw, const Path& p, uint64_t bytes) const {
+    for (size_t i = 0; i < p.relays.size(); ++i) {
+        Instruction r;
+        r.op = Opcode::Relay, r.bytes = bytes;
+        r.peer = i == 0 ? p.src : p.relays[i - 1];
+        r.peer2 = i + 1 < p.relays.size() ? p.relays[i + 1] : p.dst;
+        fw.program(p.relays[i]).add(r);
+    }
+}
+
+void RoutePlanner::emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {
+    Instruction r;
+    r.op = Opcode::Recv, r.c = buf, r.bytes = bytes;
+    if (p.direct()) r.route = p.route;
+    else r.peer = p.relays.empty() ? p.src : p.relays.back();
+    prog.add(r);
+}
+
+uint32_t RoutePlanner::maxEntries() const {
+    uint32_t m = 0;
+    for (uint32_t r = 0; r < net_.topology().routers(); ++r) m = std::max(m, net_.routeEntries(r));
+    return m;
+}
+
+}  // namespace wsc::firmware

@@ -1,0 +1,31 @@
+#pragma once
+// The `wsc kernel gemm|gemv` subcommand and `wsc bench kernels`, kept out of main.cpp so the CLI
+// front end only wires them in. Bad input throws std::invalid_argument (main maps it to exit 2).
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace wsc::tb {
+
+class KernelCli {
+public:
+    struct Options {
+        std::string config = "configs/wse2_kernels.yaml";
+        std::string algo, mesh = "4", shape, table;
+        uint32_t tree_k = 2;
+        bool compare = false, timing_only = false, broadcast = false, shift_align = false;
+        uint64_t seed = 1;
+        std::string bench_meshes = "64,128,256", bench_shape;
+    };
+    // Adds `kernel` (with gemm and gemv) under `app`; returns it.
+    static CLI::App* add(CLI::App& app, Options& o);
+    // Adds `kernels` under the `bench` subcommand.
+    static CLI::App* addBench(CLI::App* bench, Options& o);
+    // Runs whichever was parsed; returns the exit code (1 if a functional check failed).
+    static int run(CLI::App* kernel, const Options& o, std::ostream& os);
+    static int runBench(const Options& o, std::ostream& os);
+};
+
+}  // namespace wsc::tb

@@ -1,0 +1,226 @@
+#include "testbench/KernelTestbench.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <random>
+#include <stdexcept>
+
+#include "core/CoreArray.h"
+#include "firmware/GemvSchedule.h"
+#include "firmware/RingGemmSchedule.h"
+#include "firmware/SummaGemmSchedule.h"
+#include "noc/Network.h"
+
+namespace wsc::tb {
+
+namespace {
+
+// The kernel occupies a P x P mesh on one die: the config supplies router, link and core
+// parameters, the kernel the extent.
+noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p) {
+    noc::NocParams q = np;
+    q.topology.x = q.topology.y = p;
+    q.topology.die_x = q.topology.die_y = 0;
+    q.topology.local_ports = 1;
+    q.topology.wrap = false;
+    q.faults = {};
+    q.rtl_routers.clear();
+    return q;
+}
+
+firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
+    const uint32_t X = net.topology().routers() ? net.params().topology.x : 0, Y = net.params().topology.y;
+    if (s.op == "gemm") {
+        if (s.algo == "meshgemm" || s.algo == "cannon")
+            return firmware::RingGemmSchedule(s.algo == "meshgemm" ? firmware::RingOrder::Kind::Interleave
+                                                                   : firmware::RingOrder::Kind::Linear,
+                                              X, Y, s.p, s.m, s.k, s.n, s.shift_align)
+                .build(net);
+        if (s.algo == "summa" || s.algo == "allgather")
+            return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather").build(net);
+    } else if (s.op == "gemv") {
+        using A = firmware::GemvSchedule::Allreduce;
+        const A a = s.algo == "meshgemv" ? A::KTree : s.algo == "pipeline" ? A::Pipeline : A::Ring;
+        if (s.algo == "meshgemv" || s.algo == "pipeline" || s.algo == "ring")
+            return firmware::GemvSchedule(a, X, Y, s.p, s.k, s.n, s.tree_k, s.broadcast).build(net);
+    } else {
+        throw std::invalid_argument(fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));
+    }
+    std::string names;
+    for (const auto& a : KernelTestbench::algorithms(s.op)) names += (names.empty() ? "" : ", ") + a;
+    throw std::invalid_argument(fmt::format("kernel {}: unknown algorithm '{}' (expected one of {})", s.op, s.algo, names));
+}
+
+void operands(const KernelSpec& s, std::vector<float>& a, std::vector<float>& b) {
+    // Small integers: every partial sum is exact in fp32, so any reduction order gives the same
+    // bits and the check can be exact.
+    std::mt19937_64 rng(s.seed);
+    std::uniform_int_distribution<int> d(-3, 3);
+    const uint32_t m = s.op == "gemv" ? 1 : s.m;
+    a.resize(size_t(m) * s.k);
+    b.resize(size_t(s.k) * s.n);
+    for (float& x : a) x = float(d(rng));
+    for (float& x : b) x = float(d(rng));
+}
+
+}  // namespace
+
+const std::vector<std::string>& KernelTestbench::algorithms(const std::string& op) {
+    static const std::vector<std::string> gemm{"meshgemm", "cannon", "summa", "allgather"};
+    static const std::vector<std::string> gemv{"meshgemv", "pipeline", "ring"};
+    if (op == "gemm") return gemm;
+    if (op == "gemv") return gemv;
+    throw std::invalid_argument(fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
+}
+
+firmware::KernelPlan KernelTestbench::plan(const noc::NocParams& np, const KernelSpec& s) {
+    noc::Network net(kernelNoc(np, s.p), s.seed);
+    return makePlan(s, net);
+}
+
+uint64_t KernelTestbench::pathCycles(const noc::NocParams& np, const core::CoreParams& cp,
+                                     const firmware::CriticalPath& p) {
+    if (p.stages == 0) return 0;
+    const uint64_t flits = std::max<uint64_t>(1, (p.bytes + np.flit_bytes - 1) / np.flit_bytes);
+    const uint64_t per_hop = np.router.pipeline + np.link.latency;
+    // Each stage: out of the core, through its router, hops, into the next core; the message
+    // must have arrived whole before the next stage (a core forwards whole messages).
+    const uint64_t stage_fixed = 2 * uint64_t(np.local_link.latency) + np.router.pipeline + flits - 1;
+    return p.hops * per_hop + p.stages * stage_fixed + uint64_t(p.stages - 1) * cp.relay_cycles;
+}
+
+KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreParams& cp_in, const KernelSpec& s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (s.p == 0) throw std::invalid_argument("kernel: --mesh must be at least 1");
+    const noc::NocParams np = kernelNoc(np_in, s.p);
+    core::CoreParams cp = cp_in;
+    cp.functional = s.functional;
+    noc::Network net(np, s.seed);
+    firmware::KernelPlan plan = makePlan(s, net);
+    core::CoreArray cores(net, cp);
+    cores.load(std::move(plan.fw));
+
+    std::vector<float> a, b;
+    const uint32_t m = s.op == "gemv" ? 1 : s.m;
+    if (s.functional) {
+        operands(s, a, b);
+        auto place = [&](const std::vector<firmware::TilePlacement>& ts, const std::vector<float>& mat, uint32_t cols) {
+            for (const auto& t : ts) {
+                float* d = cores.core(t.core).buffer(t.buffer);
+                if (!d) throw std::logic_error("kernel: placement names a missing buffer " + t.buffer);
+                for (uint32_t r = 0; r < t.rows; ++r)
+                    for (uint32_t c = 0; c < t.cols; ++c)
+                        d[size_t(r) * t.rowStride() + c] = mat[size_t(t.row0 + r) * cols + t.col0 + c];
+            }
+        };
+        place(plan.a, a, s.k);
+        place(plan.b, b, s.n);
+    }
+
+    const uint64_t last = cores.run();
+    cores.finish(last);
+    net.checkConservation();
+
+    KernelResult r;
+    r.spec = s;
+    r.notes = plan.notes;
+    r.cycles = last + 1;
+    r.useful_macs = plan.useful_macs;
+    r.peak_macs_per_cycle = cores.peakMacsPerCycle();
+    r.routes_per_core = plan.routes_per_core;
+    r.direct_routes = plan.direct_routes, r.relayed_paths = plan.relayed_paths;
+    r.rejected_multicasts = plan.rejected_multicasts;
+    r.steps = plan.steps;
+    r.step_path = plan.step_path, r.total_path = plan.total_path;
+    r.step_path_cycles = pathCycles(np, cp, plan.step_path);
+    r.evaluations = cores.evaluations();
+    for (uint32_t id : plan.cores) {
+        const core::Core& c = cores.core(id);
+        const core::CoreStats& st = c.stats();
+        r.macs += st.macs;
+        r.compute_cycles = std::max(r.compute_cycles, st.pe_busy + st.vector_busy);
+        r.sram_bytes = std::max(r.sram_bytes, c.sram().used());
+        r.relays += st.relays, r.relay_cycles += st.relay_cycles;
+    }
+    r.exposed_comm = r.cycles > r.compute_cycles ? r.cycles - r.compute_cycles : 0;
+    const double peak = double(r.peak_macs_per_cycle) * double(plan.cores.size()) * double(r.cycles);
+    r.efficiency = peak > 0 ? double(r.useful_macs) / peak : 0;
+
+    if (s.functional) {
+        std::vector<float> ref(size_t(m) * s.n, 0.0f);
+        for (uint32_t i = 0; i < m; ++i)
+            for (uint32_t x = 0; x < s.k; ++x) {
+                const float av = a[size_t(i) * s.k + x];
+                for (uint32_t j = 0; j < s.n; ++j) ref[size_t(i) * s.n + j] += av * b[size_t(x) * s.n + j];
+            }
+        std::vector<uint8_t> covered(ref.size(), 0);
+        r.checked = true, r.correct = true;
+        for (const auto& t : plan.c) {
+            const float* d = cores.core(t.core).buffer(t.buffer);
+            for (uint32_t i = 0; i < t.rows; ++i)
+                for (uint32_t j = 0; j < t.cols; ++j) {
+                    const size_t at = size_t(t.row0 + i) * s.n + t.col0 + j;
+                    const float v = d[size_t(i) * t.rowStride() + j];
+                    r.max_abs_error = std::max(r.max_abs_error, double(std::fabs(v - ref[at])));
+                    r.correct &= v == ref[at];
+                    covered[at] = 1;
+                }
+        }
+        // Every element of C must have been produced somewhere.
+        r.correct &= std::all_of(covered.begin(), covered.end(), [](uint8_t c) { return c != 0; });
+    }
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
+    const KernelSpec& s = r.spec;
+    const uint32_t m = s.op == "gemv" ? 1 : s.m;
+    fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, s.p, r.notes);
+    fmt::print(os, "  cycles                 {}\n", r.cycles);
+    fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n", 100 * r.efficiency,
+               r.useful_macs, r.peak_macs_per_cycle);
+    fmt::print(os, "  compute / exposed comm {} / {} cycles ({:.1f}% communication)\n", r.compute_cycles,
+               r.exposed_comm, r.cycles ? 100.0 * double(r.exposed_comm) / double(r.cycles) : 0.0);
+    fmt::print(os, "  PLMR R: routes/router  {} (max entries; {} direct routes, {} relayed paths, {} multicasts refused)\n",
+               r.routes_per_core, r.direct_routes, r.relayed_paths, r.rejected_multicasts);
+    fmt::print(os, "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per step ({} steps)\n",
+               r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
+    fmt::print(os, "  PLMR M: SRAM per core  {} bytes\n", r.sram_bytes);
+    if (r.relays) fmt::print(os, "  software relays        {} ({} controller cycles)\n", r.relays, r.relay_cycles);
+    if (r.checked)
+        fmt::print(os, "  result                 {} (max |C - reference| = {:g})\n",
+                   r.correct ? "equals the reference" : "DIFFERS from the reference", r.max_abs_error);
+    else
+        fmt::print(os, "  result                 not checked (timing-only mode)\n");
+    fmt::print(os, "  wall time              {:.3f} s, {} core evaluations\n", r.wall_seconds, r.evaluations);
+}
+
+void KernelTestbench::printTableHeader(std::ostream& os) {
+    fmt::print(os, "| algo | P | cycles | efficiency | compute | exposed comm | routes/router | crit. path hops | stages | path cycles | SRAM B/core | relays | result |\n");
+    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
+void KernelTestbench::printTableRow(std::ostream& os, const KernelResult& r) {
+    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.spec.algo, r.spec.p, r.cycles,
+               100 * r.efficiency, r.compute_cycles, r.exposed_comm, r.routes_per_core, r.step_path.hops,
+               r.step_path.stages, r.step_path_cycles, r.sram_bytes, r.relays,
+               r.checked ? (r.correct ? "ok" : "WRONG") : "timing");
+}
+
+uint64_t KernelTestbench::peakRssKb() {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6));
+    return 0;
+}
+
+}  // namespace wsc::tb

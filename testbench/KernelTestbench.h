@@ -1,0 +1,68 @@
+#pragma once
+// Runs one WaferLLM kernel (GEMM: meshgemm, cannon, summa, allgather; GEMV: meshgemv, pipeline,
+// ring) on a P x P core mesh: builds the NoC and cores, lets the schedule lay its routes, places
+// the operand blocks straight into SRAM (the kernel is measured with its data resident, as
+// WaferLLM's Figs. 9-10 are), steps cores and NoC to the end and reports the PLMR metrics,
+// cycles, compute efficiency and the compute / exposed-communication split; in functional mode
+// it checks the result against a plain reference.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "core/CoreParams.h"
+#include "firmware/KernelPlan.h"
+#include "noc/NocParams.h"
+
+namespace wsc::tb {
+
+struct KernelSpec {
+    std::string op = "gemm";  // gemm | gemv
+    std::string algo = "meshgemm";
+    uint32_t p = 4;
+    uint32_t m = 64, k = 64, n = 64;  // gemv: m = 1
+    uint32_t tree_k = 2;              // meshgemv levels
+    bool broadcast = false;           // gemv: multicast the result back to the column
+    bool shift_align = false;         // meshgemm/cannon: align by messages instead of placement
+    bool functional = true;
+    uint64_t seed = 1;
+};
+
+struct KernelResult {
+    KernelSpec spec;
+    std::string notes;
+    uint64_t cycles = 0;
+    bool checked = false, correct = false;
+    double max_abs_error = 0;
+    uint64_t macs = 0, useful_macs = 0, peak_macs_per_cycle = 0;
+    double efficiency = 0;           // useful MACs / (P^2 * peak * cycles)
+    uint64_t compute_cycles = 0;     // PE + vector busy cycles of the busiest core
+    uint64_t exposed_comm = 0;       // cycles - compute_cycles
+    uint32_t routes_per_core = 0, direct_routes = 0, relayed_paths = 0, rejected_multicasts = 0;
+    uint32_t steps = 0;
+    firmware::CriticalPath step_path, total_path;
+    uint64_t step_path_cycles = 0;   // zero-load estimate of the worst step's critical path
+    uint64_t sram_bytes = 0;         // most SRAM any core uses
+    uint64_t relays = 0, relay_cycles = 0;
+    uint64_t evaluations = 0;
+    double wall_seconds = 0;
+};
+
+class KernelTestbench {
+public:
+    static const std::vector<std::string>& algorithms(const std::string& op);
+    // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
+    static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp, const KernelSpec& s);
+    // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).
+    static firmware::KernelPlan plan(const noc::NocParams& np, const KernelSpec& s);
+    // Zero-load cycles of a critical path: every stage is a full store-and-forward of `bytes`,
+    // every stage after the first a software forward (relay cost).
+    static uint64_t pathCycles(const noc::NocParams& np, const core::CoreParams& cp, const firmware::CriticalPath& p);
+    static void printReport(std::ostream& os, const KernelResult& r);
+    static void printTableHeader(std::ostream& os);
+    static void printTableRow(std::ostream& os, const KernelResult& r);
+    // Peak resident set of this process (kB), from /proc/self/status; 0 where unavailable.
+    static uint64_t peakRssKb();
+};
+
+}  // namespace wsc::tb

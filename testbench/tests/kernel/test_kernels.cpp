@@ -1,0 +1,183 @@
+// WaferLLM kernels (issue 7): every algorithm equals a plain reference in functional mode on
+// several shapes and mesh sizes (odd P included); the interleaved ring is Algorithm 1; MeshGEMM's
+// per-step critical path stays at 2 hops as P grows while Cannon's and SUMMA's grow; K-tree group
+// counts follow the facts file; routes stay within the route limit, and a too-small limit makes
+// transfers relay through cores that pay the relay cost.
+#include <catch2/catch.hpp>
+
+#include "firmware/GemvSchedule.h"
+#include "firmware/RingOrder.h"
+#include "testbench/KernelTestbench.h"
+
+using namespace wsc;
+
+namespace {
+
+// The WSE-2-like numbers of configs/wse2_kernels.yaml, built in C++ so tests need no file.
+noc::NocParams wseNoc() {
+    noc::NocParams n;
+    n.clock_hz = 1.1e9;
+    n.flit_bytes = 4;
+    n.route_limit = 24;
+    n.router.pipeline = 1, n.router.vcs = 2, n.router.vc_buffer_flits = 8;
+    n.link.latency = 1, n.link.width_bytes = 4;
+    n.local_link.latency = 2, n.local_link.width_bytes = 4;
+    return n;
+}
+
+core::CoreParams wseCore() {
+    core::CoreParams c;
+    c.pe.rows = c.pe.cols = 1;
+    c.vector.lanes = 1;
+    return c;
+}
+
+tb::KernelResult run(const std::string& op, const std::string& algo, uint32_t p, uint32_t m, uint32_t k,
+                     uint32_t n, noc::NocParams np = wseNoc()) {
+    tb::KernelSpec s;
+    s.op = op, s.algo = algo, s.p = p, s.m = m, s.k = k, s.n = n;
+    return tb::KernelTestbench::run(np, wseCore(), s);
+}
+
+}  // namespace
+
+TEST_CASE("interleaved ring equals WaferLLM Algorithm 1 and spans at most two hops") {
+    for (uint32_t p = 3; p <= 64; ++p) {
+        const firmware::RingOrder ring(firmware::RingOrder::Kind::Interleave, p);
+        for (uint32_t i = 0; i < p; ++i) {
+            uint32_t send = 0, recv = 0;
+            firmware::RingOrder::interleave(i, p, send, recv);
+            INFO("P = " << p << ", index " << i);
+            CHECK(ring.next(i) == send);
+            CHECK(ring.prev(i) == recv);
+            CHECK(ring.position(i) == (i % 2 == 0 ? i / 2 : p - (i + 1) / 2));
+        }
+        CHECK(ring.maxHop() == 2);
+        CHECK(firmware::RingOrder(firmware::RingOrder::Kind::Linear, p).maxHop() == p - 1);
+    }
+}
+
+TEST_CASE("GEMM algorithms equal the reference on even and odd meshes") {
+    for (const std::string algo : {"meshgemm", "cannon", "summa", "allgather"})
+        for (uint32_t p : {1u, 2u, 3u, 4u, 5u}) {
+            INFO(algo << " P = " << p);
+            const auto r = run("gemm", algo, p, 4 * p, 2 * p, 3 * p);
+            CHECK(r.checked);
+            CHECK(r.correct);
+        }
+}
+
+TEST_CASE("GEMM with message alignment equals the reference") {
+    for (const std::string algo : {"meshgemm", "cannon"})
+        for (uint32_t p : {3u, 4u, 6u}) {
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = algo, s.p = p, s.m = 2 * p, s.k = 3 * p, s.n = p, s.shift_align = true;
+            INFO(algo << " P = " << p);
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            CHECK(r.correct);
+            CHECK(r.steps > p);  // the alignment shifts count as steps
+        }
+}
+
+TEST_CASE("GEMV algorithms equal the reference, with and without broadcast") {
+    for (const std::string algo : {"meshgemv", "pipeline", "ring"})
+        for (uint32_t p : {1u, 2u, 3u, 5u, 8u})
+            for (bool bc : {false, true}) {
+                tb::KernelSpec s;
+                s.op = "gemv", s.algo = algo, s.p = p, s.m = 1, s.k = 4 * p, s.n = 3 * p, s.broadcast = bc;
+                INFO(algo << " P = " << p << " broadcast " << bc);
+                const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+                CHECK(r.correct);
+            }
+}
+
+TEST_CASE("MeshGEMV with K = 1, 2 and 3 levels equals the reference") {
+    for (uint32_t kk : {1u, 2u, 3u}) {
+        tb::KernelSpec s;
+        s.op = "gemv", s.algo = "meshgemv", s.p = 9, s.m = 1, s.k = 18, s.n = 27, s.tree_k = kk;
+        INFO("K = " << kk);
+        CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).correct);
+    }
+}
+
+TEST_CASE("K-tree group counts follow the facts file") {
+    CHECK(firmware::GemvSchedule::groupsFor(64) == 8);
+    CHECK(firmware::GemvSchedule::groupsFor(128) == 8);
+    CHECK(firmware::GemvSchedule::groupsFor(256) == 16);
+    CHECK(firmware::GemvSchedule::groupsFor(512) == 16);
+}
+
+TEST_CASE("MeshGEMM's per-step critical path stays at 2 hops while Cannon's and SUMMA's grow") {
+    uint32_t cannon_prev = 0, summa_prev = 0;
+    for (uint32_t p : {8u, 16u, 32u, 64u}) {
+        tb::KernelSpec s;
+        s.op = "gemm", s.p = p, s.m = s.k = s.n = p;
+        s.algo = "meshgemm";
+        const auto mg = tb::KernelTestbench::plan(wseNoc(), s);
+        s.algo = "cannon";
+        const auto cn = tb::KernelTestbench::plan(wseNoc(), s);
+        s.algo = "summa";
+        const auto su = tb::KernelTestbench::plan(wseNoc(), s);
+        INFO("P = " << p);
+        CHECK(mg.step_path.hops == 2);
+        CHECK(mg.step_path.stages == 1);
+        CHECK(mg.relayed_paths == 0);
+        CHECK(cn.step_path.hops == p - 1);
+        CHECK(su.step_path.hops == p - 1);
+        CHECK(cn.step_path.hops > cannon_prev);
+        CHECK(su.step_path.hops * su.step_path.stages > summa_prev);
+        cannon_prev = cn.step_path.hops, summa_prev = su.step_path.hops * su.step_path.stages;
+        CHECK(mg.routes_per_core <= 24);
+        CHECK(cn.routes_per_core <= 24);
+        CHECK(su.routes_per_core <= 24);
+    }
+    // ... and the simulated small mesh agrees: MeshGEMM's steps are as short at P = 8 as at P = 4.
+    const auto small = run("gemm", "meshgemm", 8, 16, 16, 16);
+    const auto cannon = run("gemm", "cannon", 8, 16, 16, 16);
+    CHECK(small.correct);
+    CHECK(small.cycles < cannon.cycles);
+}
+
+TEST_CASE("SUMMA beyond the route limit pipelines its broadcasts and stays correct") {
+    // 2P entries per router are needed; at P = 16 with 24 routes some broadcasts must pipeline.
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "summa", s.p = 16, s.m = s.k = s.n = 32;
+    const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+    CHECK(plan.rejected_multicasts > 0);
+    CHECK(plan.routes_per_core <= 24);
+    CHECK(plan.step_path.stages > 1);
+    CHECK(run("gemm", "summa", 16, 32, 32, 32).correct);
+}
+
+TEST_CASE("a route limit too small for direct routes makes cores relay and pay for it") {
+    noc::NocParams np = wseNoc();
+    np.route_limit = 1;  // Cannon's wrap-around routes cannot all pass
+    const auto r = run("gemm", "cannon", 5, 10, 10, 10, np);
+    CHECK(r.correct);
+    CHECK(r.relayed_paths > 0);
+    CHECK(r.relays > 0);
+    CHECK(r.relay_cycles > 0);
+    CHECK(r.routes_per_core <= 1);
+}
+
+TEST_CASE("timing-only mode gives the same cycles as functional mode") {
+    for (const std::string algo : {"meshgemm", "summa"}) {
+        tb::KernelSpec s;
+        s.op = "gemm", s.algo = algo, s.p = 4, s.m = s.k = s.n = 16;
+        const auto f = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+        s.functional = false;
+        const auto t = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+        CHECK(f.cycles == t.cycles);
+        CHECK_FALSE(t.checked);
+    }
+}
+
+TEST_CASE("bad kernel requests are refused with a reason") {
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "strassen", s.p = 2, s.m = s.k = s.n = 4;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s), Catch::Contains("meshgemm"));
+    s.algo = "meshgemm", s.m = 5;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s), Catch::Contains("multiple of 2"));
+    s.op = "conv";
+    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+}
