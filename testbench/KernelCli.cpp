@@ -10,7 +10,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/SramOverflowError.h"
 #include "hw/HardwareLoader.h"
+#include "noc/DeadlockError.h"
 #include "testbench/KernelTestbench.h"
 
 namespace wsc::tb {
@@ -104,7 +106,27 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         for (const auto& a : algos) {
             KernelSpec s = base;
             s.algo = a, s.p = p;
-            results.push_back(KernelTestbench::run(h.noc, h.core, s));
+            try {
+                results.push_back(KernelTestbench::run(h.noc, h.core, s));
+            } catch (const noc::DeadlockError& e) {
+                // Found, not hidden: the run stopped in a NoC deadlock; say so in its row.
+                if (algos.size() * meshes.size() == 1) throw;
+                KernelResult r;
+                r.spec = s;
+                r.notes = "NoC deadlock";
+                results.push_back(r);
+                ok = false;
+                continue;
+            } catch (const core::SramOverflowError& e) {
+                // PLMR M: in a sweep or comparison an algorithm that does not fit is a result
+                // (a row saying so), not the end of the run.
+                if (algos.size() * meshes.size() == 1) throw;
+                KernelResult r;
+                r.spec = s;
+                r.notes = e.what();
+                results.push_back(r);
+                continue;
+            }
             ok &= !results.back().checked || results.back().correct;
         }
     if (results.size() == 1) {

@@ -209,6 +209,12 @@ void KernelTestbench::printTableHeader(std::ostream& os) {
 }
 
 void KernelTestbench::printTableRow(std::ostream& os, const KernelResult& r) {
+    if (r.cycles == 0) {  // did not run: the SRAM does not hold its buffers (PLMR M)
+        const bool dl = r.notes == "NoC deadlock";
+        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo, r.spec.p,
+                   dl ? "-" : "> SRAM", dl ? "NoC deadlock" : "does not fit");
+        return;
+    }
     fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.spec.algo, r.spec.p, r.cycles,
                100 * r.efficiency, r.compute_cycles, r.exposed_comm, r.routes_per_core, r.step_path.hops,
                r.step_path.stages, r.step_path_cycles, r.sram_bytes, r.relays,
