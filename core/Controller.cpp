@@ -447,6 +447,9 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
             ++counter(releaseKey(MessageTag::group(m.tag)));
             env_.wakeAt(id_, cycle + 1);
             return;
+        case MessageTag::MemReq:
+        case MessageTag::MemResp:  // CoreArray hands these to the memory port (NocMemoryPort)
+            throw std::logic_error(fmt::format("core {}: memory-port message delivered to the core", id_));
     }
 }
 

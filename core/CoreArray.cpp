@@ -1,4 +1,5 @@
 #include "core/CoreArray.h"
+#include "core/MessageTag.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -77,6 +78,7 @@ void CoreArray::beforeStep(uint64_t c) {
     }
     active_.swap(next_);
     next_.clear();
+    for (NocAgent* a : agents_) a->beforeStep(c);
 }
 
 void CoreArray::afterStep(uint64_t c) {
@@ -106,6 +108,7 @@ uint64_t CoreArray::nextWake(uint64_t c) const {
     uint64_t w = noc::kNever;
     if (!timers_.empty()) w = timers_.top().first;
     if (!mem_done_.empty()) w = std::min(w, mem_done_.front().ready);
+    for (const NocAgent* a : agents_) w = std::min(w, a->nextWake(c));
     return w == noc::kNever ? w : std::max(w, c + 1);
 }
 
@@ -114,6 +117,13 @@ bool CoreArray::done(uint64_t) const {
 }
 
 void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) {
+    if (MessageTag::isMemory(m.tag)) {
+        const uint16_t a = MessageTag::agent(m.tag);
+        if (a >= agents_.size())
+            throw std::logic_error(fmt::format("{}: memory-port message for unknown agent {}", name(node), a));
+        agents_[a]->onMessage(m, node, cycle);
+        return;
+    }
     cores_[node].onMessage(m, cycle);
 }
 

@@ -16,6 +16,7 @@
 #include "core/CoreEnvironment.h"
 #include "core/CoreParams.h"
 #include "core/MemoryPort.h"
+#include "core/NocAgent.h"
 #include "core/PeArray.h"
 #include "core/VectorUnit.h"
 #include "firmware/Firmware.h"
@@ -37,6 +38,13 @@ public:
     void attachMemoryPort(MemoryPort& port) { ports_.push_back(&port); }
     // A memory port answered (called by the bridge; r.ready is the cycle it becomes visible).
     void memoryDone(MemoryRequest&& r);
+    // An agent that exchanges messages over the NoC (a NocMemoryPort); returns its index, which
+    // its messages carry in their tag (MessageTag::memory).
+    uint16_t attachAgent(NocAgent& a) {
+        agents_.push_back(&a);
+        return static_cast<uint16_t>(agents_.size() - 1);
+    }
+    uint64_t now() const { return now_; }
 
     // noc::CycleDriver
     void beforeStep(uint64_t cycle) override;
@@ -79,6 +87,7 @@ private:
     firmware::Firmware fw_;
     std::deque<Core> cores_;  // deque: cores are not movable and are never re-seated
     std::vector<MemoryPort*> ports_;
+    std::vector<NocAgent*> agents_;
     std::vector<uint32_t> active_, next_;
     std::vector<uint8_t> queued_;
     using Timer = std::pair<uint64_t, uint32_t>;

@@ -41,6 +41,19 @@ MemoryBridge::Slot& MemoryBridge::slotOf(tlm_generic_payload& t) {
     throw std::logic_error("memory bridge: unknown transaction");
 }
 
+void MemoryBridge::debugAccess(uint64_t addr, void* data, uint32_t len, bool write) {
+    tlm_generic_payload t;
+    t.set_command(write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
+    t.set_address(addr);
+    t.set_data_ptr(static_cast<unsigned char*>(data));
+    t.set_data_length(len);
+    t.set_streaming_width(len);
+    const unsigned n = socket->transport_dbg(t);
+    if (n != len)
+        throw std::runtime_error(fmt::format("{}: debug {} of {} bytes at 0x{:x} moved {}", name(),
+                                             write ? "write" : "read", len, addr, n));
+}
+
 void MemoryBridge::free(tlm_generic_payload* t) {
     for (uint32_t i = 0; i < slots_.size(); ++i)
         if (slots_[i].payload.get() == t) {

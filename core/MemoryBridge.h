@@ -32,6 +32,9 @@ public:
     void push(MemoryRequest&& r) override;
     void free(tlm::tlm_generic_payload* t) override;  // tlm_mm_interface
     uint64_t transactions() const { return transactions_; }
+    // Host access to the target's contents through transport_dbg (test setup, result readout);
+    // throws if the target moved fewer bytes.
+    void debugAccess(uint64_t addr, void* data, uint32_t len, bool write);
     uint32_t inFlight() const { return in_flight_; }
 
 private:

@@ -1,13 +1,15 @@
 #pragma once
 // What a core-to-core NoC message is, packed into noc::Message::tag (the NoC never reads it):
 // bits 60-63 kind; the rest per kind (sequence number, remote buffer, event, DMA operation...).
+// MemReq/MemResp are not core messages: they travel between a core and a memory port attached at
+// a NoC node (NocMemoryPort); CoreArray hands them to the port, never to the core at that node.
 #include <cstdint>
 
 namespace wsc::core {
 
 class MessageTag {
 public:
-    enum Kind : uint8_t { Data = 0, Put = 1, GetReq = 2, GetResp = 3, BarArrive = 4, BarRelease = 5 };
+    enum Kind : uint8_t { Data = 0, Put = 1, GetReq = 2, GetResp = 3, BarArrive = 4, BarRelease = 5, MemReq = 6, MemResp = 7 };
     static constexpr uint64_t kMaxGetBytes = (uint64_t{1} << 24) - 1;
     static constexpr uint32_t kMaxOp = (1u << 20) - 1;
 
@@ -28,6 +30,13 @@ public:
     static uint64_t getResp(uint32_t op) { return (uint64_t{GetResp} << 60) | (uint64_t{op} << 16); }
     static uint64_t barrier(Kind k, uint16_t group) { return (uint64_t{k} << 60) | group; }
     static uint16_t group(uint64_t t) { return static_cast<uint16_t>(t); }
+    // Memory-port messages: which attached agent (port) and which of its requests.
+    static bool isMemory(uint64_t t) { return kind(t) == MemReq || kind(t) == MemResp; }
+    static uint64_t memory(Kind k, uint16_t agent, uint32_t request) {
+        return (uint64_t{k} << 60) | (uint64_t{agent} << 32) | request;
+    }
+    static uint16_t agent(uint64_t t) { return static_cast<uint16_t>(t >> 32); }
+    static uint32_t request(uint64_t t) { return static_cast<uint32_t>(t); }
 };
 
 }  // namespace wsc::core
