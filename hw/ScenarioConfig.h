@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/CoreParams.h"
+#include "firmware/DmaStreamWorkload.h"
 #include "firmware/GemmWorkload.h"
 #include "noc/NocParams.h"
 #include "noc/TrafficParams.h"
@@ -17,6 +18,7 @@ struct ScenarioConfig {
     std::string workload_type = "traffic";
     core::CoreParams core;        // the hardware's core: section (defaults if absent)
     firmware::GemmWorkload gemm;  // workload_type "gemm"
+    firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
 };
 
 }  // namespace wsc::hw

@@ -1,4 +1,5 @@
 #include "hw/ScenarioLoader.h"
+#include "hw/DmaStreamLoader.h"
 
 #include <fmt/format.h>
 
@@ -30,8 +31,9 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     cfg.core = hw.core;
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.
-    cfg.workload_type = w.getEnum("type", {"traffic", "gemm"});
+    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});
     if (cfg.workload_type == "gemm") cfg.gemm = loadGemm(w, cfg.noc);
+    else if (cfg.workload_type == "dma_stream") cfg.dma_stream = loadDmaStream(w, cfg.noc);
     else cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;
 }

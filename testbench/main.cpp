@@ -25,6 +25,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
 #include "testbench/FaultSweep.h"
+#include "testbench/DmaStreamCli.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/RtlBench.h"
@@ -224,6 +225,7 @@ int main(int argc, char** argv) {
                                         : hw::ScenarioLoader::loadFile(scenario);
             fmt::print("scenario: {}\n", sc.name);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
+            if (sc.workload_type == "dma_stream") return tb::runDmaStreamScenario(sc, run_out.stats);
             if (sc.workload_type != "traffic")
                 throw UsageError(fmt::format("workload type '{}' is not supported yet", sc.workload_type));
             return runTraffic(sc, run_out);

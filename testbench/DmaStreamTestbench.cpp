@@ -1,0 +1,236 @@
+#include "testbench/DmaStreamTestbench.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/CoreArray.h"
+#include "firmware/Firmware.h"
+#include "noc/Network.h"
+
+namespace wsc::tb {
+
+namespace {
+
+uint32_t portNode(const noc::Network& net, const firmware::DmaStreamWorkload& w) {
+    const auto& t = net.topology();
+    if (w.port_x >= t.kx() || w.port_y >= t.ky())
+        throw std::invalid_argument(fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh", w.port_x,
+                                                w.port_y, t.kx(), t.ky()));
+    return t.node(t.router(w.port_x, w.port_y), 0);
+}
+
+uint32_t distance(const noc::Network& net, uint32_t a, uint32_t b) {
+    const auto& t = net.topology();
+    const uint32_t ra = t.routerOfNode(a), rb = t.routerOfNode(b);
+    return static_cast<uint32_t>(std::abs(int(t.x(ra)) - int(t.x(rb))) + std::abs(int(t.y(ra)) - int(t.y(rb))));
+}
+
+}  // namespace
+
+float DmaStreamTestbench::value(uint64_t seed, uint32_t slot, uint64_t e) {
+    // A cheap hash to a float in [-1, 1): distinct per seed, slot and element.
+    uint64_t x = (seed * 0x9E3779B97F4A7C15ull) ^ (uint64_t(slot) << 40) ^ e;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return static_cast<float>(static_cast<int64_t>(x >> 40) - (int64_t{1} << 23)) / float(1 << 23);
+}
+
+MemorySystem DmaStreamTestbench::makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
+                                            const firmware::DmaStreamWorkload& w) {
+    core::CoreParams one = cp;
+    one.memory.ports = 1;
+    return MemorySystem(one, np.clock_hz, w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm);
+}
+
+DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::CoreParams& cp0,
+                                        const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
+                                        MemorySystem& mem, nlohmann::json* stats) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    if (w.bytes == 0 || w.bytes % 4)
+        throw std::invalid_argument(fmt::format("dma_stream: bytes ({}) must be a positive multiple of 4", w.bytes));
+    const uint64_t chunk = w.chunk ? w.chunk : w.bytes;
+    if (chunk % 4) throw std::invalid_argument(fmt::format("dma_stream: chunk ({}) must be a multiple of 4", chunk));
+    if (mem.ports() != 1) throw std::invalid_argument("dma_stream: exactly one memory port is supported");
+    core::CoreParams cp = cp0;
+    cp.functional = w.functional;
+
+    noc::Network net(np);
+    DmaStreamResult r;
+    r.clock_hz = np.clock_hz;
+    r.port_node = portNode(net, w);
+    // Streaming cores: farthest from the port first (ties by index), never the port's own node.
+    std::vector<uint32_t> order;
+    for (uint32_t n = 0; n < net.nodes(); ++n)
+        if (n != r.port_node && net.nodeAlive(n)) order.push_back(n);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return distance(net, a, r.port_node) > distance(net, b, r.port_node);
+    });
+    if (w.cores == 0 || w.cores > order.size())
+        throw std::invalid_argument(fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)",
+                                                w.cores, order.size()));
+    r.cores.assign(order.begin(), order.begin() + w.cores);
+
+    const uint64_t elems = w.bytes / 4;
+    if (chunk / 4 > UINT32_MAX) throw std::invalid_argument("dma_stream: chunk too large for one buffer");
+    // Each dma.load fills its own buffer T<k> (the instruction has no buffer offset); together
+    // they hold the tensor in order.
+    firmware::Firmware fw(net.nodes());
+    std::vector<std::vector<uint16_t>> buf(w.cores);
+    for (uint32_t s = 0; s < w.cores; ++s) {
+        firmware::Program& prog = fw.program(r.cores[s]);
+        for (uint64_t off = 0, k = 0; off < w.bytes; off += chunk, ++k) {
+            const uint64_t b = std::min(chunk, w.bytes - off);
+            buf[s].push_back(prog.addBuffer(fmt::format("T{}", k), static_cast<uint32_t>(b / 4)));
+            firmware::Instruction ld;
+            ld.op = firmware::Opcode::DmaLoad;
+            ld.c = buf[s].back();
+            ld.addr = uint64_t(s) * w.bytes + off;
+            ld.bytes = b;
+            prog.add(ld);
+        }
+    }
+    core::CoreArray cores(net, cp);
+    cores.load(std::move(fw));
+    mem.attachOverNoc(cores, shell, net, w.functional, {r.port_node}, w.header_bytes, w.port_window);
+    if (w.functional) {
+        std::vector<float> t(elems);
+        for (uint32_t s = 0; s < w.cores; ++s) {
+            for (uint64_t e = 0; e < elems; ++e) t[e] = value(w.seed, s, e);
+            mem.hostWrite(0, uint64_t(s) * w.bytes, t.data(), w.bytes);
+        }
+    }
+
+    const uint64_t last = shell.run(net, cores);
+    cores.finish(last);
+    r.cycles = last + 1;
+
+    if (w.functional) {
+        r.checked = true;
+        const uint64_t chunk_elems = chunk / 4;
+        for (uint32_t s = 0; s < w.cores; ++s)
+            for (uint64_t e = 0; e < elems; ++e) {
+                const float* d = cores.core(r.cores[s]).sram().data(buf[s][e / chunk_elems]);
+                const float want = value(w.seed, s, e);
+                if (std::memcmp(&d[e % chunk_elems], &want, 4) != 0) ++r.mismatches;
+            }
+        r.correct = r.mismatches == 0;
+    }
+
+    const core::NocMemoryPort& port = *mem.nocPorts().at(0);
+    const auto& ps = port.stats();
+    const double ns_per_cycle = 1e9 / np.clock_hz;
+    r.bytes = ps.bytes_read + ps.bytes_written;
+    r.first_push = ps.first_push;
+    r.last_done = ps.last_done;
+    const double secs = double(ps.last_done - ps.first_push) / np.clock_hz;
+    r.bandwidth_gbps = secs > 0 ? double(r.bytes) / secs / 1e9 : 0;
+    const double n = ps.requests ? double(ps.requests) : 1.0;
+    r.avg_hops = ps.hop_sum / n;
+    r.avg_req_noc_ns = ps.req_noc_cycles / n * ns_per_cycle;
+    r.avg_port_wait_ns = ps.port_wait_cycles / n * ns_per_cycle;
+    r.avg_mem_ns = ps.mem_cycles / n * ns_per_cycle;
+    r.avg_resp_noc_ns = ps.resp_noc_cycles / n * ns_per_cycle;
+    r.avg_round_trip_ns = ps.round_trip_cycles / n * ns_per_cycle;
+    r.max_round_trip_ns = ps.max_round_trip * ns_per_cycle;
+    r.request_msg_bytes = ps.request_msg_bytes;
+    r.response_msg_bytes = ps.response_msg_bytes;
+
+    // Bounds. All data leaves the port's node through its one NI link and enters each core through
+    // its own: one flit per serialization time of the narrower of the local and the mesh link.
+    auto ser = [&](uint32_t width) { return (np.flit_bytes + width - 1) / width; };
+    const uint32_t cyc_per_flit = std::max(ser(np.link.width_bytes), ser(np.local_link.width_bytes));
+    r.noc_link_gbps = double(np.flit_bytes) / cyc_per_flit * np.clock_hz / 1e9;
+    const uint64_t burst = std::min<uint64_t>(cp.dma.burst_bytes, chunk);
+    const uint64_t resp_flits = (burst + w.header_bytes + np.flit_bytes - 1) / np.flit_bytes;
+    r.noc_bound_gbps = r.noc_link_gbps * double(burst) / double(resp_flits * np.flit_bytes);
+    if (mem.target() == MemoryTarget::Hbm) {
+        dram::HbmTarget& h = mem.hbm(0);
+        const auto& hp = h.controller().params();
+        const dram::HbmStats hs = h.controller().stats(h.cycle());
+        r.hbm = true;
+        r.memory_peak_gbps = hp.stackPeakBandwidthBytesPerSec() / 1e9;
+        r.hbm_bandwidth_gbps = hs.bandwidthBytesPerSec(hp) / 1e9;
+        r.hbm_row_hit_rate = hs.rowHitRate();
+        r.hbm_avg_read_latency_ns = hs.read_latency.mean() * hp.tCK_ps / 1000.0;
+        r.hbm_bytes_read = hs.bytes_read;
+    } else {
+        r.memory_peak_gbps = cp.memory.bytes_per_ns;
+    }
+    // Little's law on the memory side: at most min(bridge slots, port window) bursts are in the
+    // target at once, each for the target's own unloaded time (HBM: its mean read latency).
+    {
+        const double in_target = std::min<double>(cp.memory.max_outstanding, w.port_window);
+        const double t_ns = r.hbm ? r.hbm_avg_read_latency_ns
+                                  : cp.memory.latency_ps / 1000.0 + double(burst) / cp.memory.bytes_per_ns;
+        if (t_ns > 0) r.memory_side_gbps = in_target * double(burst) / t_ns;
+    }
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    if (stats) {
+        nlohmann::json j = {{"cycles", r.cycles},
+                            {"port_node", r.port_node},
+                            {"cores", r.cores},
+                            {"bytes", r.bytes},
+                            {"bandwidth_gbps", r.bandwidth_gbps},
+                            {"avg_hops", r.avg_hops},
+                            {"avg_request_noc_ns", r.avg_req_noc_ns},
+                            {"avg_port_wait_ns", r.avg_port_wait_ns},
+                            {"avg_memory_ns", r.avg_mem_ns},
+                            {"avg_response_noc_ns", r.avg_resp_noc_ns},
+                            {"avg_round_trip_ns", r.avg_round_trip_ns},
+                            {"max_round_trip_ns", r.max_round_trip_ns},
+                            {"noc_link_gbps", r.noc_link_gbps},
+                            {"noc_bound_gbps", r.noc_bound_gbps},
+                            {"memory_peak_gbps", r.memory_peak_gbps},
+                            {"memory_side_gbps", r.memory_side_gbps},
+                            {"functional", w.functional},
+                            {"correct", r.correct}};
+        if (r.hbm)
+            j["hbm"] = {{"bandwidth_gbps", r.hbm_bandwidth_gbps},
+                        {"row_hit_rate", r.hbm_row_hit_rate},
+                        {"avg_read_latency_ns", r.hbm_avg_read_latency_ns},
+                        {"bytes_read", r.hbm_bytes_read}};
+        nlohmann::json noc;
+        net.dumpStats(noc);
+        (*stats)["dma_stream"] = j;
+        (*stats)["noc"] = noc;
+    }
+    return r;
+}
+
+void DmaStreamTestbench::printReport(std::ostream& os, const firmware::DmaStreamWorkload& w,
+                                     const DmaStreamResult& r) {
+    os << fmt::format("dma_stream: {} core(s) each load {} B from {} at node {} through the NoC\n", r.cores.size(),
+                      w.bytes, r.hbm ? "an HBM3 stack" : "a simple memory", r.port_node);
+    os << fmt::format("  cycles                {}\n", r.cycles);
+    os << fmt::format("  bandwidth reached     {:.2f} GB/s ({} B in {} cycles)\n", r.bandwidth_gbps, r.bytes,
+                      r.last_done - r.first_push);
+    os << fmt::format("  NoC hops (avg)        {:.2f}\n", r.avg_hops);
+    os << fmt::format("  latency per burst     {:.1f} ns round trip (max {:.1f}) = request NoC {:.1f} + wait at port "
+                      "{:.1f} + memory {:.1f} + response NoC {:.1f}\n",
+                      r.avg_round_trip_ns, r.max_round_trip_ns, r.avg_req_noc_ns, r.avg_port_wait_ns, r.avg_mem_ns,
+                      r.avg_resp_noc_ns);
+    if (r.hbm)
+        os << fmt::format("  HBM controller        {:.2f} GB/s over its busy span, row-hit rate {:.1f}%, "
+                          "read latency {:.1f} ns\n",
+                          r.hbm_bandwidth_gbps, 100 * r.hbm_row_hit_rate, r.hbm_avg_read_latency_ns);
+    os << fmt::format("  bounds                memory peak {:.1f} GB/s; NoC link {:.1f} GB/s = {:.1f} GB/s of data "
+                      "after headers; memory side (bursts in flight / latency) {:.1f} GB/s\n",
+                      r.memory_peak_gbps, r.noc_link_gbps, r.noc_bound_gbps, r.memory_side_gbps);
+    double bound = std::min(r.memory_peak_gbps, r.noc_bound_gbps);
+    const char* what = bound == r.noc_bound_gbps ? "NoC link" : "memory peak";
+    if (r.memory_side_gbps > 0 && r.memory_side_gbps < bound) bound = r.memory_side_gbps, what = "memory side";
+    os << fmt::format("  reached / tightest    {:.1f}% of {:.1f} GB/s ({})\n", 100 * r.bandwidth_gbps / bound, bound, what);
+    if (r.checked)
+        os << (r.correct ? "  SRAM equals the tensor in memory: yes\n"
+                         : fmt::format("  SRAM equals the tensor in memory: NO ({} mismatches)\n", r.mismatches));
+}
+
+}  // namespace wsc::tb
