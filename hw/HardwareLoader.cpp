@@ -1,7 +1,10 @@
 #include "hw/HardwareLoader.h"
 
 #include "hw/CoreConfigLoader.h"
+#include "hw/EnergyConfigLoader.h"
+#include "hw/HbmConfigLoader.h"
 #include "hw/NocConfigLoader.h"
+#include "hw/WaferConfigLoader.h"
 
 namespace wsc::hw {
 
@@ -17,10 +20,18 @@ HardwareConfig HardwareLoader::load(const YamlReader& root) {
     // New sections go into this list and get a loader call below (hbm:, core:, wafer: are
     // planned); until then they are unknown keys, so a file using them fails loudly instead of
     // being silently half-read.
-    root.checkKeys({"noc", "core"});
+    root.checkKeys({"noc", "core", "wafer", "hbm", "energy"});
     HardwareConfig hw;
-    hw.noc = NocConfigLoader::load(root.child("noc"));
+    // A wafer: section gives the topology (dies x cores); noc: then describes only the network.
+    if (const auto w = root.optionalChild("wafer")) {
+        const noc::TopologyParams topo = WaferConfigLoader::load(*w, hw.wafer);
+        hw.noc = NocConfigLoader::load(root.child("noc"), &topo);
+    } else {
+        hw.noc = NocConfigLoader::load(root.child("noc"));
+    }
     if (const auto c = root.optionalChild("core")) hw.core = CoreConfigLoader::load(*c, hw.noc);
+    if (const auto h = root.optionalChild("hbm")) hw.hbm = HbmConfigLoader::load(*h);
+    if (const auto e = root.optionalChild("energy")) hw.energy = EnergyConfigLoader::load(*e);
     return hw;
 }
 

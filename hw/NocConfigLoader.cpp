@@ -23,7 +23,9 @@ bool needsD2D(const noc::TopologyParams& t) {
 
 }  // namespace
 
-noc::NocParams NocConfigLoader::load(const YamlReader& n) {
+noc::NocParams NocConfigLoader::load(const YamlReader& n) { return load(n, nullptr); }
+
+noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyParams* fromWafer) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
                  "local_link", "d2d", "watchdog", "rtl_routers", "faults"});
     noc::NocParams p;
@@ -35,7 +37,14 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
         n.fail("clock", "a frequency > 0 Hz and <= 1000 GHz");
     p.flit_bytes = static_cast<uint32_t>(n.getBytes("flit_size", 1, kMaxFlitBytes));
 
-    loadTopology(n.child("topology"), p);
+    if (!fromWafer) {
+        loadTopology(n.child("topology"), p);
+    } else if (n.has("topology")) {
+        throw n.errorAt("topology", "the wafer: section gives the topology (dies x cores per die); "
+                                    "remove noc.topology or the wafer: section");
+    } else {
+        p.topology = *fromWafer;
+    }
 
     const std::string routing = n.getEnum("routing", {"xy", "yx", "table"}, "xy");
     p.routing = routing == "xy"   ? noc::RoutingAlgo::XY

@@ -10,6 +10,8 @@ namespace wsc::hw {
 class NocConfigLoader {
   public:
     static noc::NocParams load(const YamlReader& nocNode);
+    // With a topology from the wafer: section (WaferConfigLoader): noc.topology must be absent.
+    static noc::NocParams load(const YamlReader& nocNode, const noc::TopologyParams* fromWafer);
 
   private:
     static void loadTopology(const YamlReader& topo, noc::NocParams& p);

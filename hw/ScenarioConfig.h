@@ -3,9 +3,14 @@
 // (workload_type "traffic"); kernel and LLM workloads add their own parameter members.
 #include <string>
 
+#include <optional>
+
 #include "core/CoreParams.h"
+#include "dram/HbmParams.h"
 #include "firmware/DmaStreamWorkload.h"
 #include "firmware/GemmWorkload.h"
+#include "hw/EnergyParams.h"
+#include "hw/WaferParams.h"
 #include "noc/NocParams.h"
 #include "noc/TrafficParams.h"
 
@@ -19,6 +24,9 @@ struct ScenarioConfig {
     core::CoreParams core;        // the hardware's core: section (defaults if absent)
     firmware::GemmWorkload gemm;  // workload_type "gemm"
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
+    WaferParams wafer;                   // the hardware's wafer: section, if any
+    std::optional<dram::HbmParams> hbm;  // the hardware's hbm: section, if any
+    EnergyParams energy;                 // the hardware's energy: section (zeros if absent)
 };
 
 }  // namespace wsc::hw

@@ -29,6 +29,9 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     const HardwareConfig hw = loadHardware(sc);
     cfg.noc = hw.noc;
     cfg.core = hw.core;
+    cfg.wafer = hw.wafer;
+    cfg.hbm = hw.hbm;
+    cfg.energy = hw.energy;
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.
     cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});
