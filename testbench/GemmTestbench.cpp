@@ -13,6 +13,7 @@
 #include "firmware/ProgramText.h"
 #include "firmware/ShiftGemmSchedule.h"
 #include "noc/Network.h"
+#include "testbench/ObservedDriver.h"
 
 namespace wsc::tb {
 
@@ -88,8 +89,10 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         }
     }
 
-    const uint64_t last = shell.run(net, cores);
+    ObservedDriver observed(cores, opt.observers, net, &cores);
+    const uint64_t last = opt.observers.empty() ? shell.run(net, cores) : shell.run(net, observed);
     cores.finish(last);
+    observed.finish(last);
     net.checkConservation();
 
     GemmResult r;

@@ -15,12 +15,14 @@
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
 #include "testbench/MemorySystem.h"
+#include "testbench/RunObserver.h"
 
 namespace wsc::tb {
 
 struct GemmRunOptions {
     nlohmann::json* stats = nullptr;  // if set, every counter is written here
     std::string firmware_dump;        // if set, the firmware text is written to this file
+    std::vector<RunObserver*> observers;  // watch the run (heatmaps, core timelines, energy)
 };
 
 struct GemmResult {

@@ -9,6 +9,7 @@
 
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/ZeroLoadModel.h"
+#include "testbench/ObservedDriver.h"
 #include "testbench/TrafficGenerator.h"
 #include "testbench/TrafficPattern.h"
 
@@ -46,7 +47,12 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         };
     }
     if (!opt.vcd_path.empty()) shell.traceRouters(opt.vcd_path, net, opt.trace_routers);
-    shell.run(net, gen);
+    if (opt.observers.empty()) {
+        shell.run(net, gen);
+    } else {
+        ObservedDriver observed(gen, opt.observers, net, nullptr);
+        observed.finish(shell.run(net, observed));
+    }
     if (opt.progress) fmt::print(stderr, "\r{:80}\r", "");
     TrafficResult r;
     gen.fill(r);

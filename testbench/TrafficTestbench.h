@@ -10,6 +10,7 @@
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
 #include "noc/TrafficParams.h"
+#include "testbench/RunObserver.h"
 #include "testbench/TrafficResult.h"
 
 namespace wsc::tb {
@@ -20,6 +21,7 @@ struct TrafficRunOptions {
     std::string rtl_fst_path;             // RTL routers' internals as FST (docs/RTL.md)
     nlohmann::json* stats = nullptr;      // if set, every counter is written here
     bool progress = false;                // progress line on stderr for long runs
+    std::vector<RunObserver*> observers;  // watch the run (heatmaps, traces, energy counts)
 };
 
 class TrafficTestbench {

@@ -29,6 +29,7 @@
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/RtlBench.h"
+#include "testbench/RunOutputs.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficTestbench.h"
@@ -57,7 +58,12 @@ hw::ScenarioConfig loadAny(const std::string& path) {
     if (isScenarioFile(path)) return hw::ScenarioLoader::loadFile(path);
     hw::ScenarioConfig sc;
     sc.name = path;
-    sc.noc = hw::HardwareLoader::loadFile(path).noc;
+    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(path);
+    sc.noc = h.noc;
+    sc.core = h.core;
+    sc.wafer = h.wafer;
+    sc.hbm = h.hbm;
+    sc.energy = h.energy;
     return sc;
 }
 
@@ -97,12 +103,15 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
 
 struct OutputOpts {
     std::string stats, vcd, trace, rtl_fst;
+    std::string heatmap, perfetto;
 };
 
 void addOutputFlags(CLI::App* app, OutputOpts& o) {
     app->add_option("--stats", o.stats, "write every counter to this JSON file");
     app->add_option("--vcd", o.vcd, "write a VCD waveform of the traced routers (GTKWave)");
     app->add_option("--trace", o.trace, "routers in the VCD: comma-separated indices (default: 0 and the centre)");
+    app->add_option("--heatmap", o.heatmap, "write link-utilization heatmaps (SVG): FILE for the measurement window or the run, FILE with .warm-up/.drain before the extension for the other phases");
+    app->add_option("--perfetto", o.perfetto, "write a Chrome/Perfetto trace JSON (one track per core, NoC phases and counters)");
     app->add_option("--rtl-fst", o.rtl_fst, "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
 
@@ -119,8 +128,11 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
         if (o.trace.empty() && R > 1) opt.trace_routers.push_back(sc.noc.topology.x * (sc.noc.topology.y / 2) + sc.noc.topology.x / 2);
     }
     opt.progress = true;
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
+    opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
+    outputs.finishTraffic(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
         writeJson(o.stats, stats);
@@ -138,8 +150,11 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
+    opt.observers = outputs.observers();
     tb::GemmResult r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
     tb::GemmTestbench::printReport(std::cout, sc.gemm, r);
+    outputs.finishGemm(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
         writeJson(o.stats, stats);

@@ -1,0 +1,94 @@
+#include "testbench/RunOutputs.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "hw/EnergyModel.h"
+#include "hw/LinkHeatmap.h"
+
+namespace wsc::tb {
+
+namespace {
+// Counter samples in a trace: about this many over a run, whatever its length.
+constexpr uint64_t kTraceSamples = 2000;
+}  // namespace
+
+RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path)
+    : sc_(sc), heatmap_(std::move(heatmap_path)), perfetto_(std::move(perfetto_path)) {
+    uint64_t expected = 0;
+    if (sc_.workload_type == "traffic") {
+        const auto& tp = sc_.traffic;
+        phases_ = {{"warm-up", 0}, {"measure", tp.warmup_cycles}, {"drain", tp.warmup_cycles + tp.measure_cycles}};
+        expected = tp.warmup_cycles + tp.measure_cycles;
+    } else {
+        phases_ = {{"run", 0}};
+        expected = 20000;  // unknown in advance; a guess that keeps short runs finely sampled
+    }
+    links_ = std::make_unique<LinkRecorder>(phases_);
+    if (!perfetto_.empty()) {
+        trace_ = std::make_unique<hw::PerfettoTrace>(sc_.noc.clock_hz);
+        noc_timeline_ = std::make_unique<NocTimelineRecorder>(*trace_, phases_, expected / kTraceSamples);
+        if (sc_.workload_type != "traffic") core_timeline_ = std::make_unique<CoreTimelineRecorder>(*trace_);
+    }
+}
+
+std::vector<RunObserver*> RunOutputs::observers() {
+    std::vector<RunObserver*> o{links_.get()};
+    if (noc_timeline_) o.push_back(noc_timeline_.get());
+    if (core_timeline_) o.push_back(core_timeline_.get());
+    return o;
+}
+
+std::string RunOutputs::phasePath(const std::string& path, const std::string& phase) {
+    const auto dot = path.rfind('.');
+    const auto slash = path.find_last_of('/');
+    const bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+    return hasExt ? path.substr(0, dot) + "." + phase + path.substr(dot) : path + "." + phase;
+}
+
+void RunOutputs::finishTraffic(const TrafficResult& r, std::ostream& os, nlohmann::json* stats) {
+    hw::EnergyEvents ev = links_->linkEvents();
+    ev.cycles = r.total_cycles;
+    finish(ev, os, stats, "measure");
+}
+
+void RunOutputs::finishGemm(const GemmResult& r, std::ostream& os, nlohmann::json* stats) {
+    hw::EnergyEvents ev = links_->linkEvents();
+    ev.cycles = r.cycles;
+    for (const core::CoreStats& s : r.stats) hw::EnergyModel::countCore(ev, s);
+    finish(ev, os, stats, "run");
+}
+
+void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,
+                        const std::string& main_phase) {
+    energy_ = hw::EnergyModel(sc_.noc, sc_.energy, sc_.hbm).evaluate(ev);
+    energy_.print(os);
+    if (stats) {
+        energy_.toJson((*stats)["energy"]);
+        (*stats)["energy"]["events"] = {{"cycles", ev.cycles},         {"flops", ev.flops},
+                                        {"sram_bytes", ev.sram_bytes}, {"link_bits", ev.link_bits},
+                                        {"local_bits", ev.local_bits}, {"d2d_bits", ev.d2d_bits},
+                                        {"hbm_read_bits", ev.hbm_read_bits},
+                                        {"hbm_write_bits", ev.hbm_write_bits}};
+    }
+    if (!heatmap_.empty()) {
+        const auto& t = sc_.noc.topology;
+        for (const LinkPhase& p : links_->phases()) {
+            const std::string path = p.name == main_phase ? heatmap_ : phasePath(heatmap_, p.name);
+            const std::string title = fmt::format("{}: link utilization, {} phase, cycles {}..{} ({}x{} routers)",
+                                                  sc_.name, p.name, p.begin, p.end, t.x, t.y);
+            hw::LinkHeatmap(t, title).writeFile(path, p.links);
+            fmt::print(os, "  heatmap             {} ({} phase, {} links)\n", path, p.name, p.links.size());
+        }
+    }
+    if (trace_) {
+        trace_->writeFile(perfetto_);
+        fmt::print(os, "  perfetto trace      {} ({} core tracks, {} spans; open in ui.perfetto.dev)\n", perfetto_,
+                   core_timeline_ ? core_timeline_->tracks() : 0, trace_->spans());
+    }
+}
+
+}  // namespace wsc::tb

@@ -1,0 +1,53 @@
+#pragma once
+// The outputs of one `wsc run` / `wsc traffic` beyond the testbench's own summary: the energy
+// breakdown (always printed, and put into the stats JSON), link-utilization heatmaps per phase
+// (--heatmap FILE.svg) and the Perfetto trace (--perfetto FILE.json). It owns the observers it
+// hands to the testbench and writes the files when the run is over.
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "hw/EnergyReport.h"
+#include "hw/PerfettoTrace.h"
+#include "hw/ScenarioConfig.h"
+#include "testbench/CoreTimelineRecorder.h"
+#include "testbench/GemmTestbench.h"
+#include "testbench/LinkRecorder.h"
+#include "testbench/NocTimelineRecorder.h"
+#include "testbench/TrafficResult.h"
+
+namespace wsc::tb {
+
+class RunOutputs {
+public:
+    // Traffic runs have warm-up / measure / drain phases; other runs one phase, "run".
+    RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path);
+
+    std::vector<RunObserver*> observers();
+    // After the run: compute energy, write heatmaps and trace, print their summary to `os` and
+    // add "energy" to `stats` (if not null).
+    void finishTraffic(const TrafficResult& r, std::ostream& os, nlohmann::json* stats);
+    void finishGemm(const GemmResult& r, std::ostream& os, nlohmann::json* stats);
+
+    const hw::EnergyReport& energy() const { return energy_; }
+    const LinkRecorder& links() const { return *links_; }
+    // "out.svg" + "drain" -> "out.drain.svg": one heatmap file per phase beside the named one.
+    static std::string phasePath(const std::string& path, const std::string& phase);
+
+private:
+    void finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats, const std::string& main_phase);
+
+    hw::ScenarioConfig sc_;
+    std::string heatmap_, perfetto_;
+    std::vector<LinkRecorder::PhaseStart> phases_;
+    std::unique_ptr<LinkRecorder> links_;
+    std::unique_ptr<hw::PerfettoTrace> trace_;
+    std::unique_ptr<NocTimelineRecorder> noc_timeline_;
+    std::unique_ptr<CoreTimelineRecorder> core_timeline_;
+    hw::EnergyReport energy_;
+};
+
+}  // namespace wsc::tb
