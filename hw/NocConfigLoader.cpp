@@ -143,7 +143,7 @@ void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
         p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 1, 4, p.router.pipeline);
         p.router.vcs = r->getUInt("vcs", 1, 16, p.router.vcs);
         p.router.vc_buffer_flits =
-            r->getFlits("vc_buffer", p.flit_bytes, 1, 256, p.router.vc_buffer_flits);
+            r->getFlits("vc_buffer", p.flit_bytes, 1, 255, p.router.vc_buffer_flits);
     }
     if (p.topology.wrap && p.router.vcs < 2) {
         // A torus breaks the ring's cyclic channel dependency with a dateline between two VC

@@ -19,6 +19,9 @@ public:
     virtual void acceptCredit(uint8_t port, uint8_t vc) = 0;
     virtual void evaluate(uint64_t now, Network& net) = 0;
     virtual uint32_t buffered() const = 0;  // flits held; 0 lets the network skip this router
+    // Observation for the stats writer (the C++ Router at this position sees no traffic).
+    virtual uint64_t traversals() const = 0;
+    virtual uint32_t maxOccupancy() const = 0;
 };
 
 }  // namespace wsc::noc

@@ -503,7 +503,8 @@ double Network::linkEnergyPj() const {
 
 uint32_t Network::maxBufferOccupancy() const {
     uint32_t m = 0;
-    for (const auto& r : routers_) m = std::max(m, r.maxOccupancy());
+    for (const auto& r : routers_)
+        m = std::max(m, isExternal(r.id()) ? external_[r.id()]->maxOccupancy() : r.maxOccupancy());
     return m;
 }
 
@@ -559,10 +560,14 @@ void Network::dumpStats(nlohmann::json& out) const {
                 {"link_energy_pj", linkEnergyPj()},
                 {"max_buffer_occupancy", maxBufferOccupancy()}};
     json routers = json::object();
-    for (const auto& r : routers_)
-        routers[topo_.name(r.id())] = {{"traversals", r.traversals()},
-                                       {"max_vc_occupancy", r.maxOccupancy()},
-                                       {"route_entries", table_.table(r.id()).size()}};
+    for (const auto& r : routers_) {
+        const bool ext = isExternal(r.id());
+        routers[topo_.name(r.id())] = {
+            {"traversals", ext ? external_[r.id()]->traversals() : r.traversals()},
+            {"max_vc_occupancy", ext ? external_[r.id()]->maxOccupancy() : r.maxOccupancy()},
+            {"route_entries", table_.table(r.id()).size()},
+            {"model", ext ? "rtl" : "c++"}};
+    }
     json links = json::object();
     static const char* kinds[] = {"on-die", "d2d", "injection", "ejection"};
     for (uint32_t l = 0; l < links_.size(); ++l) {

@@ -16,9 +16,7 @@ NetworkInterface::NetworkInterface(uint32_t node, uint32_t router, uint8_t port,
       depth_(static_cast<uint8_t>(depth)),
       vc_lo_(vc_lo),
       vc_hi_(vc_hi),
-      credits_(vcs, static_cast<uint8_t>(depth)),
-      rx_packet_(vcs, kNone),
-      rx_seq_(vcs, 0) {}
+      credits_(vcs, static_cast<uint8_t>(depth)) {}
 
 bool NetworkInterface::inject(uint64_t now, Network& net) {
     if (busy_until_ > now) return true;
@@ -65,24 +63,32 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
 }
 
 void NetworkInterface::acceptFlit(const Flit& f, uint64_t now, Network& net) {
-    // In-order check per VC: wormhole keeps a packet's flits together on one VC.
+    // In-order check per packet: every flit index exactly once, in order, head first.
+    size_t k = 0;
+    while (k < rx_.size() && rx_[k].first != f.packet) ++k;
     if (f.head()) {
-        if (rx_packet_[f.vc] != kNone)
+        if (k < rx_.size())
             throw std::logic_error(fmt::format(
-                "integrity: node {} vc {}: head of packet slot {} arrived inside packet slot {}",
-                node_, f.vc, f.packet, rx_packet_[f.vc]));
-        rx_packet_[f.vc] = f.packet;
-        rx_seq_[f.vc] = 0;
+                "integrity: node {}: head of packet slot {} arrived while that packet was still "
+                "arriving (flit {} expected)",
+                node_, f.packet, rx_[k].second));
+        rx_.push_back({f.packet, 0});
+    } else if (k == rx_.size()) {
+        throw std::logic_error(fmt::format(
+            "integrity: node {} vc {}: flit {} of packet slot {} arrived without its head", node_,
+            f.vc, f.seq, f.packet));
     }
-    if (rx_packet_[f.vc] != f.packet || rx_seq_[f.vc] != f.seq)
+    auto& [slot, next] = rx_[k];
+    if (next != f.seq)
         throw std::logic_error(fmt::format(
             "integrity: node {} vc {}: flit {} of packet slot {} arrived out of order (expected "
-            "flit {} of slot {})",
-            node_, f.vc, f.seq, f.packet, rx_seq_[f.vc], rx_packet_[f.vc]));
-    ++rx_seq_[f.vc];
+            "flit {})",
+            node_, f.vc, f.seq, slot, next));
+    ++next;
     ++flits_out_;
     if (f.tail()) {
-        rx_packet_[f.vc] = kNone;
+        rx_[k] = rx_.back();
+        rx_.pop_back();
         ++packets_out_;
     }
     net.returnCredit(ej_link, f.vc, now);

@@ -1,7 +1,7 @@
 #pragma once
 // Network interface of one node: a FIFO source queue of packets (unbounded, so offered load is
 // never throttled and source queueing shows in packet latency), flit injection under credit flow
-// control onto the injection link, and an ejection side that accepts one flit per cycle per VC,
+// control onto the injection link, and an ejection side that drains every flit on arrival,
 // returns its credit and checks that flits arrive in order within their packet.
 #include <cstddef>
 #include <cstdint>
@@ -46,8 +46,9 @@ private:
     uint8_t cur_vc_ = 0;
     uint64_t busy_until_ = 0;
     std::vector<uint8_t> credits_;
-    std::vector<uint32_t> rx_packet_;  // per VC: packet being received
-    std::vector<uint16_t> rx_seq_;     // per VC: next expected flit index
+    // Packets being received and the next flit index each expects. Usually one per VC, but a
+    // multicast tree's ejection branch may share a VC with another packet, so keyed by packet.
+    std::vector<std::pair<uint32_t, uint16_t>> rx_;
     uint64_t flits_in_ = 0, flits_out_ = 0, packets_out_ = 0;
 };
 

@@ -78,6 +78,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
     uint8_t req[kMaxPorts * 16];
     uint32_t nreq = 0;
     uint8_t requested = 0;  // output ports with at least one request
+    bool has_multicast = false;
     for (uint8_t pm = routing_ports_; pm; pm &= pm - 1) {
         const uint32_t p = __builtin_ctz(pm);
         for (uint32_t vm = routing_vcs_[p]; vm; vm &= vm - 1) {
@@ -88,12 +89,61 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             if (iv.out_mask == 0) {
                 const Flit& f = buf_[slot(i, iv.head)];
                 RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f.packet);
+                iv.tree = net.packet(f.packet).route != kNoRoute &&
+                          net.packet(f.packet).route >= net.nodes();  // a route id, not a destination
                 iv.out_mask = iv.need_vc = d.out_mask;
                 iv.vc_lo = d.vc_lo;
                 iv.vc_hi = d.vc_hi;
             }
             req[nreq++] = static_cast<uint8_t>(i);
             requested |= iv.need_vc;
+            has_multicast |= iv.tree || (iv.need_vc & (iv.need_vc - 1)) != 0;
+        }
+    }
+    auto activate = [&](uint32_t i) {
+        InVc& iv = in_[i];
+        iv.state = kActive;
+        iv.pending = iv.out_mask;
+        const uint32_t p = i / vcs_, v = i % vcs_;
+        routing_vcs_[p] &= ~(1u << v);
+        if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
+        active_vcs_[p] |= 1u << v;
+    };
+    auto freeVc = [&](uint32_t o, const InVc& iv) {
+        uint32_t ov = iv.vc_lo;
+        while (ov < iv.vc_hi && owner_[o * vcs_ + ov] != kFree) ++ov;
+        return ov;
+    };
+    // Multicast heads first, all or nothing: a head that held the VCs of some branches while
+    // waiting for the others could wait in a circle with another multicast at this router.
+    if (has_multicast) {
+        for (uint32_t n = 0, k = mc_rr_ % nreq; n < nreq; ++n, k = (k + 1 == nreq) ? 0 : k + 1) {
+            const uint32_t i = req[k];
+            InVc& iv = in_[i];
+            if (!iv.tree && !(iv.need_vc & (iv.need_vc - 1))) continue;
+            const uint8_t mesh = iv.need_vc & 0x0F;  // branches to neighbours need owned VCs
+            bool all = true;
+            for (uint8_t m = mesh; m && all; m &= m - 1) all = freeVc(__builtin_ctz(m), iv) < iv.vc_hi;
+            if (!all) continue;
+            iv.shared = 0;
+            for (uint8_t m = iv.need_vc; m; m &= m - 1) {
+                const uint32_t o = __builtin_ctz(m);
+                if (o >= Topology::kFirstLocal) {
+                    // Ejection: the VC with the most credits, shared with whoever owns it.
+                    uint32_t best = iv.vc_lo;
+                    for (uint32_t v = iv.vc_lo; v < iv.vc_hi; ++v)
+                        if (credits_[o * vcs_ + v] > credits_[o * vcs_ + best]) best = v;
+                    iv.out_vc[o] = static_cast<uint8_t>(best);
+                    iv.shared |= static_cast<uint8_t>(1u << o);
+                    continue;
+                }
+                const uint32_t ov = freeVc(o, iv);
+                owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
+                iv.out_vc[o] = static_cast<uint8_t>(ov);
+            }
+            iv.need_vc = 0;
+            activate(i);
+            mc_rr_ = static_cast<uint8_t>(k + 1);
         }
     }
     for (uint8_t om = requested; om; om &= om - 1) {
@@ -104,22 +154,14 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             if (k == nreq) k = 0;
             const uint32_t i = req[k];
             InVc& iv = in_[i];
-            if (!(iv.need_vc & (1u << o))) continue;
-            uint32_t ov = iv.vc_lo;
-            while (ov < iv.vc_hi && owner_[o * vcs_ + ov] != kFree) ++ov;
+            if (iv.tree || iv.need_vc != (1u << o)) continue;  // unicast only (trees done above)
+            const uint32_t ov = freeVc(o, iv);
             if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
             owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
             iv.out_vc[o] = static_cast<uint8_t>(ov);
-            iv.need_vc &= ~(1u << o);
+            iv.need_vc = 0;
             va_rr_[o] = static_cast<uint8_t>(i + 1 == uint32_t(ports_) * vcs_ ? 0 : i + 1);
-            if (!iv.need_vc) {
-                iv.state = kActive;
-                iv.pending = iv.out_mask;
-                const uint32_t p = i / vcs_, v = i % vcs_;
-                routing_vcs_[p] &= ~(1u << v);
-                if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
-                active_vcs_[p] |= 1u << v;
-            }
+            activate(i);
         }
     }
 }
@@ -193,7 +235,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         busy_until_[o] = now + net.link(out_link_[o]).serialization();
         last_send_[o] = now;
         last_send_vc_[o] = out.vc;
-        if (f.tail()) owner_[o * vcs_ + out.vc] = kFree;
+        if (f.tail() && !(iv.shared & (1u << o))) owner_[o * vcs_ + out.vc] = kFree;
         net.forward(out_link_[o], out, now);
         ++copies;
     }
@@ -207,6 +249,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         net.returnCredit(in_link_[p], v, now);
         if (f.tail()) {
             iv.out_mask = 0;
+            iv.shared = 0;
             iv.state = iv.count ? kRouting : kIdle;
             active_vcs_[p] &= ~(1u << v);
             if (iv.count) {

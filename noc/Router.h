@@ -9,7 +9,12 @@
 //
 // Allocators are separable and round-robin:
 //  - VA: each output port hands its free VCs (lowest index first, within the packet's VC class)
-//    to the input VCs requesting it, in round-robin order of input VC.
+//    to the input VCs requesting it, in round-robin order of input VC. A multicast head is served
+//    first and all or nothing: it gets a VC on every branch in one cycle or none, so no head
+//    holds some branches while waiting for others (a circular wait between multicasts). Its
+//    ejection (local) branches do not own a VC at all: the NI drains every cycle and reassembles
+//    by packet, and an owned ejection VC held by a tree blocked on another branch would couple
+//    east- and west-bound trees into a cycle through the shared NI (seen with allgather GEMM).
 //  - SA: input stage picks one ready VC per input port (round-robin); output stage picks one
 //    requesting input port per output port (round-robin). A multicast flit may win several
 //    output ports in the same cycle; it leaves the buffer when every branch has been sent.
@@ -79,6 +84,8 @@ private:
         uint8_t need_vc = 0;   // branches still waiting for an output VC
         uint8_t pending = 0;   // branches the front flit has not been sent on yet
         uint8_t vc_lo = 0, vc_hi = 0;
+        uint8_t shared = 0;  // multicast ejection branches that use a VC without owning it
+        uint8_t tree = 0;    // the packet follows a table route (a possibly multicast tree)
         uint8_t out_vc[kMaxPorts] = {};
     };
 
@@ -107,6 +114,7 @@ private:
     uint32_t out_link_[kMaxPorts];
     uint32_t in_link_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
+    uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
 };

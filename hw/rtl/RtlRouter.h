@@ -49,8 +49,8 @@ public:
     void openTrace(const std::string& path);
 
     uint32_t id() const { return id_; }
-    uint64_t traversals() const { return traversals_; }
-    uint32_t maxOccupancy() const { return max_occupancy_; }
+    uint64_t traversals() const override { return traversals_; }
+    uint32_t maxOccupancy() const override { return max_occupancy_; }
     uint64_t clocks() const { return clocks_; }  // RTL clock cycles simulated (incl. replayed)
 
 private:

@@ -253,9 +253,9 @@ TEST_CASE("noc config error: buffer smaller than a flit", "[hw][noc-config]") {
     CHECK(errorOf(withLine(12, "    vc_buffer: 0 flits")) ==
           "bad.yaml:12:16: key 'noc.router.vc_buffer': expected at least one 16 B flit, got "
           "'0 flits' (smaller than a flit)");
-    CHECK(errorOf(withLine(12, "    vc_buffer: 257 flits")) ==
-          "bad.yaml:12:16: key 'noc.router.vc_buffer': expected at most 256 flits, got "
-          "'257 flits'");
+    CHECK(errorOf(withLine(12, "    vc_buffer: 256 flits")) ==
+          "bad.yaml:12:16: key 'noc.router.vc_buffer': expected at most 255 flits, got "
+          "'256 flits'");
 }
 
 TEST_CASE("noc config error: negative or zero latency", "[hw][noc-config]") {
@@ -358,8 +358,8 @@ TEST_CASE("noc config error: missing hardware file", "[hw][noc-config]") {
 }
 
 TEST_CASE("hardware file: unknown top-level section is rejected", "[hw][noc-config]") {
-    CHECK(errorOf(std::string(kBase) + "hbm:\n  stacks: 4\n") ==
-          "bad.yaml:19:1: key 'hbm': unknown key; expected one of: noc, core");
+    CHECK(errorOf(std::string(kBase) + "dram:\n  stacks: 4\n") ==
+          "bad.yaml:19:1: key 'dram': unknown key; expected one of: noc, core, wafer, hbm, energy");
     CHECK(errorOf("# nothing\nfoo: 1\nnoc: {}\n").find("key 'foo': unknown key") !=
           std::string::npos);
 }

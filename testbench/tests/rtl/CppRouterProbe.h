@@ -26,6 +26,8 @@ public:
     void acceptFlit(uint8_t port, const noc::Flit& f, uint64_t now) override { r_.acceptFlit(port, f, now); }
     void acceptCredit(uint8_t port, uint8_t vc) override { r_.acceptCredit(port, vc); }
     uint32_t buffered() const override { return r_.buffered(); }
+    uint64_t traversals() const override { return r_.traversals(); }
+    uint32_t maxOccupancy() const override { return r_.maxOccupancy(); }
     const noc::Router& router() const { return r_; }
 
     void evaluate(uint64_t now, noc::Network& net) override {
