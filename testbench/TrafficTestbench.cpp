@@ -33,12 +33,14 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     rtl::RtlRouterFactory::install(net, np.rtl_routers, opt.rtl_fst_path);
     TrafficPattern pattern(tp.pattern, net.topology(), tp.hotspot_node, tp.hotspot_fraction);
     TrafficGenerator gen(net, tp, pattern);
+    auto shown = std::make_shared<bool>(false);  // clear the line only if one was printed
     if (opt.progress) {
         auto last = std::make_shared<std::chrono::steady_clock::time_point>(t0);
-        gen.progress = [last, t0, &tp](uint64_t c) {
+        gen.progress = [last, t0, &tp, shown](uint64_t c) {
             auto now = std::chrono::steady_clock::now();
             if (now - *last < std::chrono::seconds(2)) return;
             *last = now;
+            *shown = true;
             double s = std::chrono::duration<double>(now - t0).count();
             fmt::print(stderr, "\r[wsc] cycle {:>10} ({:.0f}% of warm-up+measure), {:.0f} cycles/s   ", c,
                        100.0 * c / double(tp.warmup_cycles + tp.measure_cycles), c / s);
@@ -52,7 +54,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         ObservedDriver observed(gen, opt.observers, net, nullptr);
         observed.finish(shell.run(net, observed));
     }
-    if (opt.progress) fmt::print(stderr, "\r{:80}\r", "");
+    if (*shown) fmt::print(stderr, "\r{:80}\r", "");
     TrafficResult r;
     gen.fill(r);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
