@@ -200,7 +200,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint64_t end = now + t.cycles;
             pe_busy_until_ = end;
             sram_.claimPort(now, end);
-            if (functional) PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n, acc);
+            if (functional) PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n, acc,
+                                             i.flags & Instruction::kTransB);
             newOp(Op::Pe, i.a, i.b, i.c, end);
             st_.macs += t.macs;
             st_.pe_busy += t.cycles;

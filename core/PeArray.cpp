@@ -28,10 +28,20 @@ PeTiming PeArray::timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) 
 }
 
 void PeArray::compute(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t n,
-                      bool accumulate) {
+                      bool accumulate, bool trans_b) {
     for (uint32_t i = 0; i < m; ++i) {
         float* row = c + size_t(i) * n;
         if (!accumulate) std::fill(row, row + n, 0.0f);
+        if (trans_b) {
+            const float* arow = a + size_t(i) * k;
+            for (uint32_t j = 0; j < n; ++j) {
+                const float* bcol = b + size_t(j) * k;
+                float acc = 0.0f;
+                for (uint32_t x = 0; x < k; ++x) acc += arow[x] * bcol[x];
+                row[j] += acc;
+            }
+            continue;
+        }
         for (uint32_t x = 0; x < k; ++x) {
             const float av = a[size_t(i) * k + x];
             const float* brow = b + size_t(x) * n;

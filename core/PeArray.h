@@ -31,9 +31,10 @@ public:
 
     PeTiming timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) const;
     uint64_t peakMacsPerCycle() const { return uint64_t(p_.rows) * p_.cols * p_.macs_per_cycle; }
-    // C[m x n] (+)= A[m x k] * B[k x n], row-major fp32.
+    // C[m x n] (+)= A[m x k] * B[k x n], row-major fp32; with trans_b, B is stored [n x k] and
+    // C (+)= A * B^T (same MACs, same timing: the PE array reads B by rows instead of columns).
     static void compute(const float* a, const float* b, float* c, uint32_t m, uint32_t k,
-                        uint32_t n, bool accumulate);
+                        uint32_t n, bool accumulate, bool trans_b = false);
 
 private:
     PeArrayParams p_;

@@ -42,6 +42,7 @@ constexpr uint32_t kNoRouteId = std::numeric_limits<uint32_t>::max();
 
 struct Instruction {
     static constexpr uint8_t kAccumulate = 1;  // GEMM/GEMV: C += A*B instead of C = A*B
+    static constexpr uint8_t kTransB = 2;      // GEMM: B is stored [n x k], C (+)= A * B^T
 
     Opcode op = Opcode::WaitAll;
     DType dtype = DType::FP32;  // GEMM/GEMV operand type (timing: bytes and PE passes)

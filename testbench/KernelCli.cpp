@@ -49,8 +49,9 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos, con
 
 CLI::App* KernelCli::add(CLI::App& app, Options& o) {
     auto* k = app.add_subcommand("kernel", "WaferLLM kernels on a P x P core mesh (PLMR metrics, cycles)");
-    auto* g = k->add_subcommand("gemm", "C = A x B: meshgemm, cannon, summa, allgather");
-    addCommon(g, o, "meshgemm, cannon, summa, allgather (default meshgemm)", "MxKxN or S for S x S x S (default 64)");
+    auto* g = k->add_subcommand("gemm", "C = A x B: meshgemm, cannon, summa, allgather; C = A x B^T: meshgemm-t");
+    addCommon(g, o, "meshgemm, cannon, summa, allgather, meshgemm-t (C = A x B^T, B stored N x K; default meshgemm)",
+              "MxKxN or S for S x S x S (default 64)");
     g->add_flag("--shift-align", o.shift_align, "meshgemm/cannon: align by ring shifts instead of by placement");
     auto* v = k->add_subcommand("gemv", "y = x W: meshgemv (K-tree), pipeline, ring allreduce");
     addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)", "KxN or S for S x S (default 256)");
@@ -94,9 +95,10 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const std::vector<uint32_t> meshes = parseUInts(o.mesh, "--mesh", ',');
     // Check every name before the first (possibly long) run.
     for (const auto& a : algos)
-        if (std::find(names.begin(), names.end(), a) == names.end()) {
+        if (!KernelTestbench::known(op, a)) {
             std::string all;
             for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+            if (!gemv) all += ", meshgemm-t";
             throw std::invalid_argument(fmt::format("--algo: unknown {} algorithm '{}' (expected one of {})", op, a, all));
         }
 

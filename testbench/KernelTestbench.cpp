@@ -15,6 +15,7 @@
 #include "core/CoreArray.h"
 #include "firmware/GemvSchedule.h"
 #include "firmware/RingGemmSchedule.h"
+#include "firmware/RingGemmTSchedule.h"
 #include "firmware/SummaGemmSchedule.h"
 #include "noc/Network.h"
 
@@ -43,6 +44,7 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
                                                                    : firmware::RingOrder::Kind::Linear,
                                               X, Y, s.p, s.m, s.k, s.n, s.shift_align)
                 .build(net);
+        if (s.algo == "meshgemm-t") return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n).build(net);
         if (s.algo == "summa" || s.algo == "allgather")
             return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather").build(net);
     } else if (s.op == "gemv") {
@@ -71,6 +73,13 @@ void operands(const KernelSpec& s, std::vector<float>& a, std::vector<float>& b)
 }
 
 }  // namespace
+
+bool KernelTestbench::transB(const KernelSpec& s) { return s.op == "gemm" && s.algo == "meshgemm-t"; }
+
+bool KernelTestbench::known(const std::string& op, const std::string& algo) {
+    const auto& v = algorithms(op);
+    return std::find(v.begin(), v.end(), algo) != v.end() || (op == "gemm" && algo == "meshgemm-t");
+}
 
 const std::vector<std::string>& KernelTestbench::algorithms(const std::string& op) {
     static const std::vector<std::string> gemm{"meshgemm", "cannon", "summa", "allgather"};
@@ -121,7 +130,7 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
             }
         };
         place(plan.a, a, s.k);
-        place(plan.b, b, s.n);
+        place(plan.b, b, transB(s) ? s.k : s.n);  // B^T kernels: B is stored [n x k]
     }
 
     const uint64_t last = cores.run();
@@ -158,7 +167,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         for (uint32_t i = 0; i < m; ++i)
             for (uint32_t x = 0; x < s.k; ++x) {
                 const float av = a[size_t(i) * s.k + x];
-                for (uint32_t j = 0; j < s.n; ++j) ref[size_t(i) * s.n + j] += av * b[size_t(x) * s.n + j];
+                for (uint32_t j = 0; j < s.n; ++j)
+                    ref[size_t(i) * s.n + j] += av * (transB(s) ? b[size_t(j) * s.k + x] : b[size_t(x) * s.n + j]);
             }
         std::vector<uint8_t> covered(ref.size(), 0);
         r.checked = true, r.correct = true;
@@ -183,7 +193,10 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
 void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
     const KernelSpec& s = r.spec;
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
-    fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, s.p, r.notes);
+    if (transB(s))
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.n, s.k, s.p, s.p, r.notes);
+    else
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, s.p, r.notes);
     fmt::print(os, "  cycles                 {}\n", r.cycles);
     fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n", 100 * r.efficiency,
                r.useful_macs, r.peak_macs_per_cycle);

@@ -50,7 +50,12 @@ struct KernelResult {
 
 class KernelTestbench {
 public:
+    // The algorithms --compare runs (all compute C = A x B, or y = x W).
     static const std::vector<std::string>& algorithms(const std::string& op);
+    // Those plus the transposed GEMM "meshgemm-t" (C = A x B^T, B stored [n x k]), which
+    // --compare leaves out because it computes a different product.
+    static bool known(const std::string& op, const std::string& algo);
+    static bool transB(const KernelSpec& s);
     // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
     static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp, const KernelSpec& s);
     // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).

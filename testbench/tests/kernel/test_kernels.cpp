@@ -5,6 +5,8 @@
 // transfers relay through cores that pay the relay cost.
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include "firmware/GemvSchedule.h"
 #include "firmware/RingOrder.h"
 #include "testbench/KernelTestbench.h"
@@ -65,6 +67,40 @@ TEST_CASE("GEMM algorithms equal the reference on even and odd meshes") {
             CHECK(r.checked);
             CHECK(r.correct);
         }
+}
+
+TEST_CASE("dist-GEMM-T (meshgemm-t) equals A x B^T without transposing B") {
+    for (uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u})
+        for (const auto& mkn : {std::array<uint32_t, 3>{4, 2, 3}, std::array<uint32_t, 3>{1, 3, 2},
+                                std::array<uint32_t, 3>{2, 2, 2}}) {
+            INFO("P = " << p << " shape " << mkn[0] << "x" << mkn[1] << "x" << mkn[2]);
+            const auto r = run("gemm", "meshgemm-t", p, mkn[0] * p, mkn[1] * p, mkn[2] * p);
+            CHECK(r.checked);
+            CHECK(r.correct);
+            CHECK(r.max_abs_error == 0);
+            CHECK(r.relays == 0);
+            if (p > 1) CHECK(r.step_path.hops == (p == 2 ? 1u : 2u));  // interleaved rings: at most two hops
+        }
+    // Not square in shape, and B's layout [n x k] differs from A x B's [k x n]: a plain GEMM
+    // schedule on the same operands would not match the B^T reference.
+    CHECK(tb::KernelTestbench::transB([] { tb::KernelSpec s; s.algo = "meshgemm-t"; return s; }()));
+    CHECK(tb::KernelTestbench::known("gemm", "meshgemm-t"));
+    CHECK_FALSE(tb::KernelTestbench::known("gemv", "meshgemm-t"));
+}
+
+TEST_CASE("dist-GEMM-T timing-only cycles equal functional cycles") {
+    for (uint32_t p : {3u, 4u}) {
+        tb::KernelSpec s;
+        s.op = "gemm", s.algo = "meshgemm-t", s.p = p, s.m = 2 * p, s.k = 4 * p, s.n = 3 * p;
+        const auto f = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+        s.functional = false;
+        const auto t = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+        INFO("P = " << p);
+        CHECK(f.correct);
+        CHECK_FALSE(t.checked);
+        CHECK(t.cycles == f.cycles);
+        CHECK(t.useful_macs == f.useful_macs);
+    }
 }
 
 TEST_CASE("GEMM with message alignment equals the reference") {
