@@ -195,11 +195,11 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const bool acc = i.flags & Instruction::kAccumulate;
             if (pe_busy_until_ > now) return stall(StallCause::Pe);
             if (!readable(i.a) || !readable(i.b) || !writable(i.c)) return stall(StallCause::Data);
-            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            if (!sram_.portFree(now, {i.a, i.b, i.c})) return stall(StallCause::Sram);
             const PeTiming t = pe_.timing(m, i.k, i.n, i.dtype);
             const uint64_t end = now + t.cycles;
             pe_busy_until_ = end;
-            sram_.claimPort(now, end);
+            sram_.claimPort(now, end, {i.a, i.b, i.c});
             if (functional) PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n, acc,
                                              i.flags & Instruction::kTransB);
             newOp(Op::Pe, i.a, i.b, i.c, end);
@@ -211,9 +211,9 @@ void Controller::issue(const Instruction& i, uint64_t now) {
         case Opcode::Send: {
             if (!readable(i.a)) return stall(StallCause::Data);
             if (egressFull()) return poll_ = true, stall(StallCause::Credits);
-            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            if (!sram_.portFree(now, {i.a})) return stall(StallCause::Sram);
             const uint64_t end = now + sram_.transferCycles(i.bytes);
-            sram_.claimPort(now, end);
+            sram_.claimPort(now, end, {i.a});
             const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)), snapshot(i.a, i.bytes), now);
             newOp(Op::Send, i.a, kNoBuf, kNoBuf, end);
@@ -264,9 +264,9 @@ void Controller::issue(const Instruction& i, uint64_t now) {
         case Opcode::DmaPut: {
             if (!readable(i.a)) return stall(StallCause::Data);
             if (egressFull()) return poll_ = true, stall(StallCause::Credits);
-            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            if (!sram_.portFree(now, {i.a})) return stall(StallCause::Sram);
             const uint64_t end = now + sram_.transferCycles(i.bytes);
-            sram_.claimPort(now, end);
+            sram_.claimPort(now, end, {i.a});
             sendMessage(i.peer, kNoRouteId, i.bytes, MessageTag::put(i.rbuf, i.event, i.raise),
                         snapshot(i.a, i.bytes), now);
             newOp(Op::DmaPut, i.a, kNoBuf, kNoBuf, end);
@@ -309,11 +309,11 @@ void Controller::issue(const Instruction& i, uint64_t now) {
                 throw std::logic_error(fmt::format("core {}: cannot issue {}", id_, firmware::opcodeName(i.op)));
             if (vec_busy_until_ > now) return stall(StallCause::Vector);
             if (!readable(i.a) || !readable(i.b) || !writable(i.c)) return stall(StallCause::Data);
-            if (!sram_.portFree(now)) return stall(StallCause::Sram);
+            if (!sram_.portFree(now, {i.a, i.b, i.c})) return stall(StallCause::Sram);
             const uint64_t cyc = vu_.cycles(i.op, i.n, prog_->buffer(i.a).dtype);
             const uint64_t end = now + cyc;
             vec_busy_until_ = end;
-            sram_.claimPort(now, end);
+            sram_.claimPort(now, end, {i.a, i.b, i.c});
             if (functional)
                 VectorUnit::execute(i.op, sram_.data(i.a), i.b == kNoBuf ? nullptr : sram_.data(i.b),
                                     sram_.data(i.c), i.n, i.imm);

@@ -24,6 +24,11 @@ struct VectorParams {
 struct SramParams {
     uint64_t capacity_bytes = 48 * 1024;
     uint32_t banks = 8;
+    // Bytes one bank delivers per cycle. 0 = ideal interleaving (no bank conflicts, the old model).
+    // Otherwise a stream holds ceil(port_bytes / bank_width) consecutive banks from each operand
+    // buffer's base bank ((offset / bank_width) % banks) until it ends; a stream that needs a
+    // bank another stream holds waits (an SRAM stall) — accesses to one bank serialize.
+    uint32_t bank_width = 0;
     uint32_t ports = 2;           // concurrent streams (PE array, vector unit, egress, DMA)
     uint32_t port_bytes = 16;     // bytes per cycle per port
     uint32_t access_latency = 1;  // cycles, for the optional TLM target

@@ -9,7 +9,7 @@
 namespace wsc::core {
 
 Sram::Sram(const SramParams& p, bool functional)
-    : p_(p), functional_(functional), port_busy_until_(p.ports, 0) {
+    : p_(p), functional_(functional), port_busy_until_(p.ports, 0), bank_busy_until_(p.banks, 0) {
     if (p.capacity_bytes == 0 || p.ports == 0 || p.port_bytes == 0 || p.banks == 0)
         throw std::invalid_argument("SRAM: capacity, banks, ports and port width must be > 0");
 }
@@ -24,16 +24,35 @@ uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_
     return static_cast<uint16_t>(bufs_.size() - 1);
 }
 
-bool Sram::portFree(uint64_t now) const {
-    for (uint64_t u : port_busy_until_)
-        if (u <= now) return true;
-    return false;
+std::vector<uint32_t> Sram::banksOf(std::initializer_list<uint16_t> bufs) const {
+    std::vector<uint32_t> out;
+    if (p_.bank_width == 0) return out;
+    const uint64_t span = std::min<uint64_t>(p_.banks, (p_.port_bytes + p_.bank_width - 1) / p_.bank_width);
+    for (uint16_t b : bufs) {
+        if (b >= bufs_.size()) continue;  // kNoBuf
+        const uint64_t base = bufs_[b].offset / p_.bank_width;
+        for (uint64_t j = 0; j < span; ++j) out.push_back(static_cast<uint32_t>((base + j) % p_.banks));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
-void Sram::claimPort(uint64_t now, uint64_t until) {
+bool Sram::portFree(uint64_t now, std::initializer_list<uint16_t> bufs) const {
+    bool port = false;
+    for (uint64_t u : port_busy_until_)
+        if (u <= now) port = true;
+    if (!port) return false;
+    for (uint32_t k : banksOf(bufs))
+        if (bank_busy_until_[k] > now) return false;
+    return true;
+}
+
+void Sram::claimPort(uint64_t now, uint64_t until, std::initializer_list<uint16_t> bufs) {
     for (uint64_t& u : port_busy_until_)
         if (u <= now) {
             u = until;
+            for (uint32_t k : banksOf(bufs)) bank_busy_until_[k] = until;
             return;
         }
     throw std::logic_error("Sram::claimPort without a free port");

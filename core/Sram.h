@@ -2,9 +2,12 @@
 // A core's SRAM: a hard capacity that firmware buffers are allocated from (overflow is an error
 // naming the core and buffer), `ports` concurrent streams of `port_bytes` per cycle that the PE
 // array, vector unit, egress and DMA claim while they run, and in functional mode the fp32 values
-// of every buffer. Banks are checked (ports <= banks) but bank conflicts are not modelled: streams
-// are assumed to be interleaved across banks.
+// of every buffer. Banks: with bank_width = 0 streams are assumed interleaved across banks (no
+// conflicts); with bank_width > 0 a stream holds ceil(port_bytes / bank_width) consecutive banks
+// starting at each operand buffer's base bank ((offset / bank_width) % banks) until it ends, and a
+// stream needing a held bank waits (charged as an SRAM stall). A stream never conflicts with itself.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -33,8 +36,11 @@ public:
     }
 
     // Ports: a stream claims a free port until `until` (exclusive).
-    bool portFree(uint64_t now) const;
-    void claimPort(uint64_t now, uint64_t until);
+    // With operand buffers `bufs` (kNoBuf entries ignored), also their banks must be free.
+    bool portFree(uint64_t now, std::initializer_list<uint16_t> bufs = {}) const;
+    void claimPort(uint64_t now, uint64_t until, std::initializer_list<uint16_t> bufs = {});
+    // Banks a stream over `bufs` holds (sorted, unique); empty when bank_width = 0.
+    std::vector<uint32_t> banksOf(std::initializer_list<uint16_t> bufs) const;
     uint64_t transferCycles(uint64_t bytes) const { return (bytes + p_.port_bytes - 1) / p_.port_bytes; }
 
     // Byte-addressed access for the TLM target: only whole fp32 values of fp32 buffers
@@ -56,6 +62,7 @@ private:
     std::vector<Buf> bufs_;
     std::vector<float> store_;
     std::vector<uint64_t> port_busy_until_;
+    std::vector<uint64_t> bank_busy_until_;
 };
 
 }  // namespace wsc::core

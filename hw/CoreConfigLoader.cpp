@@ -27,13 +27,14 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
         p.vector.special_latency = v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);
     }
     if (const auto s = c.optionalChild("sram")) {
-        s->checkKeys({"capacity", "banks", "ports", "port_width", "latency"});
+        s->checkKeys({"capacity", "banks", "bank_width", "ports", "port_width", "latency"});
         p.sram.capacity_bytes = s->getBytes("capacity", 1, YamlReader::kMaxU64, p.sram.capacity_bytes);
         p.sram.banks = s->getUInt("banks", 1, 1024, p.sram.banks);
         p.sram.ports = s->getUInt("ports", 1, 64, p.sram.ports);
         if (p.sram.ports > p.sram.banks)
             s->fail("ports", fmt::format("at most as many ports as banks ({})", p.sram.banks));
         p.sram.port_bytes = static_cast<uint32_t>(s->getBytes("port_width", 1, 1u << 20, p.sram.port_bytes));
+        p.sram.bank_width = static_cast<uint32_t>(s->getBytes("bank_width", 0, 1u << 20, p.sram.bank_width));
         p.sram.access_latency = s->getCycles("latency", hz, 1, 1u << 20, p.sram.access_latency);
     }
     if (const auto d = c.optionalChild("dma")) {

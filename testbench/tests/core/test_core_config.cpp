@@ -20,7 +20,7 @@ TEST_CASE("core: section loads into CoreParams", "[core][config]") {
     const auto hw = hw::HardwareLoader::loadString(kNoc + R"(core:
   pe_array: {rows: 8, cols: 16, macs_per_cycle: 2, data_bits: 16, dataflow: ws}
   vector: {lanes: 8, latency: 3 cycles, special_latency: 10 ns}
-  sram: {capacity: 1.25 MB, banks: 16, ports: 4, port_width: 64 B, latency: 2 cycles}
+  sram: {capacity: 1.25 MB, banks: 16, bank_width: 32 B, ports: 4, port_width: 64 B, latency: 2 cycles}
   dma: {queue: 8, burst: 512 B}
   memory: {ports: 2, latency: 100 ns, bandwidth: 1 TB/s, capacity: 1 GB, max_outstanding: 32}
   relay_latency: 12 cycles
@@ -37,6 +37,7 @@ TEST_CASE("core: section loads into CoreParams", "[core][config]") {
     CHECK(c.sram.capacity_bytes == 1310720);
     CHECK(c.sram.ports == 4);
     CHECK(c.sram.port_bytes == 64);
+    CHECK(c.sram.bank_width == 32);
     CHECK(c.dma.burst_bytes == 512);
     CHECK(c.memory.ports == 2);
     CHECK(c.memory.latency_ps == 100000);

@@ -8,8 +8,10 @@
 
 #include "../noc/NocTestUtil.h"
 #include "core/CoreArray.h"
+#include "core/PeArray.h"
 #include "core/SramOverflowError.h"
 #include "core/SramTarget.h"
+#include "core/VectorUnit.h"
 
 using namespace wsc;
 using Catch::Matchers::Contains;
@@ -118,4 +120,74 @@ TEST_CASE("a core's SRAM is reachable as a TLM-2.0 target", "[core][sram][tlm]")
     CHECK(init.nb_delay == sc_core::sc_time(2, sc_core::SC_NS));
     CHECK(init.bad_status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
     CHECK(target.accesses() == 3);
+}
+
+namespace {
+
+struct BankRun {
+    uint64_t finish, sram_stall;
+};
+
+// A 4x4x4 GEMM (A, B, C) and then a 16-element VCOPY D -> E on a second port. With 16 B banks
+// and 16 B ports each stream holds one bank per operand: A @0 -> bank 0, B @64 -> 4, C @128 -> 0,
+// then `pad` values, D @192+4*pad, E 64 B later.
+BankRun bankCase(uint32_t bank_width, uint32_t pad, bool functional) {
+    auto np = test::meshParams(1, 1);
+    noc::Network net(np);
+    core::CoreParams cp;
+    cp.functional = functional;
+    cp.sram.banks = 8, cp.sram.ports = 2, cp.sram.port_bytes = 16, cp.sram.bank_width = bank_width;
+    core::CoreArray cores(net, cp);
+    firmware::Firmware fw(1);
+    auto& prog = fw.program(0);
+    const uint16_t a = prog.addBuffer("A", 16), b = prog.addBuffer("B", 16), c = prog.addBuffer("C", 16);
+    if (pad) prog.addBuffer("pad", pad);
+    const uint16_t d = prog.addBuffer("D", 16), e = prog.addBuffer("E", 16);
+    firmware::Instruction g;
+    g.op = firmware::Opcode::Gemm, g.a = a, g.b = b, g.c = c, g.m = 4, g.k = 4, g.n = 4;
+    prog.add(g);
+    firmware::Instruction v;
+    v.op = firmware::Opcode::VCopy, v.a = d, v.c = e, v.n = 16;
+    prog.add(v);
+    cores.load(fw);
+    const uint64_t last = cores.run();
+    cores.finish(last);
+    const auto& s = cores.core(0).stats();
+    return {s.finish_cycle, s.stall[static_cast<size_t>(core::StallCause::Sram)]};
+}
+
+}  // namespace
+
+TEST_CASE("SRAM bank conflicts serialize streams on one bank", "[core][sram][banks]") {
+    core::CoreParams cp;
+    const uint64_t G = core::PeArray(cp.pe).timing(4, 4, 4, firmware::DType::FP32).cycles;
+    const uint64_t V = core::VectorUnit(cp.vector, 16).cycles(firmware::Opcode::VCopy, 16, firmware::DType::FP32);
+    REQUIRE(G > 2);
+    for (bool functional : {true, false}) {
+        INFO("functional " << functional);
+        // Different banks (pad 4 values = 16 B: D -> bank 5, E -> bank 1): the copy issues at cycle 1
+        // and overlaps the GEMM.
+        const BankRun apart = bankCase(16, 4, functional);
+        CHECK(apart.finish == std::max(G, 1 + V));
+        CHECK(apart.sram_stall == 0);
+        // Same bank (D @192 -> bank 4, held by B): the copy waits for the GEMM's stream to end.
+        const BankRun same = bankCase(16, 0, functional);
+        CHECK(same.finish == G + V);
+        CHECK(same.sram_stall == G - 1);  // cycles 1 .. G-1
+        // bank_width 0: ideal interleaving, no conflict (the model before banks).
+        const BankRun ideal = bankCase(0, 0, functional);
+        CHECK(ideal.finish == apart.finish);
+        CHECK(ideal.sram_stall == 0);
+    }
+    // A 64 B access over 16 B banks spans ceil(64 / 16) = 4 consecutive banks, wrapping.
+    core::SramParams sp;
+    sp.banks = 8, sp.port_bytes = 64, sp.bank_width = 16, sp.ports = 2;
+    core::Sram sram(sp, false);
+    sram.allocate("c", "x", 96, 24);   // @0 -> banks 0..3
+    sram.allocate("c", "y", 64, 16);   // @96 -> banks 6,7,0,1
+    CHECK(sram.banksOf({0}) == std::vector<uint32_t>{0, 1, 2, 3});
+    CHECK(sram.banksOf({1}) == std::vector<uint32_t>{0, 1, 6, 7});
+    sram.claimPort(0, 10, {0});
+    CHECK_FALSE(sram.portFree(5, {1}));
+    CHECK(sram.portFree(10, {1}));
 }
