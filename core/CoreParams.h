@@ -2,6 +2,8 @@
 // Typed parameters of one core (the `core:` section of a hardware YAML, see docs/CONFIG.md).
 // hw/CoreConfigLoader fills these with units already converted to cycles and bytes at the NoC
 // clock; core/ never sees YAML, so cores can be built directly from C++ in tests.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace wsc::core {
@@ -19,6 +21,14 @@ struct VectorParams {
     uint32_t lanes = 4;
     uint32_t latency = 2;          // pipeline depth of simple ops (add, mul, max, copy, scale)
     uint32_t special_latency = 8;  // exp, reciprocal, rsqrt, SiLU, GeLU
+    // Per-op pipeline depth, indexed by opcode - VAdd (vadd .. vsqsum in Opcode order); 0 = the
+    // op's class latency above (so an unset op keeps today's timing).
+    static constexpr std::size_t kOps = 16;
+    std::array<uint32_t, kOps> op_latency{};
+    uint32_t latencyOf(std::size_t op_index, bool special) const {
+        const uint32_t l = op_index < kOps ? op_latency[op_index] : 0;
+        return l ? l : (special ? special_latency : latency);
+    }
 };
 
 struct SramParams {

@@ -9,6 +9,8 @@ namespace wsc::core {
 using firmware::Opcode;
 
 VectorUnit::VectorUnit(const VectorParams& p, uint32_t port_bytes) : p_(p), port_bytes_(port_bytes) {
+    static_assert(static_cast<size_t>(Opcode::VSqSum) - static_cast<size_t>(Opcode::VAdd) + 1 ==
+                      VectorParams::kOps, "VectorParams::op_latency covers every vector op");
     if (p.lanes == 0 || port_bytes == 0)
         throw std::invalid_argument("vector unit: lanes and SRAM port width must be > 0");
     tree_ = 0;
@@ -25,7 +27,8 @@ uint32_t VectorUnit::inputs(Opcode op) {
 uint64_t VectorUnit::cycles(Opcode op, uint64_t n, firmware::DType t) const {
     const bool red = firmware::isReduction(op);
     const uint64_t bytes = (n * inputs(op) + (red ? 1 : n)) * firmware::dtypeBytes(t);
-    const uint64_t lat = firmware::isSpecialVectorOp(op) ? p_.special_latency : p_.latency;
+    const size_t idx = static_cast<size_t>(op) - static_cast<size_t>(Opcode::VAdd);
+    const uint64_t lat = p_.latencyOf(idx, firmware::isSpecialVectorOp(op));
     const uint64_t stream = std::max((n + p_.lanes - 1) / p_.lanes, (bytes + port_bytes_ - 1) / port_bytes_);
     return std::max<uint64_t>(1, lat + stream - 1 + (red ? tree_ : 0));
 }

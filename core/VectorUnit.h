@@ -1,5 +1,6 @@
 #pragma once
-// SIMD vector unit: `lanes` elements per cycle behind a pipeline of `latency` cycles (longer for
+// SIMD vector unit: `lanes` elements per cycle behind a pipeline of `latency` cycles (the op's
+// own VectorParams::op_latency, else its class: `latency`, or `special_latency` for
 // transcendental ops), fed through one SRAM port, so a long op is bound by lanes or by the port:
 //   cycles = latency + max(ceil(n / lanes), ceil(bytes_moved / port_bytes)) - 1
 //            (+ ceil(log2 lanes) for the reduction tree of a reduce op).

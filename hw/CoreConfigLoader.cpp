@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "firmware/Instruction.h"
+
 namespace wsc::hw {
 
 core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParams& noc) {
@@ -21,10 +23,20 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
                                      : core::DataflowKind::OutputStationary;
     }
     if (const auto v = c.optionalChild("vector")) {
-        v->checkKeys({"lanes", "latency", "special_latency"});
+        v->checkKeys({"lanes", "latency", "special_latency", "op_latency"});
         p.vector.lanes = v->getUInt("lanes", 1, 4096, p.vector.lanes);
         p.vector.latency = v->getCycles("latency", hz, 1, 1u << 20, p.vector.latency);
         p.vector.special_latency = v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);
+        if (const auto ol = v->optionalChild("op_latency")) {
+            // Mnemonics in Opcode order from vadd (firmware/Instruction.h); unset ops keep their class.
+            ol->checkKeys({"vadd", "vsub", "vmul", "vmax", "vscale", "vexp", "vrecip", "vsilu", "vgelu",
+                           "vcopy", "vrsqrt", "vbsub", "vbmul", "vredsum", "vredmax", "vsqsum"});
+            for (size_t i = 0; i < core::VectorParams::kOps; ++i) {
+                const auto op = static_cast<firmware::Opcode>(static_cast<size_t>(firmware::Opcode::VAdd) + i);
+                p.vector.op_latency[i] = ol->getCycles(firmware::opcodeName(op), hz, 1, 1u << 20,
+                                                       p.vector.latencyOf(i, firmware::isSpecialVectorOp(op)));
+            }
+        }
     }
     if (const auto s = c.optionalChild("sram")) {
         s->checkKeys({"capacity", "banks", "bank_width", "ports", "port_width", "latency"});
