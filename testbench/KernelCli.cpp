@@ -7,6 +7,7 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
@@ -36,7 +37,7 @@ std::vector<uint32_t> parseUInts(const std::string& s, const std::string& flag, 
 
 void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos, const std::string& shape_help) {
     c->add_option("--algo", o.algo, "algorithm: " + algos);
-    c->add_option("--mesh", o.mesh, "P (a P x P core mesh), or a comma-separated list of P");
+    c->add_option("--mesh", o.mesh, "P (a P x P core mesh) or PxQ (P rows, Q columns; gemm meshgemm), or a comma-separated list");
     c->add_option("--shape", o.shape, shape_help);
     c->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
     c->add_flag("--compare", o.compare, "run every algorithm on the same shape and mesh, one table");
@@ -92,7 +93,18 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         if (shape.size() != 1 && shape.size() != 3) throw std::invalid_argument("--shape: gemm takes MxKxN or S");
         base.m = shape[0], base.k = shape.size() == 3 ? shape[1] : shape[0], base.n = shape.back();
     }
-    const std::vector<uint32_t> meshes = parseUInts(o.mesh, "--mesh", ',');
+    // --mesh P[,P...] or PxQ (P rows by Q columns; non-square: gemm meshgemm by the lcm rule).
+    std::vector<std::pair<uint32_t, uint32_t>> meshes;
+    {
+        std::stringstream ss(o.mesh);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            const std::vector<uint32_t> pq = parseUInts(item, "--mesh", 'x');
+            if (pq.size() > 2) throw std::invalid_argument(fmt::format("--mesh: expected P or PxQ, got '{}'", item));
+            meshes.emplace_back(pq[0], pq.size() == 2 && pq[1] != pq[0] ? pq[1] : 0);
+        }
+        if (meshes.empty()) throw std::invalid_argument("--mesh: empty");
+    }
     // Check every name before the first (possibly long) run.
     for (const auto& a : algos)
         if (!KernelTestbench::known(op, a)) {
@@ -104,10 +116,10 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
 
     std::vector<KernelResult> results;
     bool ok = true;
-    for (uint32_t p : meshes)
+    for (const auto& [p, q] : meshes)
         for (const auto& a : algos) {
             KernelSpec s = base;
-            s.algo = a, s.p = p;
+            s.algo = a, s.p = p, s.q = q;
             try {
                 results.push_back(KernelTestbench::run(h.noc, h.core, s));
             } catch (const noc::DeadlockError& e) {

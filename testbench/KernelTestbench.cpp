@@ -14,6 +14,7 @@
 
 #include "core/CoreArray.h"
 #include "firmware/GemvSchedule.h"
+#include "firmware/RectRingGemmSchedule.h"
 #include "firmware/RingGemmSchedule.h"
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/SummaGemmSchedule.h"
@@ -25,9 +26,9 @@ namespace {
 
 // The kernel occupies a P x P mesh on one die: the config supplies router, link and core
 // parameters, the kernel the extent.
-noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p) {
+noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p, uint32_t cols) {
     noc::NocParams q = np;
-    q.topology.x = q.topology.y = p;
+    q.topology.y = p, q.topology.x = cols;
     q.topology.die_x = q.topology.die_y = 0;
     q.topology.local_ports = 1;
     q.topology.wrap = false;
@@ -38,6 +39,13 @@ noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p) {
 
 firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
     const uint32_t X = net.topology().routers() ? net.params().topology.x : 0, Y = net.params().topology.y;
+    if (s.q && s.q != s.p) {  // non-square: MeshGEMM by the lcm rule (WaferLLM Sec. 5.4)
+        if (s.op != "gemm" || s.algo != "meshgemm" || s.shift_align)
+            throw std::invalid_argument(fmt::format("kernel {} {}: a {}x{} (non-square) mesh is supported by gemm "
+                                                    "meshgemm with placement alignment only",
+                                                    s.op, s.algo, s.p, s.q));
+        return firmware::RectRingGemmSchedule(X, Y, s.p, s.q, s.m, s.k, s.n).build(net);
+    }
     if (s.op == "gemm") {
         if (s.algo == "meshgemm" || s.algo == "cannon")
             return firmware::RingGemmSchedule(s.algo == "meshgemm" ? firmware::RingOrder::Kind::Interleave
@@ -74,6 +82,10 @@ void operands(const KernelSpec& s, std::vector<float>& a, std::vector<float>& b)
 
 }  // namespace
 
+std::string KernelTestbench::meshName(const KernelSpec& s) {
+    return s.q && s.q != s.p ? fmt::format("{}x{}", s.p, s.q) : std::to_string(s.p);
+}
+
 bool KernelTestbench::transB(const KernelSpec& s) { return s.op == "gemm" && s.algo == "meshgemm-t"; }
 
 bool KernelTestbench::known(const std::string& op, const std::string& algo) {
@@ -90,7 +102,7 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
 }
 
 firmware::KernelPlan KernelTestbench::plan(const noc::NocParams& np, const KernelSpec& s) {
-    noc::Network net(kernelNoc(np, s.p), s.seed);
+    noc::Network net(kernelNoc(np, s.p, cols(s)), s.seed);
     return makePlan(s, net);
 }
 
@@ -108,7 +120,7 @@ uint64_t KernelTestbench::pathCycles(const noc::NocParams& np, const core::CoreP
 KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreParams& cp_in, const KernelSpec& s) {
     const auto t0 = std::chrono::steady_clock::now();
     if (s.p == 0) throw std::invalid_argument("kernel: --mesh must be at least 1");
-    const noc::NocParams np = kernelNoc(np_in, s.p);
+    const noc::NocParams np = kernelNoc(np_in, s.p, cols(s));
     core::CoreParams cp = cp_in;
     cp.functional = s.functional;
     noc::Network net(np, s.seed);
@@ -194,9 +206,9 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
     const KernelSpec& s = r.spec;
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
     if (transB(s))
-        fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.n, s.k, s.p, s.p, r.notes);
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.n, s.k, s.p, cols(s), r.notes);
     else
-        fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, s.p, r.notes);
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, cols(s), r.notes);
     fmt::print(os, "  cycles                 {}\n", r.cycles);
     fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n", 100 * r.efficiency,
                r.useful_macs, r.peak_macs_per_cycle);
@@ -224,11 +236,11 @@ void KernelTestbench::printTableHeader(std::ostream& os) {
 void KernelTestbench::printTableRow(std::ostream& os, const KernelResult& r) {
     if (r.cycles == 0) {  // did not run: the SRAM does not hold its buffers (PLMR M)
         const bool dl = r.notes == "NoC deadlock";
-        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo, r.spec.p,
+        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo, meshName(r.spec),
                    dl ? "-" : "> SRAM", dl ? "NoC deadlock" : "does not fit");
         return;
     }
-    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.spec.algo, r.spec.p, r.cycles,
+    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.spec.algo, meshName(r.spec), r.cycles,
                100 * r.efficiency, r.compute_cycles, r.exposed_comm, r.routes_per_core, r.step_path.hops,
                r.step_path.stages, r.step_path_cycles, r.sram_bytes, r.relays,
                r.checked ? (r.correct ? "ok" : "WRONG") : "timing");

@@ -20,6 +20,7 @@ struct KernelSpec {
     std::string op = "gemm";  // gemm | gemv
     std::string algo = "meshgemm";
     uint32_t p = 4;
+    uint32_t q = 0;                   // mesh columns: a P x Q mesh (gemm meshgemm only); 0: P x P
     uint32_t m = 64, k = 64, n = 64;  // gemv: m = 1
     uint32_t tree_k = 2;              // meshgemv levels
     bool broadcast = false;           // gemv: multicast the result back to the column
@@ -56,6 +57,8 @@ public:
     // --compare leaves out because it computes a different product.
     static bool known(const std::string& op, const std::string& algo);
     static bool transB(const KernelSpec& s);
+    static uint32_t cols(const KernelSpec& s) { return s.q ? s.q : s.p; }
+    static std::string meshName(const KernelSpec& s);  // "P" or "PxQ"
     // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
     static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp, const KernelSpec& s);
     // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).

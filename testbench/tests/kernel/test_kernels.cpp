@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <numeric>
+#include <stdexcept>
 
 #include "firmware/GemvSchedule.h"
 #include "firmware/RingOrder.h"
@@ -101,6 +103,35 @@ TEST_CASE("dist-GEMM-T timing-only cycles equal functional cycles") {
         CHECK(t.cycles == f.cycles);
         CHECK(t.useful_macs == f.useful_macs);
     }
+}
+
+TEST_CASE("MeshGEMM on non-square meshes by the lcm rule equals the reference") {
+    // P rows x Q columns; K in lcm(P, Q) blocks. Includes 1 x Q and P x 1 lines.
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 2}, std::array<uint32_t, 2>{3, 4},
+                           std::array<uint32_t, 2>{4, 6}, std::array<uint32_t, 2>{1, 3}, std::array<uint32_t, 2>{5, 1},
+                           std::array<uint32_t, 2>{2, 5}}) {
+        const uint32_t l = std::lcm(pq[0], pq[1]);
+        for (const auto& f : {std::array<uint32_t, 3>{2, 1, 3}, std::array<uint32_t, 3>{1, 2, 1}}) {
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = "meshgemm", s.p = pq[0], s.q = pq[1];
+            s.m = f[0] * pq[0], s.k = f[1] * l, s.n = f[2] * pq[1];
+            INFO(pq[0] << "x" << pq[1] << " shape " << s.m << "x" << s.k << "x" << s.n);
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            CHECK(r.checked);
+            CHECK(r.correct);
+            CHECK(r.steps == l);
+            CHECK(r.relays == 0);
+            CHECK(r.step_path.hops <= 2);
+            s.functional = false;
+            CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
+        }
+    }
+    // Other algorithms refuse P x Q; K must divide into lcm(P, Q) blocks.
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "cannon", s.p = 2, s.q = 3, s.m = 4, s.k = 6, s.n = 6;
+    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+    s.algo = "meshgemm", s.k = 5;  // K must be a multiple of lcm = 6
+    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
 }
 
 TEST_CASE("GEMM with message alignment equals the reference") {
