@@ -85,7 +85,7 @@ noc::TrafficParams ScenarioLoader::loadTraffic(const YamlReader& w, const noc::N
 }
 
 firmware::GemmWorkload ScenarioLoader::loadGemm(const YamlReader& w, const noc::NocParams& noc) {
-    w.checkKeys({"type", "m", "k", "n", "mesh", "functional", "seed"});
+    w.checkKeys({"type", "m", "k", "n", "mesh", "functional", "seed", "memory_path"});
     firmware::GemmWorkload g;
     g.m = w.getUInt("m", 1, 1u << 20);
     g.k = w.getUInt("k", 1, 1u << 20);
@@ -97,6 +97,7 @@ firmware::GemmWorkload ScenarioLoader::loadGemm(const YamlReader& w, const noc::
             w.fail(key, fmt::format("a multiple of the core block side mesh = {}", g.mesh));
     g.functional = w.getBool("functional", g.functional);
     g.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, g.seed);
+    g.memory_over_noc = w.getEnum("memory_path", {"direct", "noc"}, "direct") == "noc";
     return g;
 }
 

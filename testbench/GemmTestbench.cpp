@@ -63,7 +63,13 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
     noc::Network net(np, w.seed);
     core::CoreArray cores(net, cp);
     cores.load(fw);
-    mem.attach(cores, shell, w.functional);
+    if (w.memory_over_noc) {
+        std::vector<uint32_t> nodes;
+        for (uint32_t p = 0; p < mem.ports(); ++p) nodes.push_back(p % net.nodes());
+        mem.attachOverNoc(cores, shell, net, w.functional, nodes);
+    } else {
+        mem.attach(cores, shell, w.functional);
+    }
 
     const uint32_t P = sched.p(), tm = sched.tileM(), tk = sched.tileK(), tn = sched.tileN();
     if (w.functional) {
