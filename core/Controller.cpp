@@ -39,14 +39,22 @@ void Controller::charge(uint64_t upto) {
     if (upto <= acct_from_) return;
     const uint64_t n = upto - acct_from_;
     switch (state_) {
-        case State::Busy: st_.busy += n; break;
-        case State::Idle: st_.idle += n; break;
-        case State::Stall: st_.stall[static_cast<size_t>(cause_)] += n; break;
+        case State::Busy:
+            st_.busy += n;
+            break;
+        case State::Idle:
+            st_.idle += n;
+            break;
+        case State::Stall:
+            st_.stall[static_cast<size_t>(cause_)] += n;
+            break;
     }
     acct_from_ = upto;
 }
 
-void Controller::finish(uint64_t end) { charge(end + 1); }
+void Controller::finish(uint64_t end) {
+    charge(end + 1);
+}
 
 uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t done) {
     uint32_t slot;
@@ -55,8 +63,8 @@ uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uin
         free_ops_.pop_back();
     } else {
         if (ops_.size() >= MessageTag::kMaxOp)
-            throw std::runtime_error(fmt::format("core {}: more than {} operations in flight", id_,
-                                                 MessageTag::kMaxOp));
+            throw std::runtime_error(
+                fmt::format("core {}: more than {} operations in flight", id_, MessageTag::kMaxOp));
         ops_.emplace_back();
         slot = static_cast<uint32_t>(ops_.size() - 1);
     }
@@ -97,7 +105,8 @@ bool Controller::evaluate(uint64_t now) {
     charge(now);
     retire(now);
     for (const Deferred& d : deferred_) {
-        sendMessage(d.to, noc::kNoRoute, d.bytes, MessageTag::getResp(d.op), snapshot(d.buf, d.bytes), now);
+        sendMessage(d.to, noc::kNoRoute, d.bytes, MessageTag::getResp(d.op),
+                    snapshot(d.buf, d.bytes), now);
     }
     deferred_.clear();
     issued_ = poll_ = false;
@@ -114,8 +123,10 @@ bool Controller::control(uint64_t now) {
     const auto& code = prog_->code();
     for (uint64_t guard = 0; pc_ < code.size(); ++guard) {
         if (guard > (uint64_t{1} << 24))
-            throw std::runtime_error(fmt::format("core {}: loop at instruction {} has no body to issue "
-                                                 "(cycle {})", id_, pc_, now));
+            throw std::runtime_error(
+                fmt::format("core {}: loop at instruction {} has no body to issue "
+                            "(cycle {})",
+                            id_, pc_, now));
         const Instruction& i = code[pc_];
         if (i.op == Opcode::Loop) {
             if (i.n == 0) {
@@ -152,8 +163,10 @@ void Controller::step(uint64_t now) {
         bool units = pe_busy_until_ > now || vec_busy_until_ > now;
         bool mem = false;
         for (uint32_t s : live_ops_) mem |= ops_[s].kind == Op::DmaMem;
-        if (units) busy();
-        else stall(mem ? StallCause::Dma : StallCause::Data);
+        if (units)
+            busy();
+        else
+            stall(mem ? StallCause::Dma : StallCause::Data);
         return;
     }
     issue(prog_->code()[pc_], now);
@@ -200,8 +213,9 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint64_t end = now + t.cycles;
             pe_busy_until_ = end;
             sram_.claimPort(now, end, {i.a, i.b, i.c});
-            if (functional) PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n, acc,
-                                             i.flags & Instruction::kTransB);
+            if (functional)
+                PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n,
+                                 acc, i.flags & Instruction::kTransB);
             newOp(Op::Pe, i.a, i.b, i.c, end);
             st_.macs += t.macs;
             st_.pe_busy += t.cycles;
@@ -214,30 +228,38 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (!sram_.portFree(now, {i.a})) return stall(StallCause::Sram);
             const uint64_t end = now + sram_.transferCycles(i.bytes);
             sram_.claimPort(now, end, {i.a});
-            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
-            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)), snapshot(i.a, i.bytes), now);
+            const uint64_t key =
+                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
+                        snapshot(i.a, i.bytes), now);
             newOp(Op::Send, i.a, kNoBuf, kNoBuf, end);
             break;
         }
         case Opcode::Recv: {
             if (!writable(i.c)) return stall(StallCause::Data);
-            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint64_t key =
+                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             const uint32_t seq = mb_.nextRecvSeq(key);
             const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, noc::kNever);
             ops_[op].bytes = i.bytes;
             Mailbox::Arrival a;
-            if (mb_.take(key, seq, a)) land(a, op, now + 1);
-            else mb_.post(key, seq, op);
+            if (mb_.take(key, seq, a))
+                land(a, op, now + 1);
+            else
+                mb_.post(key, seq, op);
             break;
         }
         case Opcode::Relay: {
-            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint64_t key =
+                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             const uint32_t seq = mb_.nextRecvSeq(key);
             block_ = Block::Relay;
             block_pc_ = pc_;
             relay_arrived_ = mb_.take(key, seq, relay_data_);
-            if (relay_arrived_) relay_data_.cycle = now;  // work may start next cycle
-            else mb_.post(key, seq, kRelayOp);
+            if (relay_arrived_)
+                relay_data_.cycle = now;  // work may start next cycle
+            else
+                mb_.post(key, seq, kRelayOp);
             relay_work_end_ = noc::kNever;
             ++st_.relays;
             break;
@@ -250,8 +272,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (dma_.full()) return stall(StallCause::Dma);
             if (functional && prog_->buffer(buf).dtype != firmware::DType::FP32)
                 throw std::runtime_error(fmt::format(
-                    "core {}: functional DMA to the memory port supports fp32 buffers only ('{}')", id_,
-                    prog_->buffer(buf).name));
+                    "core {}: functional DMA to the memory port supports fp32 buffers only ('{}')",
+                    id_, prog_->buffer(buf).name));
             const uint32_t op = store ? newOp(Op::DmaMem, buf, kNoBuf, kNoBuf, noc::kNever)
                                       : newOp(Op::DmaMem, kNoBuf, kNoBuf, buf, noc::kNever);
             ops_[op].raise = i.raise;
@@ -276,13 +298,15 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (!writable(i.c)) return stall(StallCause::Data);
             if (egressFull()) return poll_ = true, stall(StallCause::Credits);
             if (i.bytes > MessageTag::kMaxGetBytes)
-                throw std::runtime_error(fmt::format("core {}: dma.get of {} bytes exceeds the {} byte limit",
-                                                     id_, i.bytes, MessageTag::kMaxGetBytes));
+                throw std::runtime_error(
+                    fmt::format("core {}: dma.get of {} bytes exceeds the {} byte limit", id_,
+                                i.bytes, MessageTag::kMaxGetBytes));
             const uint32_t op = newOp(Op::DmaGet, kNoBuf, kNoBuf, i.c, noc::kNever);
             ops_[op].raise = i.raise;
             ops_[op].event = i.event;
             ops_[op].bytes = i.bytes;
-            sendMessage(i.peer, kNoRouteId, 4, MessageTag::getReq(i.rbuf, op, i.bytes), nullptr, now);
+            sendMessage(i.peer, kNoRouteId, 4, MessageTag::getReq(i.rbuf, op, i.bytes), nullptr,
+                        now);
             break;
         }
         case Opcode::Wait: {
@@ -306,7 +330,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             return blocked(now);  // a one-core group passes at once
         default: {
             if (!firmware::isVectorOp(i.op))
-                throw std::logic_error(fmt::format("core {}: cannot issue {}", id_, firmware::opcodeName(i.op)));
+                throw std::logic_error(
+                    fmt::format("core {}: cannot issue {}", id_, firmware::opcodeName(i.op)));
             if (vec_busy_until_ > now) return stall(StallCause::Vector);
             if (!readable(i.a) || !readable(i.b) || !writable(i.c)) return stall(StallCause::Data);
             if (!sram_.portFree(now, {i.a, i.b, i.c})) return stall(StallCause::Sram);
@@ -315,8 +340,9 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             vec_busy_until_ = end;
             sram_.claimPort(now, end, {i.a, i.b, i.c});
             if (functional)
-                VectorUnit::execute(i.op, sram_.data(i.a), i.b == kNoBuf ? nullptr : sram_.data(i.b),
-                                    sram_.data(i.c), i.n, i.imm);
+                VectorUnit::execute(i.op, sram_.data(i.a),
+                                    i.b == kNoBuf ? nullptr : sram_.data(i.b), sram_.data(i.c), i.n,
+                                    i.imm);
             newOp(Op::Vector, i.a, i.b, i.c, end);
             ++st_.vector_ops;
             st_.vector_elems += i.n;
@@ -346,9 +372,11 @@ void Controller::blocked(uint64_t now) {
         if (now < relay_work_end_) return busy();
         if (egressFull()) return poll_ = true, stall(StallCause::Credits);
         if (relay_data_.bytes != i.bytes)
-            throw std::runtime_error(fmt::format("core {}: relay of {} bytes received a message of {} bytes",
-                                                 id_, i.bytes, relay_data_.bytes));
-        const uint64_t key = i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2) : Mailbox::coreKey(i.peer2);
+            throw std::runtime_error(
+                fmt::format("core {}: relay of {} bytes received a message of {} bytes", id_,
+                            i.bytes, relay_data_.bytes));
+        const uint64_t key =
+            i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2) : Mailbox::coreKey(i.peer2);
         sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
                     std::move(relay_data_.payload), now);
         relay_data_ = Mailbox::Arrival{};
@@ -361,10 +389,13 @@ void Controller::blocked(uint64_t now) {
             if (arrived < others) return stall(StallCause::Sync);
             arrived -= others;
             for (uint32_t m : g.members)
-                if (m != id_) sendMessage(m, kNoRouteId, 4, MessageTag::barrier(MessageTag::BarRelease, i.group), nullptr, now);
+                if (m != id_)
+                    sendMessage(m, kNoRouteId, 4,
+                                MessageTag::barrier(MessageTag::BarRelease, i.group), nullptr, now);
         } else {
             if (!barrier_sent_) {
-                sendMessage(master, kNoRouteId, 4, MessageTag::barrier(MessageTag::BarArrive, i.group), nullptr, now);
+                sendMessage(master, kNoRouteId, 4,
+                            MessageTag::barrier(MessageTag::BarArrive, i.group), nullptr, now);
                 barrier_sent_ = true;
             }
             uint32_t& released = counter(releaseKey(i.group));
@@ -381,9 +412,9 @@ void Controller::blocked(uint64_t now) {
 void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
     Op& o = ops_[op];
     if (a.bytes != o.bytes)
-        throw std::runtime_error(fmt::format(
-            "core {}: a receive of {} bytes into '{}' matched a message of {} bytes", id_, o.bytes,
-            prog_->buffer(o.w).name, a.bytes));
+        throw std::runtime_error(
+            fmt::format("core {}: a receive of {} bytes into '{}' matched a message of {} bytes",
+                        id_, o.bytes, prog_->buffer(o.w).name, a.bytes));
     if (a.payload && sram_.functional()) {
         const size_t n = std::min<size_t>(a.payload->size(), sram_.elems(o.w));
         std::copy(a.payload->begin(), a.payload->begin() + n, sram_.data(o.w));
@@ -418,8 +449,8 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
         case MessageTag::Put: {
             const uint16_t b = MessageTag::buf(m.tag);
             if (b >= sram_.buffers())
-                throw std::runtime_error(fmt::format("core {}: dma.put from core {} into unknown buffer {}",
-                                                     id_, m.src, b));
+                throw std::runtime_error(fmt::format(
+                    "core {}: dma.put from core {} into unknown buffer {}", id_, m.src, b));
             if (m.payload && sram_.functional()) {
                 const size_t n = std::min<size_t>(m.payload->size(), sram_.elems(b));
                 std::copy(m.payload->begin(), m.payload->begin() + n, sram_.data(b));
@@ -429,7 +460,8 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
             return;
         }
         case MessageTag::GetReq:
-            deferred_.push_back({m.src, MessageTag::buf(m.tag), MessageTag::op(m.tag), MessageTag::getBytes(m.tag)});
+            deferred_.push_back({m.src, MessageTag::buf(m.tag), MessageTag::op(m.tag),
+                                 MessageTag::getBytes(m.tag)});
             env_.wakeAt(id_, cycle + 1);
             return;
         case MessageTag::GetResp: {
@@ -450,14 +482,16 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
             return;
         case MessageTag::MemReq:
         case MessageTag::MemResp:  // CoreArray hands these to the memory port (NocMemoryPort)
-            throw std::logic_error(fmt::format("core {}: memory-port message delivered to the core", id_));
+            throw std::logic_error(
+                fmt::format("core {}: memory-port message delivered to the core", id_));
     }
 }
 
 void Controller::onMemory(MemoryRequest& r) {
     Op& o = ops_[r.op];
     if (!r.write && !r.data.empty() && sram_.functional())
-        std::memcpy(reinterpret_cast<uint8_t*>(sram_.data(r.buf)) + r.buf_offset, r.data.data(), r.bytes);
+        std::memcpy(reinterpret_cast<uint8_t*>(sram_.data(r.buf)) + r.buf_offset, r.data.data(),
+                    r.bytes);
     if (--o.chunks == 0) o.done = r.ready;
 }
 
@@ -469,17 +503,20 @@ std::string Controller::status() const {
         s += fmt::format("at instruction {} ({}) ", pc, firmware::opcodeName(prog_->code()[pc].op));
     else
         s += "at the end of its program ";
-    if (state_ == State::Stall) s += fmt::format("stalled on {}", stallName(cause_));
-    else s += state_ == State::Busy ? "busy" : "idle";
-    s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(), mb_.unmatched());
+    if (state_ == State::Stall)
+        s += fmt::format("stalled on {}", stallName(cause_));
+    else
+        s += state_ == State::Busy ? "busy" : "idle";
+    s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(),
+                     mb_.unmatched());
     for (const auto& p : mb_.postedList()) {
         const std::string from = p.key >> 32 ? fmt::format("route {}", uint32_t(p.key))
                                              : fmt::format("core {}", uint32_t(p.key));
         if (p.op == kRelayOp)
             s += fmt::format("; waiting to relay message #{} from {}", p.seq, from);
         else
-            s += fmt::format("; waiting for recv of {} bytes into '{}' from {} (message #{})", ops_[p.op].bytes,
-                             prog_->buffer(ops_[p.op].w).name, from, p.seq);
+            s += fmt::format("; waiting for recv of {} bytes into '{}' from {} (message #{})",
+                             ops_[p.op].bytes, prog_->buffer(ops_[p.op].w).name, from, p.seq);
     }
     return s;
 }

@@ -24,9 +24,9 @@
 namespace wsc::core {
 
 class Controller {
-public:
-    Controller(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu, Sram& sram,
-               DmaEngine& dma, Mailbox& mb, CoreStats& st, CoreEnvironment& env);
+  public:
+    Controller(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu,
+               Sram& sram, DmaEngine& dma, Mailbox& mb, CoreStats& st, CoreEnvironment& env);
 
     void load(const firmware::Program& prog);
     // Evaluates cycle `now`; returns true if the core must be evaluated again at now + 1.
@@ -38,7 +38,7 @@ public:
     void finish(uint64_t end);
     std::string status() const;
 
-private:
+  private:
     enum class State : uint8_t { Busy, Idle, Stall };
     enum class Block : uint8_t { None, Relay, Barrier };
     struct Op {

@@ -2,7 +2,8 @@
 
 namespace wsc::core {
 
-Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu, CoreEnvironment& env)
+Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu,
+           CoreEnvironment& env)
     : id_(id),
       sram_(p.sram, p.functional),
       dma_(p.dma),

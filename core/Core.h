@@ -20,8 +20,9 @@
 namespace wsc::core {
 
 class Core {
-public:
-    Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu, CoreEnvironment& env);
+  public:
+    Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu,
+         CoreEnvironment& env);
     Core(const Core&) = delete;
     Core& operator=(const Core&) = delete;
 
@@ -42,7 +43,7 @@ public:
     const float* buffer(const std::string& name) const;
     float* buffer(const std::string& name);
 
-private:
+  private:
     uint32_t id_;
     const firmware::Program* prog_ = nullptr;
     Sram sram_;

@@ -1,10 +1,11 @@
 #include "core/CoreArray.h"
-#include "core/MessageTag.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "core/MessageTag.h"
 
 namespace wsc::core {
 
@@ -25,24 +26,28 @@ std::string CoreArray::name(uint32_t c) const {
 void CoreArray::load(firmware::Firmware fw) {
     if (loaded_) throw std::logic_error("CoreArray::load called twice");
     if (fw.cores() != cores())
-        throw std::invalid_argument(fmt::format("firmware is for {} cores but the chip has {}",
-                                                fw.cores(), cores()));
+        throw std::invalid_argument(
+            fmt::format("firmware is for {} cores but the chip has {}", fw.cores(), cores()));
     fw.validate();
     fw_ = std::move(fw);  // the cores point into it
     for (uint32_t c = 0; c < cores(); ++c) {
         cores_[c].load(fw_.program(c), name(c));
-        if (cores_[c].done()) ++finished_;
-        else mark(c);
+        if (cores_[c].done())
+            ++finished_;
+        else
+            mark(c);
     }
     loaded_ = true;
 }
 
-void CoreArray::wakeAt(uint32_t core, uint64_t cycle) { timers_.push({std::max(cycle, now_ + 1), core}); }
+void CoreArray::wakeAt(uint32_t core, uint64_t cycle) {
+    timers_.push({std::max(cycle, now_ + 1), core});
+}
 
 void CoreArray::memoryRequest(MemoryRequest&& r) {
     if (ports_.empty())
-        throw std::runtime_error(fmt::format("{}: DMA to the memory port, but no memory port is attached",
-                                             name(r.core)));
+        throw std::runtime_error(fmt::format(
+            "{}: DMA to the memory port, but no memory port is attached", name(r.core)));
     ++mem_outstanding_;
     ports_[r.core % ports_.size()]->push(std::move(r));
 }
@@ -90,7 +95,8 @@ void CoreArray::afterStep(uint64_t c) {
 std::string CoreArray::stuckReport(uint64_t c) const {
     std::string s = fmt::format(
         "firmware deadlock at cycle {}: {} of {} cores have not finished and nothing is in flight "
-        "to wake them\n", c, cores() - finished_, cores());
+        "to wake them\n",
+        c, cores() - finished_, cores());
     uint32_t shown = 0;
     for (uint32_t i = 0; i < cores(); ++i) {
         if (cores_[i].done()) continue;
@@ -120,7 +126,8 @@ void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_
     if (MessageTag::isMemory(m.tag)) {
         const uint16_t a = MessageTag::agent(m.tag);
         if (a >= agents_.size())
-            throw std::logic_error(fmt::format("{}: memory-port message for unknown agent {}", name(node), a));
+            throw std::logic_error(
+                fmt::format("{}: memory-port message for unknown agent {}", name(node), a));
         agents_[a]->onMessage(m, node, cycle);
         return;
     }
@@ -128,7 +135,8 @@ void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_
 }
 
 uint64_t CoreArray::run(uint64_t limit) {
-    if (!ports_.empty()) throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
+    if (!ports_.empty())
+        throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
     uint64_t c = 0;
     for (;;) {
         beforeStep(c);
@@ -137,7 +145,8 @@ uint64_t CoreArray::run(uint64_t limit) {
         if (done(c)) return c;
         const uint64_t n = std::min(net_.nextActiveCycle(c), nextWake(c));
         if (n == noc::kNever || n > limit)
-            throw std::runtime_error(fmt::format("CoreArray::run: stopped at cycle {} before the cores finished", c));
+            throw std::runtime_error(
+                fmt::format("CoreArray::run: stopped at cycle {} before the cores finished", c));
         c = n;
     }
 }

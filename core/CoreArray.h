@@ -6,11 +6,10 @@
 // so idle and waiting cores cost nothing and a cycle's cost scales with the work, not the chip.
 #include <cstdint>
 #include <deque>
+#include <nlohmann/json_fwd.hpp>
 #include <queue>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/Core.h"
 #include "core/CoreEnvironment.h"
@@ -27,7 +26,7 @@
 namespace wsc::core {
 
 class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public CoreEnvironment {
-public:
+  public:
     // One core per NoC node; becomes the network's observer.
     CoreArray(noc::Network& net, const CoreParams& p);
 
@@ -74,7 +73,7 @@ public:
     void dumpStats(nlohmann::json& out) const;
     std::string name(uint32_t core) const;  // "core 5 (1,1)"
 
-private:
+  private:
     void mark(uint32_t core) {
         if (!queued_[core]) queued_[core] = 1, active_.push_back(core);
     }

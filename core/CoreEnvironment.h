@@ -10,7 +10,7 @@
 namespace wsc::core {
 
 class CoreEnvironment {
-public:
+  public:
     virtual ~CoreEnvironment() = default;
     virtual void send(const noc::Message& m, uint64_t now) = 0;
     // Packets waiting in the core's NI (egress queue); SEND stalls on credits at tx_queue.

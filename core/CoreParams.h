@@ -51,11 +51,11 @@ struct DmaParams {
 
 // The simple memory behind a memory port until the HBM controller replaces it.
 struct MemoryParams {
-    uint32_t ports = 1;              // memory ports; core c uses port c % ports
-    uint64_t latency_ps = 100000;    // request to first data
-    double bytes_per_ns = 1000.0;    // per port
+    uint32_t ports = 1;            // memory ports; core c uses port c % ports
+    uint64_t latency_ps = 100000;  // request to first data
+    double bytes_per_ns = 1000.0;  // per port
     uint64_t capacity_bytes = 1ull << 30;
-    uint32_t max_outstanding = 16;   // transactions in flight per port
+    uint32_t max_outstanding = 16;  // transactions in flight per port
 };
 
 struct CoreParams {

@@ -4,7 +4,6 @@
 // so busy + stalls + idle = cycles. Unit counters (PE busy, vector busy, relay) overlap them.
 #include <array>
 #include <cstdint>
-
 #include <nlohmann/json_fwd.hpp>
 
 namespace wsc::core {
@@ -20,9 +19,9 @@ struct CoreStats {
     uint64_t vector_ops = 0, vector_elems = 0, vector_busy = 0;
     uint64_t bytes_in = 0, bytes_out = 0;  // NoC payload bytes received / sent
     uint64_t messages_in = 0, messages_out = 0;
-    uint64_t dma_bytes = 0;                // memory-port bytes
-    uint64_t relays = 0, relay_cycles = 0; // cycles the controller spent forwarding
-    uint64_t finish_cycle = 0;             // cycle the last instruction retired
+    uint64_t dma_bytes = 0;                 // memory-port bytes
+    uint64_t relays = 0, relay_cycles = 0;  // cycles the controller spent forwarding
+    uint64_t finish_cycle = 0;              // cycle the last instruction retired
 
     uint64_t stalls() const;
     uint64_t cycles() const { return busy + idle + stalls(); }

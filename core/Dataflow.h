@@ -17,7 +17,7 @@ struct FoldMapping {
 };
 
 class Dataflow {
-public:
+  public:
     virtual ~Dataflow() = default;
     virtual FoldMapping map(uint64_t m, uint64_t k, uint64_t n) const = 0;
     virtual const char* name() const = 0;

@@ -20,7 +20,8 @@ uint32_t DmaEngine::start(uint32_t core, uint32_t op, uint16_t buf, uint64_t add
         r.write = write;
         if (src) {
             r.data.resize(r.bytes);
-            if (write) std::memcpy(r.data.data(), reinterpret_cast<const uint8_t*>(src) + off, r.bytes);
+            if (write)
+                std::memcpy(r.data.data(), reinterpret_cast<const uint8_t*>(src) + off, r.bytes);
         }
         env.memoryRequest(std::move(r));
     }

@@ -10,7 +10,7 @@
 namespace wsc::core {
 
 class DmaEngine {
-public:
+  public:
     explicit DmaEngine(const DmaParams& p) : p_(p) {}
     bool full() const { return outstanding_ >= p_.queue; }
     uint32_t outstanding() const { return outstanding_; }
@@ -20,7 +20,7 @@ public:
                    bool write, const float* src, CoreEnvironment& env);
     void finished() { --outstanding_; }
 
-private:
+  private:
     DmaParams p_;
     uint32_t outstanding_ = 0;
 };

@@ -5,7 +5,7 @@
 namespace wsc::core {
 
 class InputStationary : public Dataflow {
-public:
+  public:
     FoldMapping map(uint64_t m, uint64_t k, uint64_t n) const override;
     const char* name() const override { return "is"; }
 };

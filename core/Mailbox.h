@@ -11,7 +11,7 @@
 namespace wsc::core {
 
 class Mailbox {
-public:
+  public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
     // Stream keys: a core id, or a route id tagged with bit 32.
     static uint64_t coreKey(uint32_t core) { return core; }
@@ -43,7 +43,7 @@ public:
     size_t posted() const { return posted_.size(); }
     const std::vector<Posted>& postedList() const { return posted_; }
 
-private:
+  private:
     struct Counter {
         uint64_t key;
         uint32_t next;

@@ -11,7 +11,8 @@ using namespace tlm;
 
 MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32_t max_bytes)
     : sc_module(name), socket("socket"), slots_(max_outstanding), scratch_(max_bytes) {
-    if (max_outstanding == 0) throw std::invalid_argument("memory bridge: max_outstanding must be > 0");
+    if (max_outstanding == 0)
+        throw std::invalid_argument("memory bridge: max_outstanding must be > 0");
     for (uint32_t i = 0; i < max_outstanding; ++i) {
         slots_[i].payload = std::make_unique<tlm_generic_payload>(this);
         free_slots_.push_back(max_outstanding - 1 - i);
@@ -22,15 +23,16 @@ MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32
     dont_initialize();
 }
 
-void MemoryBridge::connect(std::function<uint64_t()> cycleNow, std::function<void(MemoryRequest&&)> onDone) {
+void MemoryBridge::connect(std::function<uint64_t()> cycleNow,
+                           std::function<void(MemoryRequest&&)> onDone) {
     cycle_now_ = std::move(cycleNow);
     on_done_ = std::move(onDone);
 }
 
 void MemoryBridge::push(MemoryRequest&& r) {
     if (r.bytes > scratch_.size())
-        throw std::invalid_argument(fmt::format("{}: request of {} bytes exceeds the burst size {}", name(),
-                                                r.bytes, scratch_.size()));
+        throw std::invalid_argument(fmt::format("{}: request of {} bytes exceeds the burst size {}",
+                                                name(), r.bytes, scratch_.size()));
     queue_.push_back(std::move(r));
     wake_.notify(SC_ZERO_TIME);
 }
@@ -122,9 +124,9 @@ tlm_sync_enum MemoryBridge::nb_transport_bw(tlm_generic_payload& t, tlm_phase& p
 void MemoryBridge::complete(tlm_generic_payload& t) {
     Slot& s = slotOf(t);
     if (t.is_response_error())
-        throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}", name(),
-                                             s.req.write ? "write" : "read", s.req.bytes, s.req.addr,
-                                             t.get_response_string()));
+        throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}",
+                                             name(), s.req.write ? "write" : "read", s.req.bytes,
+                                             s.req.addr, t.get_response_string()));
     --in_flight_;
     // Visible at the first clock edge strictly after the answer.
     s.req.ready = cycle_now_() + 1;

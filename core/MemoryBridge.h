@@ -5,22 +5,22 @@
 // open, at most `max_outstanding` transactions in flight) and hands each answer back through
 // `onDone` with the cycle it becomes visible (the clock edge after BEGIN_RESP). The target can
 // be SimpleMemory or the HBM controller: same socket, same protocol.
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "core/MemoryPort.h"
 
 namespace wsc::core {
 
 class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::tlm_mm_interface {
-public:
+  public:
     tlm_utils::simple_initiator_socket<MemoryBridge> socket;
 
     SC_HAS_PROCESS(MemoryBridge);
@@ -37,7 +37,7 @@ public:
     void debugAccess(uint64_t addr, void* data, uint32_t len, bool write);
     uint32_t inFlight() const { return in_flight_; }
 
-private:
+  private:
     struct Slot {
         std::unique_ptr<tlm::tlm_generic_payload> payload;
         MemoryRequest req;
@@ -52,7 +52,7 @@ private:
     std::vector<Slot> slots_;
     std::vector<uint32_t> free_slots_;
     std::deque<MemoryRequest> queue_;
-    std::vector<uint8_t> scratch_;  // data pointer for timing-only transactions
+    std::vector<uint8_t> scratch_;                  // data pointer for timing-only transactions
     tlm::tlm_generic_payload* req_open_ = nullptr;  // BEGIN_REQ sent, END_REQ not yet seen
     sc_core::sc_event wake_;
     std::function<uint64_t()> cycle_now_;

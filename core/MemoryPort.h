@@ -6,7 +6,7 @@
 namespace wsc::core {
 
 class MemoryPort {
-public:
+  public:
     virtual ~MemoryPort() = default;
     virtual void push(MemoryRequest&& r) = 0;
 };

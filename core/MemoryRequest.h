@@ -8,13 +8,13 @@ namespace wsc::core {
 
 struct MemoryRequest {
     uint32_t core = 0;
-    uint32_t op = 0;          // the DMA operation (slot) this chunk belongs to
-    uint16_t buf = 0;         // SRAM buffer and byte offset in it
+    uint32_t op = 0;   // the DMA operation (slot) this chunk belongs to
+    uint16_t buf = 0;  // SRAM buffer and byte offset in it
     uint64_t buf_offset = 0;
-    uint64_t addr = 0;        // memory address
+    uint64_t addr = 0;  // memory address
     uint32_t bytes = 0;
-    bool write = false;       // SRAM -> memory
-    uint64_t ready = 0;       // cycle the answer is visible to the core (set by the bridge)
+    bool write = false;  // SRAM -> memory
+    uint64_t ready = 0;  // cycle the answer is visible to the core (set by the bridge)
     std::vector<uint8_t> data;
 };
 

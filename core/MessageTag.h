@@ -8,8 +8,17 @@
 namespace wsc::core {
 
 class MessageTag {
-public:
-    enum Kind : uint8_t { Data = 0, Put = 1, GetReq = 2, GetResp = 3, BarArrive = 4, BarRelease = 5, MemReq = 6, MemResp = 7 };
+  public:
+    enum Kind : uint8_t {
+        Data = 0,
+        Put = 1,
+        GetReq = 2,
+        GetResp = 3,
+        BarArrive = 4,
+        BarRelease = 5,
+        MemReq = 6,
+        MemResp = 7
+    };
     static constexpr uint64_t kMaxGetBytes = (uint64_t{1} << 24) - 1;
     static constexpr uint32_t kMaxOp = (1u << 20) - 1;
 
@@ -27,7 +36,9 @@ public:
     }
     static uint32_t op(uint64_t t) { return static_cast<uint32_t>(t >> 16) & kMaxOp; }
     static uint64_t getBytes(uint64_t t) { return (t >> 36) & kMaxGetBytes; }
-    static uint64_t getResp(uint32_t op) { return (uint64_t{GetResp} << 60) | (uint64_t{op} << 16); }
+    static uint64_t getResp(uint32_t op) {
+        return (uint64_t{GetResp} << 60) | (uint64_t{op} << 16);
+    }
     static uint64_t barrier(Kind k, uint16_t group) { return (uint64_t{k} << 60) | group; }
     static uint16_t group(uint64_t t) { return static_cast<uint16_t>(t); }
     // Memory-port messages: which attached agent (port) and which of its requests.

@@ -12,7 +12,7 @@
 namespace wsc::core {
 
 class NocAgent {
-public:
+  public:
     virtual ~NocAgent() = default;
     // A message for this agent reached `node` (inside Network::step: must not send from here).
     virtual void onMessage(const noc::Message& m, uint32_t node, uint64_t cycle) = 0;

@@ -13,12 +13,19 @@ namespace wsc::core {
 
 NocMemoryPort::NocMemoryPort(noc::Network& net, CoreArray& cores, uint32_t node, MemoryPort& target,
                              uint32_t header_bytes, uint32_t window)
-    : net_(net), cores_(cores), node_(node), target_(target), header_(header_bytes), window_(window) {
+    : net_(net),
+      cores_(cores),
+      node_(node),
+      target_(target),
+      header_(header_bytes),
+      window_(window) {
     if (node >= net.nodes())
-        throw std::invalid_argument(fmt::format("memory port: attach node {} does not exist (the NoC has {} nodes)",
-                                                node, net.nodes()));
+        throw std::invalid_argument(
+            fmt::format("memory port: attach node {} does not exist (the NoC has {} nodes)", node,
+                        net.nodes()));
     if (!net.nodeAlive(node))
-        throw std::invalid_argument(fmt::format("memory port: attach node {} sits on a failed router", node));
+        throw std::invalid_argument(
+            fmt::format("memory port: attach node {} sits on a failed router", node));
     if (header_bytes == 0) throw std::invalid_argument("memory port: header_bytes must be > 0");
     if (window == 0) throw std::invalid_argument("memory port: window must be > 0");
     agent_ = cores.attachAgent(*this);
@@ -33,7 +40,8 @@ noc::Payload NocMemoryPort::toPayload(const std::vector<uint8_t>& bytes) {
 
 void NocMemoryPort::fromPayload(const noc::Payload& p, uint32_t bytes, std::vector<uint8_t>& out) {
     if (!p) return;  // timing-only
-    if (p->size() * 4 < bytes) throw std::logic_error("memory port: payload shorter than the request");
+    if (p->size() * 4 < bytes)
+        throw std::logic_error("memory port: payload shorter than the request");
     out.resize(bytes);
     std::memcpy(out.data(), p->data(), bytes);
 }
@@ -41,7 +49,8 @@ void NocMemoryPort::fromPayload(const noc::Payload& p, uint32_t bytes, std::vect
 uint32_t NocMemoryPort::hops(uint32_t a, uint32_t b) const {
     const auto& t = net_.topology();
     const uint32_t ra = t.routerOfNode(a), rb = t.routerOfNode(b);
-    return static_cast<uint32_t>(std::abs(int(t.x(ra)) - int(t.x(rb))) + std::abs(int(t.y(ra)) - int(t.y(rb))));
+    return static_cast<uint32_t>(std::abs(int(t.x(ra)) - int(t.x(rb))) +
+                                 std::abs(int(t.y(ra)) - int(t.y(rb))));
 }
 
 void NocMemoryPort::push(MemoryRequest&& r) {
@@ -85,21 +94,25 @@ void NocMemoryPort::push(MemoryRequest&& r) {
 void NocMemoryPort::onMessage(const noc::Message& m, uint32_t node, uint64_t cycle) {
     const uint32_t id = MessageTag::request(m.tag);
     if (id >= entries_.size() || !entries_[id].used)
-        throw std::logic_error(fmt::format("memory port at node {}: message for unknown request {}", node_, id));
+        throw std::logic_error(
+            fmt::format("memory port at node {}: message for unknown request {}", node_, id));
     Entry& e = entries_[id];
     if (MessageTag::kind(m.tag) == MessageTag::MemReq) {
-        if (node != node_) throw std::logic_error("memory port: request delivered away from the port");
+        if (node != node_)
+            throw std::logic_error("memory port: request delivered away from the port");
         e.at_port = cycle;
         // A store's data arrives as the payload; a functional load keeps e.req.data as the
         // buffer the target fills.
         if (e.req.write) fromPayload(m.payload, e.req.bytes, e.req.data);
         waiting_.push_back(id);
-        st_.max_waiting = std::max<uint32_t>(st_.max_waiting, static_cast<uint32_t>(waiting_.size()));
+        st_.max_waiting =
+            std::max<uint32_t>(st_.max_waiting, static_cast<uint32_t>(waiting_.size()));
         issue(cycle);
         return;
     }
     // MemResp at the requesting core.
-    if (node != e.req.core) throw std::logic_error("memory port: response delivered to the wrong core");
+    if (node != e.req.core)
+        throw std::logic_error("memory port: response delivered to the wrong core");
     MemoryRequest r = std::move(e.req);
     r.op = e.op;
     r.ready = cycle + 1;  // arrivals are visible the cycle after delivery

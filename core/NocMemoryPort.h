@@ -30,17 +30,17 @@
 namespace wsc::core {
 
 class NocMemoryPort : public MemoryPort, public NocAgent {
-public:
+  public:
     struct Stats {
         uint64_t requests = 0, reads = 0, writes = 0;
-        uint64_t bytes_read = 0, bytes_written = 0;       // data bytes moved for cores
+        uint64_t bytes_read = 0, bytes_written = 0;              // data bytes moved for cores
         uint64_t request_msg_bytes = 0, response_msg_bytes = 0;  // on the NoC, headers included
-        uint64_t hop_sum = 0;                  // XY/mesh distance core <-> port, per request
-        uint64_t req_noc_cycles = 0;           // core push -> request delivered at the port
-        uint64_t port_wait_cycles = 0;         // delivered at the port -> issued to the target
-        uint64_t mem_cycles = 0;               // issued to the target -> its answer visible
-        uint32_t max_waiting = 0;              // most requests waiting at the port for a credit
-        uint64_t resp_noc_cycles = 0;          // answer visible -> response delivered at the core
+        uint64_t hop_sum = 0;           // XY/mesh distance core <-> port, per request
+        uint64_t req_noc_cycles = 0;    // core push -> request delivered at the port
+        uint64_t port_wait_cycles = 0;  // delivered at the port -> issued to the target
+        uint64_t mem_cycles = 0;        // issued to the target -> its answer visible
+        uint32_t max_waiting = 0;       // most requests waiting at the port for a credit
+        uint64_t resp_noc_cycles = 0;   // answer visible -> response delivered at the core
         uint64_t round_trip_cycles = 0, max_round_trip = 0;  // push -> visible to the core
         uint64_t first_push = UINT64_MAX, last_done = 0;     // cycles
     };
@@ -66,7 +66,7 @@ public:
     uint32_t inFlight() const { return static_cast<uint32_t>(entries_.size() - free_.size()); }
     const Stats& stats() const { return st_; }
 
-private:
+  private:
     struct Entry {
         MemoryRequest req;
         uint32_t op = 0;  // the core's DMA operation (req.op carries the entry id at the target)
@@ -84,8 +84,8 @@ private:
     MemoryPort& target_;
     uint32_t header_;
     uint32_t window_;
-    uint32_t in_service_ = 0;        // issued to the target, response not yet delivered
-    std::deque<uint32_t> waiting_;   // delivered at the port, not yet issued
+    uint32_t in_service_ = 0;       // issued to the target, response not yet delivered
+    std::deque<uint32_t> waiting_;  // delivered at the port, not yet issued
     uint16_t agent_;
     std::vector<Entry> entries_;
     std::vector<uint32_t> free_;

@@ -7,7 +7,8 @@ namespace wsc::core {
 
 PeArray::PeArray(const PeArrayParams& p) : p_(p), dataflow_(Dataflow::make(p.dataflow)) {
     if (p.rows == 0 || p.cols == 0 || p.macs_per_cycle == 0 || p.data_bits == 0)
-        throw std::invalid_argument("PE array: rows, cols, macs_per_cycle and data_bits must be > 0");
+        throw std::invalid_argument(
+            "PE array: rows, cols, macs_per_cycle and data_bits must be > 0");
 }
 
 PeTiming PeArray::timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) const {
@@ -16,7 +17,8 @@ PeTiming PeArray::timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) 
     if (r.macs == 0) return r;
     const FoldMapping f = dataflow_->map(m, k, n);
     const uint64_t per_cycle = uint64_t(p_.macs_per_cycle) * p_.data_bits;
-    r.stream = std::max<uint64_t>(1, (f.temporal * firmware::dtypeBits(t) + per_cycle - 1) / per_cycle);
+    r.stream =
+        std::max<uint64_t>(1, (f.temporal * firmware::dtypeBits(t) + per_cycle - 1) / per_cycle);
     r.row_folds = (f.spatial_rows + p_.rows - 1) / p_.rows;
     r.col_folds = (f.spatial_cols + p_.cols - 1) / p_.cols;
     // 2 S_R F_C + S_C F_R + F_R F_C (T' - 2); T' >= 1 and every fold has r, c >= 1, so the sum

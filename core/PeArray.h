@@ -20,11 +20,11 @@ struct PeTiming {
     uint64_t row_folds = 0, col_folds = 0;
     uint64_t stream = 0;  // T' per fold
     uint64_t cycles = 0;
-    uint64_t macs = 0;    // m * k * n useful MACs
+    uint64_t macs = 0;  // m * k * n useful MACs
 };
 
 class PeArray {
-public:
+  public:
     explicit PeArray(const PeArrayParams& p);
     const PeArrayParams& params() const { return p_; }
     const Dataflow& dataflow() const { return *dataflow_; }
@@ -36,7 +36,7 @@ public:
     static void compute(const float* a, const float* b, float* c, uint32_t m, uint32_t k,
                         uint32_t n, bool accumulate, bool trans_b = false);
 
-private:
+  private:
     PeArrayParams p_;
     std::unique_ptr<Dataflow> dataflow_;
 };

@@ -15,8 +15,8 @@ namespace {
 constexpr uint64_t kPage = 4096;
 }
 
-SimpleMemory::SimpleMemory(sc_module_name name, sc_time latency, double bytes_per_ns, uint64_t capacity,
-                           bool functional)
+SimpleMemory::SimpleMemory(sc_module_name name, sc_time latency, double bytes_per_ns,
+                           uint64_t capacity, bool functional)
     : sc_module(name),
       socket("socket"),
       latency_(latency),
@@ -32,7 +32,8 @@ SimpleMemory::SimpleMemory(sc_module_name name, sc_time latency, double bytes_pe
 
 void SimpleMemory::write(uint64_t addr, const void* src, uint64_t len) {
     if (addr + len > capacity_ || addr + len < addr)
-        throw std::out_of_range(fmt::format("{}: write of {} bytes at 0x{:x} beyond capacity {}", name(), len, addr, capacity_));
+        throw std::out_of_range(fmt::format("{}: write of {} bytes at 0x{:x} beyond capacity {}",
+                                            name(), len, addr, capacity_));
     const uint8_t* s = static_cast<const uint8_t*>(src);
     while (len) {
         auto& pg = pages_[addr / kPage];
@@ -45,13 +46,16 @@ void SimpleMemory::write(uint64_t addr, const void* src, uint64_t len) {
 
 void SimpleMemory::read(uint64_t addr, void* dst, uint64_t len) const {
     if (addr + len > capacity_ || addr + len < addr)
-        throw std::out_of_range(fmt::format("{}: read of {} bytes at 0x{:x} beyond capacity {}", name(), len, addr, capacity_));
+        throw std::out_of_range(fmt::format("{}: read of {} bytes at 0x{:x} beyond capacity {}",
+                                            name(), len, addr, capacity_));
     uint8_t* d = static_cast<uint8_t*>(dst);
     while (len) {
         const uint64_t off = addr % kPage, n = std::min(len, kPage - off);
         auto it = pages_.find(addr / kPage);
-        if (it == pages_.end()) std::memset(d, 0, n);
-        else std::memcpy(d, it->second.data() + off, n);
+        if (it == pages_.end())
+            std::memset(d, 0, n);
+        else
+            std::memcpy(d, it->second.data() + off, n);
         addr += n, d += n, len -= n;
     }
 }
@@ -63,8 +67,10 @@ bool SimpleMemory::access(tlm_generic_payload& t) {
         return false;
     }
     if (functional_) {
-        if (t.is_write()) write(a, t.get_data_ptr(), n);
-        else read(a, t.get_data_ptr(), n);
+        if (t.is_write())
+            write(a, t.get_data_ptr(), n);
+        else
+            read(a, t.get_data_ptr(), n);
     }
     t.set_response_status(TLM_OK_RESPONSE);
     return true;
@@ -83,7 +89,9 @@ tlm_sync_enum SimpleMemory::nb_transport_fw(tlm_generic_payload& t, tlm_phase& p
         return TLM_UPDATED;
     }
     if (ph == END_RESP) {
-        if (resp_open_ != &t) throw std::logic_error(fmt::format("{}: END_RESP for a transaction not answered", name()));
+        if (resp_open_ != &t)
+            throw std::logic_error(
+                fmt::format("{}: END_RESP for a transaction not answered", name()));
         resp_open_->release();
         resp_open_ = nullptr;
         if (!waiting_.empty()) {
@@ -98,8 +106,10 @@ tlm_sync_enum SimpleMemory::nb_transport_fw(tlm_generic_payload& t, tlm_phase& p
 
 void SimpleMemory::peqCallback(tlm_generic_payload& t, const tlm_phase&) {
     access(t);
-    if (resp_open_) waiting_.push_back(&t);
-    else sendResponse(t);
+    if (resp_open_)
+        waiting_.push_back(&t);
+    else
+        sendResponse(t);
 }
 
 void SimpleMemory::sendResponse(tlm_generic_payload& t) {

@@ -4,20 +4,20 @@
 // transfers: done = max(now, previous transfer's end) + bytes / bandwidth + latency. It keeps
 // the data (sparse 4 KiB pages) in functional mode. Same socket and protocol as dram::HbmTarget,
 // so swapping one for the other is a configuration change.
-#include <cstdint>
-#include <deque>
-#include <unordered_map>
-#include <vector>
-
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
 
 namespace wsc::core {
 
 class SimpleMemory : public sc_core::sc_module {
-public:
+  public:
     tlm_utils::simple_target_socket<SimpleMemory> socket;
 
     SC_HAS_PROCESS(SimpleMemory);
@@ -32,8 +32,9 @@ public:
     uint64_t requests() const { return requests_; }
     uint64_t bytes() const { return bytes_; }
 
-private:
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  private:
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
+                                       sc_core::sc_time& d);
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d);
     unsigned int transport_dbg(tlm::tlm_generic_payload& t);
     void peqCallback(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);

@@ -14,7 +14,8 @@ Sram::Sram(const SramParams& p, bool functional)
         throw std::invalid_argument("SRAM: capacity, banks, ports and port width must be > 0");
 }
 
-uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_t bytes, uint32_t elems) {
+uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_t bytes,
+                        uint32_t elems) {
     if (bytes > p_.capacity_bytes - used_)
         throw SramOverflowError(who, name, bytes, used_, p_.capacity_bytes);
     const uint64_t elem_offset = functional_ ? store_.size() : 0;
@@ -27,11 +28,13 @@ uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_
 std::vector<uint32_t> Sram::banksOf(std::initializer_list<uint16_t> bufs) const {
     std::vector<uint32_t> out;
     if (p_.bank_width == 0) return out;
-    const uint64_t span = std::min<uint64_t>(p_.banks, (p_.port_bytes + p_.bank_width - 1) / p_.bank_width);
+    const uint64_t span =
+        std::min<uint64_t>(p_.banks, (p_.port_bytes + p_.bank_width - 1) / p_.bank_width);
     for (uint16_t b : bufs) {
         if (b >= bufs_.size()) continue;  // kNoBuf
         const uint64_t base = bufs_[b].offset / p_.bank_width;
-        for (uint64_t j = 0; j < span; ++j) out.push_back(static_cast<uint32_t>((base + j) % p_.banks));
+        for (uint64_t j = 0; j < span; ++j)
+            out.push_back(static_cast<uint32_t>((base + j) % p_.banks));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -61,7 +64,8 @@ void Sram::claimPort(uint64_t now, uint64_t until, std::initializer_list<uint16_
 const Sram::Buf* Sram::locate(uint64_t addr, uint64_t len, uint64_t& elem) const {
     if (!functional_ || len == 0 || addr % 4 || len % 4) return nullptr;
     for (const Buf& b : bufs_) {
-        if (addr >= b.offset && addr + len <= b.offset + b.bytes && b.bytes == uint64_t(b.elems) * 4) {
+        if (addr >= b.offset && addr + len <= b.offset + b.bytes &&
+            b.bytes == uint64_t(b.elems) * 4) {
             elem = b.elem_offset + (addr - b.offset) / 4;
             return &b;
         }

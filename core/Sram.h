@@ -5,7 +5,8 @@
 // of every buffer. Banks: with bank_width = 0 streams are assumed interleaved across banks (no
 // conflicts); with bank_width > 0 a stream holds ceil(port_bytes / bank_width) consecutive banks
 // starting at each operand buffer's base bank ((offset / bank_width) % banks) until it ends, and a
-// stream needing a held bank waits (charged as an SRAM stall). A stream never conflicts with itself.
+// stream needing a held bank waits (charged as an SRAM stall). A stream never conflicts with
+// itself.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -16,13 +17,14 @@
 namespace wsc::core {
 
 class Sram {
-public:
+  public:
     Sram(const SramParams& p, bool functional);
     const SramParams& params() const { return p_; }
 
     // Allocates `bytes` (holding `elems` values) for buffer `name`; `who` names the core in the
     // error. Returns the buffer's index (allocation order).
-    uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes, uint32_t elems);
+    uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes,
+                      uint32_t elems);
     uint64_t used() const { return used_; }
     uint64_t offset(uint16_t b) const { return bufs_[b].offset; }
     uint64_t bytes(uint16_t b) const { return bufs_[b].bytes; }
@@ -41,14 +43,16 @@ public:
     void claimPort(uint64_t now, uint64_t until, std::initializer_list<uint16_t> bufs = {});
     // Banks a stream over `bufs` holds (sorted, unique); empty when bank_width = 0.
     std::vector<uint32_t> banksOf(std::initializer_list<uint16_t> bufs) const;
-    uint64_t transferCycles(uint64_t bytes) const { return (bytes + p_.port_bytes - 1) / p_.port_bytes; }
+    uint64_t transferCycles(uint64_t bytes) const {
+        return (bytes + p_.port_bytes - 1) / p_.port_bytes;
+    }
 
     // Byte-addressed access for the TLM target: only whole fp32 values of fp32 buffers
     // (4-byte aligned, inside one buffer). Returns false otherwise.
     bool read(uint64_t addr, uint8_t* dst, uint64_t len) const;
     bool write(uint64_t addr, const uint8_t* src, uint64_t len);
 
-private:
+  private:
     struct Buf {
         uint64_t offset, bytes;
         uint32_t elems;

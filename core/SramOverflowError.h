@@ -7,7 +7,7 @@
 namespace wsc::core {
 
 class SramOverflowError : public std::runtime_error {
-public:
+  public:
     SramOverflowError(const std::string& core, const std::string& buffer, uint64_t bytes,
                       uint64_t used, uint64_t capacity);
 };

@@ -17,8 +17,9 @@ bool SramTarget::access(tlm_generic_payload& t) {
         t.set_response_status(TLM_BYTE_ENABLE_ERROR_RESPONSE);
         return false;
     }
-    const bool ok = t.is_write() ? sram_.write(t.get_address(), t.get_data_ptr(), t.get_data_length())
-                                 : sram_.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
+    const bool ok = t.is_write()
+                        ? sram_.write(t.get_address(), t.get_data_ptr(), t.get_data_length())
+                        : sram_.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
     t.set_response_status(ok ? TLM_OK_RESPONSE : TLM_ADDRESS_ERROR_RESPONSE);
     ++accesses_;
     return ok;
@@ -26,13 +27,15 @@ bool SramTarget::access(tlm_generic_payload& t) {
 
 void SramTarget::b_transport(tlm_generic_payload& t, sc_time& d) {
     access(t);
-    d += period_ * double(sram_.params().access_latency + sram_.transferCycles(t.get_data_length()));
+    d +=
+        period_ * double(sram_.params().access_latency + sram_.transferCycles(t.get_data_length()));
 }
 
 tlm_sync_enum SramTarget::nb_transport_fw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {
     if (ph != BEGIN_REQ) return TLM_COMPLETED;
     access(t);
-    d += period_ * double(sram_.params().access_latency + sram_.transferCycles(t.get_data_length()));
+    d +=
+        period_ * double(sram_.params().access_latency + sram_.transferCycles(t.get_data_length()));
     ph = BEGIN_RESP;
     return TLM_COMPLETED;
 }

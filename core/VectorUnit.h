@@ -13,7 +13,7 @@
 namespace wsc::core {
 
 class VectorUnit {
-public:
+  public:
     VectorUnit(const VectorParams& p, uint32_t port_bytes);
     uint64_t cycles(firmware::Opcode op, uint64_t n, firmware::DType t) const;
     static void execute(firmware::Opcode op, const float* a, const float* b, float* c, uint32_t n,
@@ -21,7 +21,7 @@ public:
     // Operands the op reads (1 or 2), for SRAM traffic.
     static uint32_t inputs(firmware::Opcode op);
 
-private:
+  private:
     VectorParams p_;
     uint32_t port_bytes_;
     uint32_t tree_;  // ceil(log2(lanes))

@@ -1,8 +1,8 @@
 #include "dram/AddressMapper.h"
 
-#include <stdexcept>
-
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 namespace wsc::dram {
 

@@ -14,9 +14,9 @@ struct DecodedAddress {
     uint32_t channel = 0;
     uint32_t pseudo_channel = 0;  // within its channel
     uint32_t bank_group = 0;
-    uint32_t bank = 0;            // within its group
+    uint32_t bank = 0;  // within its group
     uint32_t row = 0;
-    uint32_t column = 0;          // burst index within the row (column address / burst length)
+    uint32_t column = 0;  // burst index within the row (column address / burst length)
     bool operator==(const DecodedAddress& o) const {
         return channel == o.channel && pseudo_channel == o.pseudo_channel &&
                bank_group == o.bank_group && bank == o.bank && row == o.row && column == o.column;
@@ -24,7 +24,7 @@ struct DecodedAddress {
 };
 
 class AddressMapper {
-public:
+  public:
     enum class Field : uint8_t { Ro, Ba, Bg, Co, Pc, Ch };
     static constexpr unsigned kFields = 6;
 
@@ -34,7 +34,7 @@ public:
     // std::invalid_argument on unknown or repeated tokens or a missing field.
     static std::vector<Field> parse(const std::string& mapping);
 
-    DecodedAddress decode(uint64_t addr) const;  // bits above capacity are ignored
+    DecodedAddress decode(uint64_t addr) const;      // bits above capacity are ignored
     uint64_t encode(const DecodedAddress& d) const;  // offset bits are zero
     bool contains(uint64_t addr) const { return addr < capacity_; }
     uint64_t capacity() const { return capacity_; }
@@ -43,8 +43,11 @@ public:
         return d.channel * pseudo_channels_ + d.pseudo_channel;
     }
 
-private:
-    struct Slice { unsigned shift = 0; uint64_t mask = 0; };
+  private:
+    struct Slice {
+        unsigned shift = 0;
+        uint64_t mask = 0;
+    };
     std::array<Slice, kFields> slices_{};  // indexed by Field
     unsigned offset_bits_ = 0;
     uint64_t capacity_ = 0;

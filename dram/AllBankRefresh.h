@@ -7,7 +7,7 @@
 namespace wsc::dram {
 
 class AllBankRefresh : public RefreshPolicy {
-public:
+  public:
     explicit AllBankRefresh(const HbmParams& p) : interval_(p.tREFI), due_(p.tREFI) {}
     bool pending(uint64_t now) const override { return now >= due_; }
     uint64_t nextDue() const override { return due_; }
@@ -15,7 +15,7 @@ public:
     DramCommand command(const TimingTracker& tracker, uint16_t pseudoChannel) const override;
     void onIssued(const DramCommand& cmd, uint64_t now) override;
 
-private:
+  private:
     uint64_t interval_;
     uint64_t due_;
 };

@@ -10,8 +10,10 @@ void BackingStore::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
         const uint64_t page = addr / kPage, off = addr % kPage;
         const uint64_t n = std::min(len, kPage - off);
         auto it = pages_.find(page);
-        if (it == pages_.end()) std::memset(dst, 0, n);
-        else std::memcpy(dst, it->second.get() + off, n);
+        if (it == pages_.end())
+            std::memset(dst, 0, n);
+        else
+            std::memcpy(dst, it->second.get() + off, n);
         addr += n;
         dst += n;
         len -= n;

@@ -8,12 +8,12 @@
 namespace wsc::dram {
 
 class BackingStore {
-public:
+  public:
     void read(uint64_t addr, uint8_t* dst, uint64_t len) const;
     void write(uint64_t addr, const uint8_t* src, uint64_t len);
     size_t pages() const { return pages_.size(); }
 
-private:
+  private:
     static constexpr uint64_t kPage = 4096;
     std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };

@@ -6,10 +6,16 @@
 namespace wsc::dram {
 
 ChannelController::ChannelController(const HbmParams& p, uint16_t pseudoChannel, BurstSink& sink)
-    : p_(p), pch_(pseudoChannel), sink_(sink), read_depth_(p.read_queue_depth),
-      write_depth_(p.write_queue_depth), burst_(p.burstCycles()),
-      inflight_(p.read_queue_depth + p.write_queue_depth), tracker_(p),
-      scheduler_(Scheduler::create(p)), refresh_(RefreshPolicy::create(p)),
+    : p_(p),
+      pch_(pseudoChannel),
+      sink_(sink),
+      read_depth_(p.read_queue_depth),
+      write_depth_(p.write_queue_depth),
+      burst_(p.burstCycles()),
+      inflight_(p.read_queue_depth + p.write_queue_depth),
+      tracker_(p),
+      scheduler_(Scheduler::create(p)),
+      refresh_(RefreshPolicy::create(p)),
       drain_(p.write_high_watermark, p.write_low_watermark) {
     reads_.reserve(read_depth_);
     writes_.reserve(write_depth_);
@@ -33,8 +39,10 @@ void ChannelController::enqueue(BurstRequest r, uint64_t now) {
     r.touched = false;
     auto& q = r.write ? writes_ : reads_;
     q.push_back(r);  // within reserved capacity: no allocation
-    if (r.write) stats_.write_queue_max = std::max<uint32_t>(stats_.write_queue_max, uint32_t(q.size()));
-    else stats_.read_queue_max = std::max<uint32_t>(stats_.read_queue_max, uint32_t(q.size()));
+    if (r.write)
+        stats_.write_queue_max = std::max<uint32_t>(stats_.write_queue_max, uint32_t(q.size()));
+    else
+        stats_.read_queue_max = std::max<uint32_t>(stats_.read_queue_max, uint32_t(q.size()));
     // If this cycle's command slot is already used, the earliest chance is the next cycle.
     const uint64_t earliest = (last_issue_ != kNever && last_issue_ >= now) ? now + 1 : now;
     wake_ = std::min(wake_, earliest);
@@ -101,9 +109,12 @@ void ChannelController::issue(const Decision& d, uint64_t now) {
     BurstRequest& r = q[size_t(d.request)];
     if (!r.touched) {
         r.touched = true;
-        if (isColumn(c.type)) ++stats_.row_hits;
-        else if (c.type == CommandType::ACT) ++stats_.row_misses;
-        else ++stats_.row_conflicts;
+        if (isColumn(c.type))
+            ++stats_.row_hits;
+        else if (c.type == CommandType::ACT)
+            ++stats_.row_misses;
+        else
+            ++stats_.row_conflicts;
     }
     scheduler_->onIssued(d, view);
     if (isColumn(c.type)) {

@@ -22,13 +22,13 @@ namespace wsc::dram {
 
 // Receives each burst when its last data beat has crossed the bus.
 class BurstSink {
-public:
+  public:
     virtual ~BurstSink() = default;
     virtual void burstDone(uint32_t tag, bool write, uint64_t cycle) = 0;
 };
 
 class ChannelController {
-public:
+  public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
     ChannelController(const HbmParams& p, uint16_t pseudoChannel, BurstSink& sink);
@@ -51,8 +51,13 @@ public:
     ChannelStats stats(uint64_t now) const;
     const TimingTracker& tracker() const { return tracker_; }
 
-private:
-    struct InFlight { uint64_t done; uint64_t arrival; uint32_t tag; bool write; };
+  private:
+    struct InFlight {
+        uint64_t done;
+        uint64_t arrival;
+        uint32_t tag;
+        bool write;
+    };
 
     void integrate(uint64_t now);
     void issue(const Decision& d, uint64_t now);

@@ -9,10 +9,10 @@
 namespace wsc::dram {
 
 struct ChannelStats {
-    uint64_t reads = 0, writes = 0;             // bursts completed on the data bus
-    uint64_t row_hits = 0;       // first command for the burst was RD/WR: its row was open
-    uint64_t row_misses = 0;     // first command was ACT: bank was precharged
-    uint64_t row_conflicts = 0;  // first command was PRE: another row was open
+    uint64_t reads = 0, writes = 0;  // bursts completed on the data bus
+    uint64_t row_hits = 0;           // first command for the burst was RD/WR: its row was open
+    uint64_t row_misses = 0;         // first command was ACT: bank was precharged
+    uint64_t row_conflicts = 0;      // first command was PRE: another row was open
     std::array<uint64_t, kCommandTypes> commands{};
     uint64_t banks_precharged = 0;  // PRE of an open bank plus every bank PREA closed
     uint64_t read_latency_sum = 0;  // burst arrival to last data beat, cycles

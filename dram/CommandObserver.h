@@ -7,7 +7,7 @@
 namespace wsc::dram {
 
 class CommandObserver {
-public:
+  public:
     virtual ~CommandObserver() = default;
     virtual void onCommand(const DramCommand& cmd, uint64_t cycle) = 0;
 };

@@ -18,6 +18,8 @@ struct DramCommand {
 };
 
 const char* commandName(CommandType t);
-inline bool isColumn(CommandType t) { return t == CommandType::RD || t == CommandType::WR; }
+inline bool isColumn(CommandType t) {
+    return t == CommandType::RD || t == CommandType::WR;
+}
 
 }  // namespace wsc::dram

@@ -12,8 +12,11 @@ std::unique_ptr<Scheduler> Scheduler::create(const HbmParams& p) {
 }
 
 FrFcfsScheduler::FrFcfsScheduler(const HbmParams& p)
-    : policy_(p.page_policy), starvation_limit_(p.starvation_limit), has_hit_(p.banksPerPseudoChannel()),
-      seen_hit_(p.banksPerPseudoChannel()), seen_other_(p.banksPerPseudoChannel()),
+    : policy_(p.page_policy),
+      starvation_limit_(p.starvation_limit),
+      has_hit_(p.banksPerPseudoChannel()),
+      seen_hit_(p.banksPerPseudoChannel()),
+      seen_other_(p.banksPerPseudoChannel()),
       pre_candidate_(p.banksPerPseudoChannel()),
       close_pending_(p.banksPerPseudoChannel()) {}
 
@@ -50,9 +53,12 @@ Decision FrFcfsScheduler::decide(const SchedulerView& v, uint64_t now) {
             c.bank = r.bank;
             c.row = r.row;
             c.column = r.column;
-            if (!tr.isOpen(b)) c.type = CommandType::ACT;
-            else if (tr.openRow(b) != r.row) c.type = CommandType::PRE;
-            else c.type = r.write ? CommandType::WR : CommandType::RD;
+            if (!tr.isOpen(b))
+                c.type = CommandType::ACT;
+            else if (tr.openRow(b) != r.row)
+                c.type = CommandType::PRE;
+            else
+                c.type = r.write ? CommandType::WR : CommandType::RD;
             const uint64_t t = tr.earliest(c);
             if (t <= now) {
                 d.issue = true;

@@ -11,21 +11,21 @@
 namespace wsc::dram {
 
 class FrFcfsScheduler : public Scheduler {
-public:
+  public:
     explicit FrFcfsScheduler(const HbmParams& p);
     Decision decide(const SchedulerView& v, uint64_t now) override;
     void onIssued(const Decision& d, const SchedulerView& v) override;
     // Decisions in which the starvation guard held everything else back.
     uint64_t starvedWaits() const { return starved_waits_; }
 
-private:
+  private:
     PagePolicy policy_;
     uint32_t starvation_limit_;
     uint64_t starved_waits_ = 0;
     // Per-bank scratch reused every decision (sized once: no allocation per cycle).
     std::vector<uint8_t> has_hit_;
     std::vector<uint8_t> seen_hit_, seen_other_;
-    std::vector<int> pre_candidate_;  // oldest request per bank needing a PRE, or -1
+    std::vector<int> pre_candidate_;      // oldest request per bank needing a PRE, or -1
     std::vector<uint8_t> close_pending_;  // closed-page: precharge this bank when legal
 };
 

@@ -1,9 +1,9 @@
 #include "dram/HbmController.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace wsc::dram {
 
@@ -17,8 +17,12 @@ constexpr size_t kFeedWindow = 256;
 }  // namespace
 
 HbmController::HbmController(const HbmParams& p)
-    : p_(validated(p)), mapper_(p), access_(p.accessBytes()), txns_(p.max_outstanding),
-      blocked_(p.pseudoChannelCount()), completed_(p.max_outstanding) {
+    : p_(validated(p)),
+      mapper_(p),
+      access_(p.accessBytes()),
+      txns_(p.max_outstanding),
+      blocked_(p.pseudoChannelCount()),
+      completed_(p.max_outstanding) {
     const uint32_t n = p.pseudoChannelCount();
     channels_.reserve(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -35,13 +39,11 @@ HbmController::HbmController(const HbmParams& p)
 
 HbmController::~HbmController() = default;
 
-void HbmController::submit(uint64_t addr, uint32_t bytes, bool write, uint64_t now,
-                           uint64_t user) {
+void HbmController::submit(uint64_t addr, uint32_t bytes, bool write, uint64_t now, uint64_t user) {
     if (free_.empty()) throw std::logic_error("hbm: submit() without a free transaction slot");
     if (bytes == 0 || addr + bytes > mapper_.capacity() || addr + bytes < addr)
-        throw std::out_of_range(fmt::format(
-            "hbm: access [{:#x}, +{}) outside the stack's {} bytes", addr, bytes,
-            mapper_.capacity()));
+        throw std::out_of_range(fmt::format("hbm: access [{:#x}, +{}) outside the stack's {} bytes",
+                                            addr, bytes, mapper_.capacity()));
     const uint32_t slot = free_.back();
     free_.pop_back();
     const uint64_t first = addr / access_ * access_;

@@ -18,14 +18,14 @@
 namespace wsc::dram {
 
 struct HbmCompletion {
-    uint64_t user = 0;      // the caller's handle given to submit()
-    uint64_t arrival = 0;   // cycle accepted
-    uint64_t done = 0;      // cycle the last data beat finished
+    uint64_t user = 0;     // the caller's handle given to submit()
+    uint64_t arrival = 0;  // cycle accepted
+    uint64_t done = 0;     // cycle the last data beat finished
     bool write = false;
 };
 
 class HbmController : public BurstSink {
-public:
+  public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
     explicit HbmController(const HbmParams& p);  // validates p (std::invalid_argument)
@@ -54,7 +54,7 @@ public:
 
     void burstDone(uint32_t tag, bool write, uint64_t cycle) override;
 
-private:
+  private:
     struct Txn {
         uint64_t user = 0, arrival = 0, next_addr = 0;
         uint32_t unfed = 0;      // bursts not yet in a channel queue
@@ -69,11 +69,11 @@ private:
     std::vector<std::unique_ptr<ChannelController>> channels_;
     std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
     std::vector<Txn> txns_;
-    std::vector<uint32_t> free_;     // free transaction slots (stack)
-    std::vector<uint32_t> admit_;    // slots with unfed bursts, in arrival order
-    std::vector<uint8_t> blocked_;   // per pseudo-channel scratch for feed()
+    std::vector<uint32_t> free_;    // free transaction slots (stack)
+    std::vector<uint32_t> admit_;   // slots with unfed bursts, in arrival order
+    std::vector<uint8_t> blocked_;  // per pseudo-channel scratch for feed()
     RingBuffer<HbmCompletion> completed_;
-    bool feed_dirty_ = false;   // the front end may be able to move bursts into queues
+    bool feed_dirty_ = false;  // the front end may be able to move bursts into queues
     uint64_t last_tick_ = 0;
     LatencyHistogram read_lat_, write_lat_;
     uint64_t transactions_ = 0, first_arrival_ = kNever, last_completion_ = 0;

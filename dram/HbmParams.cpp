@@ -1,9 +1,9 @@
 #include "dram/HbmParams.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "dram/AddressMapper.h"
 #include "dram/TimingTracker.h"
@@ -11,7 +11,9 @@
 namespace wsc::dram {
 
 namespace {
-bool isPow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool isPow2(uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
 
 void requirePow2(const char* name, uint64_t v) {
     if (!isPow2(v))
@@ -37,7 +39,8 @@ uint32_t HbmParams::burstCycles() const {
 }
 
 double HbmParams::peakBandwidthBytesPerSec() const {
-    return double(stacks) * channels * pseudo_channels * bus_width_bits * data_rate_mtps * 1e6 / 8.0;
+    return double(stacks) * channels * pseudo_channels * bus_width_bits * data_rate_mtps * 1e6 /
+           8.0;
 }
 
 uint64_t HbmParams::stackCapacityBytes() const {
@@ -48,7 +51,8 @@ uint64_t HbmParams::stackCapacityBytes() const {
 HbmParams HbmParams::hbm3Default() {
     HbmParams p;
     p.tCK_ps = 625;
-    // From the facts file (JESD238 as used by Ramulator 2): converted at tCK = 0.625 ns, rounded up.
+    // From the facts file (JESD238 as used by Ramulator 2): converted at tCK = 0.625 ns, rounded
+    // up.
     p.tCL = p.nsToCycles(12.5);
     p.tRCD = p.nsToCycles(19.4);
     p.tRCDWR = p.tRCD;  // the facts give tRCD for reads only; writes assumed the same
@@ -66,7 +70,7 @@ HbmParams HbmParams::hbm3Default() {
     p.tCCD_L = p.nsToCycles(2.0);
     p.tWTR_S = p.nsToCycles(3.0);
     p.tWTR_L = p.nsToCycles(4.0);
-    p.tRFC = p.nsToCycles(350.0);    // 8 Gb-class die
+    p.tRFC = p.nsToCycles(350.0);  // 8 Gb-class die
     p.tRFCpb = p.nsToCycles(160.0);
     p.tRREFD = p.nsToCycles(8.0);
     p.tRTRS = 1;
@@ -87,38 +91,41 @@ void HbmParams::validate() const {
     requirePow2("columns", columns);
     requirePow2("burst_length", burst_length);
     if (bus_width_bits == 0 || bus_width_bits % 8 != 0 || !isPow2(bus_width_bits / 8))
-        throw std::invalid_argument(fmt::format(
-            "hbm: bus_width_bits = {} must be 8 times a power of two", bus_width_bits));
+        throw std::invalid_argument(
+            fmt::format("hbm: bus_width_bits = {} must be 8 times a power of two", bus_width_bits));
     if (columns < burst_length)
         throw std::invalid_argument(fmt::format(
             "hbm: columns = {} per row is fewer than one burst of {}", columns, burst_length));
     if (banksPerPseudoChannel() > 64)
-        throw std::invalid_argument(fmt::format(
-            "hbm: {} banks per pseudo-channel exceeds the model's limit of 64",
-            banksPerPseudoChannel()));
+        throw std::invalid_argument(
+            fmt::format("hbm: {} banks per pseudo-channel exceeds the model's limit of 64",
+                        banksPerPseudoChannel()));
     requirePositive("data_rate_mtps", data_rate_mtps);
     requirePositive("tCK_ps", tCK_ps);
 
-    const struct { const char* n; uint32_t v; } timings[] = {
-        {"tCL", tCL}, {"tWL", tWL}, {"tRCD", tRCD}, {"tRCDWR", tRCDWR}, {"tRP", tRP},
-        {"tRAS", tRAS}, {"tRC", tRC}, {"tCCD_S", tCCD_S}, {"tCCD_L", tCCD_L}, {"tRRD_S", tRRD_S},
-        {"tRRD_L", tRRD_L}, {"tRTP", tRTP}};
+    const struct {
+        const char* n;
+        uint32_t v;
+    } timings[] = {{"tCL", tCL},       {"tWL", tWL},       {"tRCD", tRCD},     {"tRCDWR", tRCDWR},
+                   {"tRP", tRP},       {"tRAS", tRAS},     {"tRC", tRC},       {"tCCD_S", tCCD_S},
+                   {"tCCD_L", tCCD_L}, {"tRRD_S", tRRD_S}, {"tRRD_L", tRRD_L}, {"tRTP", tRTP}};
     for (const auto& t : timings) requirePositive(t.n, t.v);
     if (tCCD_S < burstCycles() || tCCD_L < burstCycles())
         throw std::invalid_argument(fmt::format(
             "hbm: tCCD_S = {} / tCCD_L = {} cycles is shorter than a burst ({} cycles): bursts "
-            "would overlap on the data bus", tCCD_S, tCCD_L, burstCycles()));
+            "would overlap on the data bus",
+            tCCD_S, tCCD_L, burstCycles()));
     if (tRC < tRAS)
         throw std::invalid_argument(fmt::format("hbm: tRC = {} < tRAS = {}", tRC, tRAS));
     if (tCL + burstCycles() + tRTRS < tWL)
         throw std::invalid_argument("hbm: tWL longer than tCL + burst + tRTRS is not modelled");
     if (refresh_mode == RefreshMode::AllBank && tREFI <= tRFC)
-        throw std::invalid_argument(fmt::format(
-            "hbm: tREFI = {} must exceed tRFC = {} cycles", tREFI, tRFC));
+        throw std::invalid_argument(
+            fmt::format("hbm: tREFI = {} must exceed tRFC = {} cycles", tREFI, tRFC));
     if (refresh_mode == RefreshMode::PerBank) {
         if (tREFIpb == 0 || tREFIpb <= tRREFD)
-            throw std::invalid_argument(fmt::format(
-                "hbm: tREFIpb = {} must exceed tRREFD = {} cycles", tREFIpb, tRREFD));
+            throw std::invalid_argument(
+                fmt::format("hbm: tREFIpb = {} must exceed tRREFD = {} cycles", tREFIpb, tRREFD));
         if (uint64_t(tREFIpb) * banksPerPseudoChannel() > tREFI)
             throw std::invalid_argument(fmt::format(
                 "hbm: per-bank refresh every tREFIpb = {} cycles over {} banks takes {} cycles, "
@@ -130,8 +137,7 @@ void HbmParams::validate() const {
     requirePositive("read_queue_depth", read_queue_depth);
     requirePositive("write_queue_depth", write_queue_depth);
     requirePositive("max_outstanding", max_outstanding);
-    if (!(write_low_watermark < write_high_watermark &&
-          write_high_watermark <= write_queue_depth))
+    if (!(write_low_watermark < write_high_watermark && write_high_watermark <= write_queue_depth))
         throw std::invalid_argument(fmt::format(
             "hbm: watermarks must satisfy low ({}) < high ({}) <= write_queue_depth ({})",
             write_low_watermark, write_high_watermark, write_queue_depth));
@@ -157,19 +163,24 @@ void HbmParams::validate() const {
         throw std::invalid_argument(fmt::format(
             "hbm: {} stack(s) x {} channels x {} pseudo-channels x {} banks x {} rows x {} B/row "
             "= {:.2f} GB, but {:.2f} GB is required (needs at least {} stacks of {:.2f} GB)",
-            stacks, channels, pseudo_channels, banksPerPseudoChannel(), rows, rowBytes(),
-            cap / 1e9, required_capacity_gb,
-            uint64_t(std::ceil(required_capacity_gb * 1e9 / stackCap)), stackCap / 1e9));
+            stacks, channels, pseudo_channels, banksPerPseudoChannel(), rows, rowBytes(), cap / 1e9,
+            required_capacity_gb, uint64_t(std::ceil(required_capacity_gb * 1e9 / stackCap)),
+            stackCap / 1e9));
     }
 }
 
-const char* toString(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
+const char* toString(PagePolicy p) {
+    return p == PagePolicy::Open ? "open" : "closed";
+}
 
 const char* toString(RefreshMode m) {
     switch (m) {
-        case RefreshMode::None: return "none";
-        case RefreshMode::AllBank: return "all-bank";
-        case RefreshMode::PerBank: return "per-bank";
+        case RefreshMode::None:
+            return "none";
+        case RefreshMode::AllBank:
+            return "all-bank";
+        case RefreshMode::PerBank:
+            return "per-bank";
     }
     return "?";
 }

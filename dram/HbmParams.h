@@ -13,10 +13,10 @@ enum class RefreshMode { None, AllBank, PerBank };
 struct HbmParams {
     // ---- Organization (one stack). Counts other than `stacks` must be powers of two because the
     // address mapper slices address bits.
-    uint32_t stacks = 1;             // stacks beside the die; one controller model per stack
-    uint32_t channels = 16;          // channels per stack
-    uint32_t pseudo_channels = 2;    // pseudo-channels per channel; each is scheduled on its own
-    uint32_t bank_groups = 4;        // per pseudo-channel
+    uint32_t stacks = 1;           // stacks beside the die; one controller model per stack
+    uint32_t channels = 16;        // channels per stack
+    uint32_t pseudo_channels = 2;  // pseudo-channels per channel; each is scheduled on its own
+    uint32_t bank_groups = 4;      // per pseudo-channel
     uint32_t banks_per_group = 4;
     uint32_t rows = 32768;           // rows per bank
     uint32_t columns = 256;          // column addresses per row, one per bus-width word (JEDEC)
@@ -58,8 +58,8 @@ struct HbmParams {
 
     // ---- Controller (per pseudo-channel unless noted).
     PagePolicy page_policy = PagePolicy::Open;
-    uint32_t read_queue_depth = 64;   // bursts
-    uint32_t write_queue_depth = 64;  // bursts
+    uint32_t read_queue_depth = 64;      // bursts
+    uint32_t write_queue_depth = 64;     // bursts
     uint32_t write_high_watermark = 48;  // start draining writes at this many queued writes
     uint32_t write_low_watermark = 16;   // stop draining (if reads wait) at this many
     uint32_t max_outstanding = 4096;     // transactions in flight in the whole stack controller
@@ -69,16 +69,16 @@ struct HbmParams {
     bool check_protocol = true;  // attach a ProtocolChecker to every pseudo-channel
 
     // ---- Energy.
-    double read_pj_per_bit = 6.0;   // TEMP: 6 pJ/bit HBM access energy
+    double read_pj_per_bit = 6.0;  // TEMP: 6 pJ/bit HBM access energy
     double write_pj_per_bit = 6.0;
-    double act_pj = 800.0;          // one ACT (row open, 1 KB page); placeholder magnitude
-    double pre_pj = 200.0;          // one bank precharge
-    double ref_pj = 28000.0;        // one all-bank REF of a pseudo-channel
-    double refpb_pj = 1750.0;       // one per-bank REFpb
+    double act_pj = 800.0;     // one ACT (row open, 1 KB page); placeholder magnitude
+    double pre_pj = 200.0;     // one bank precharge
+    double ref_pj = 28000.0;   // one all-bank REF of a pseudo-channel
+    double refpb_pj = 1750.0;  // one per-bank REFpb
 
     // ---- Requirements checked by validate(); 0 means "no requirement". Totals over `stacks`.
-    double required_bandwidth_gbps = 0.0;   // GB/s (1e9 bytes/s)
-    double required_capacity_gb = 0.0;      // GB (1e9 bytes)
+    double required_bandwidth_gbps = 0.0;  // GB/s (1e9 bytes/s)
+    double required_capacity_gb = 0.0;     // GB (1e9 bytes)
 
     // ---- Test-only: name of one timing rule the scheduler ignores (e.g. "tRCD"), so a test can
     // show that the independent ProtocolChecker catches it. Empty in every real configuration.

@@ -44,11 +44,10 @@ std::string HbmStats::summary(const HbmParams& p) const {
         read_latency.max(), write_latency.mean(), write_latency.quantile(0.99), avgReadQueue(),
         channels.read_queue_max, avgWriteQueue(), channels.write_queue_max, channels.write_drains,
         c[unsigned(CommandType::ACT)], c[unsigned(CommandType::PRE)],
-        c[unsigned(CommandType::PREA)], c[unsigned(CommandType::RD)],
-        c[unsigned(CommandType::WR)], c[unsigned(CommandType::REF)],
-        c[unsigned(CommandType::REFpb)], energyPj(p) * 1e-6, channels.readEnergyPj(p) * 1e-6,
-        channels.writeEnergyPj(p) * 1e-6, channels.activateEnergyPj(p) * 1e-6,
-        channels.refreshEnergyPj(p) * 1e-6);
+        c[unsigned(CommandType::PREA)], c[unsigned(CommandType::RD)], c[unsigned(CommandType::WR)],
+        c[unsigned(CommandType::REF)], c[unsigned(CommandType::REFpb)], energyPj(p) * 1e-6,
+        channels.readEnergyPj(p) * 1e-6, channels.writeEnergyPj(p) * 1e-6,
+        channels.activateEnergyPj(p) * 1e-6, channels.refreshEnergyPj(p) * 1e-6);
 }
 
 }  // namespace wsc::dram

@@ -10,8 +10,8 @@
 namespace wsc::dram {
 
 struct HbmStats {
-    ChannelStats channels;           // summed over all pseudo-channels
-    LatencyHistogram read_latency;   // per transaction: accepted to last data beat, cycles
+    ChannelStats channels;          // summed over all pseudo-channels
+    LatencyHistogram read_latency;  // per transaction: accepted to last data beat, cycles
     LatencyHistogram write_latency;
     uint64_t transactions = 0;
     uint64_t bytes_read = 0, bytes_written = 0;  // bursts x access bytes
@@ -25,7 +25,7 @@ struct HbmStats {
     double bandwidthBytesPerSec(const HbmParams& p) const;
     // Fraction of bursts whose first command was a column command.
     double rowHitRate() const;
-    double avgReadQueue() const;   // mean per pseudo-channel, over observed time
+    double avgReadQueue() const;  // mean per pseudo-channel, over observed time
     double avgWriteQueue() const;
     double energyPj(const HbmParams& p) const { return channels.energyPj(p); }
     // Multi-line human-readable summary.

@@ -6,12 +6,12 @@
 // so an idle stack costs nothing but its refreshes. In functional mode it also carries the data.
 // Refresh runs from time zero, so the simulation never runs out of events by itself: end it with
 // sc_start(duration) or sc_stop().
-#include <cstdint>
-
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
 
 #include "dram/BackingStore.h"
 #include "dram/HbmController.h"
@@ -20,7 +20,7 @@
 namespace wsc::dram {
 
 class HbmTarget : public sc_core::sc_module {
-public:
+  public:
     tlm_utils::simple_target_socket<HbmTarget> socket;
 
     SC_HAS_PROCESS(HbmTarget);
@@ -33,7 +33,7 @@ public:
     uint64_t responsesSent() const { return responses_; }
     uint64_t processActivations() const { return activations_; }
 
-private:
+  private:
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
                                        sc_core::sc_time& delay);
     unsigned int transport_dbg(tlm::tlm_generic_payload& t);
@@ -51,11 +51,11 @@ private:
     BackingStore store_;
     tlm_utils::peq_with_cb_and_phase<HbmTarget> peq_;
     sc_core::sc_event wake_;
-    tlm::tlm_generic_payload* req_waiting_ = nullptr;   // BEGIN_REQ seen, END_REQ withheld
-    RingBuffer<tlm::tlm_generic_payload*> responses_q_; // finished, BEGIN_RESP not yet sent
-    tlm::tlm_generic_payload* resp_open_ = nullptr;     // BEGIN_RESP sent, END_RESP awaited
+    tlm::tlm_generic_payload* req_waiting_ = nullptr;    // BEGIN_REQ seen, END_REQ withheld
+    RingBuffer<tlm::tlm_generic_payload*> responses_q_;  // finished, BEGIN_RESP not yet sent
+    tlm::tlm_generic_payload* resp_open_ = nullptr;      // BEGIN_RESP sent, END_RESP awaited
     uint64_t accepted_ = 0, responses_ = 0, activations_ = 0;
-    uint32_t in_shell_ = 0;      // accepted, BEGIN_RESP not yet sent
+    uint32_t in_shell_ = 0;  // accepted, BEGIN_RESP not yet sent
     uint32_t max_in_shell_;
 };
 

@@ -7,7 +7,7 @@
 namespace wsc::dram {
 
 class LatencyHistogram {
-public:
+  public:
     static constexpr uint64_t kLinear = 4096;
 
     void record(uint64_t cycles);
@@ -20,7 +20,7 @@ public:
     // in the logarithmic range).
     uint64_t quantile(double q) const;
 
-private:
+  private:
     std::array<uint64_t, kLinear> linear_{};
     std::array<uint64_t, 64> log_{};  // bin i: [2^i, 2^(i+1)) for values >= kLinear
     uint64_t count_ = 0, sum_ = 0, max_ = 0, min_ = UINT64_MAX;

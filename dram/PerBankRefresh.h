@@ -6,9 +6,11 @@
 namespace wsc::dram {
 
 class PerBankRefresh : public RefreshPolicy {
-public:
+  public:
     explicit PerBankRefresh(const HbmParams& p)
-        : interval_(p.tREFIpb), due_(p.tREFIpb), banks_(p.banksPerPseudoChannel()),
+        : interval_(p.tREFIpb),
+          due_(p.tREFIpb),
+          banks_(p.banksPerPseudoChannel()),
           banks_per_group_(p.banks_per_group) {}
     bool pending(uint64_t now) const override { return now >= due_; }
     uint64_t nextDue() const override { return due_; }
@@ -19,7 +21,7 @@ public:
     void onIssued(const DramCommand& cmd, uint64_t now) override;
     unsigned target() const { return target_; }
 
-private:
+  private:
     uint64_t interval_;
     uint64_t due_;
     unsigned banks_;

@@ -5,30 +5,33 @@
 namespace wsc::dram {
 
 ProtocolChecker::ProtocolChecker(const HbmParams& p, uint32_t pseudoChannel)
-    : p_(p), pch_(pseudoChannel), burst_(p.burstCycles()),
-      banks_(p.banksPerPseudoChannel()), groups_(p.bank_groups) {}
+    : p_(p),
+      pch_(pseudoChannel),
+      burst_(p.burstCycles()),
+      banks_(p.banksPerPseudoChannel()),
+      groups_(p.bank_groups) {}
 
 void ProtocolChecker::fail(const DramCommand& c, int64_t t, const std::string& rule,
                            const std::string& detail) const {
-    const std::string where =
-        (c.type == CommandType::PREA || c.type == CommandType::REF)
-            ? std::string("all banks")
-            : fmt::format("bank group {} bank {}", c.bank_group, c.bank);
+    const std::string where = (c.type == CommandType::PREA || c.type == CommandType::REF)
+                                  ? std::string("all banks")
+                                  : fmt::format("bank group {} bank {}", c.bank_group, c.bank);
     const std::string row =
         (c.type == CommandType::ACT || isColumn(c.type)) ? fmt::format(" row {}", c.row) : "";
     throw ProtocolViolation(
         fmt::format("HBM protocol violation: {} on pseudo-channel {} (channel {} pc {}), {}{} at "
                     "cycle {} breaks {}: {}",
-                    commandName(c.type), pch_, pch_ / p_.pseudo_channels,
-                    pch_ % p_.pseudo_channels, where, row, t, rule, detail),
+                    commandName(c.type), pch_, pch_ / p_.pseudo_channels, pch_ % p_.pseudo_channels,
+                    where, row, t, rule, detail),
         rule);
 }
 
 void ProtocolChecker::need(const DramCommand& c, int64_t t, const char* rule, int64_t prev,
                            const char* prevName, int64_t gap) const {
     if (prev == kNever || t - prev >= gap) return;
-    fail(c, t, rule,
-         fmt::format("needs {} cycles after {} at cycle {}, got {}", gap, prevName, prev, t - prev));
+    fail(
+        c, t, rule,
+        fmt::format("needs {} cycles after {} at cycle {}, got {}", gap, prevName, prev, t - prev));
 }
 
 void ProtocolChecker::checkPrecharge(const DramCommand& c, int64_t t, unsigned bank) const {
@@ -63,11 +66,11 @@ void ProtocolChecker::checkDataBus(const DramCommand& c, int64_t t, bool read) {
 void ProtocolChecker::onCommand(const DramCommand& c, uint64_t cycle) {
     const int64_t t = int64_t(cycle);
     if (c.pseudo_channel != pch_)
-        fail(c, t, "routing", fmt::format("command for pseudo-channel {} reached checker {}",
-                                          c.pseudo_channel, pch_));
+        fail(c, t, "routing",
+             fmt::format("command for pseudo-channel {} reached checker {}", c.pseudo_channel,
+                         pch_));
     if (last_cmd_ != kNever && t <= last_cmd_)
-        fail(c, t, "command bus",
-             fmt::format("another command was issued at cycle {}", last_cmd_));
+        fail(c, t, "command bus", fmt::format("another command was issued at cycle {}", last_cmd_));
     const bool perBank = c.type != CommandType::PREA && c.type != CommandType::REF;
     if (perBank && (c.bank_group >= p_.bank_groups || c.bank >= p_.banks_per_group))
         fail(c, t, "address", "no such bank");
@@ -117,8 +120,10 @@ void ProtocolChecker::onCommand(const DramCommand& c, uint64_t cycle) {
                      std::max<int64_t>(1, int64_t(p_.tCL) + burst_ + p_.tRTRS - p_.tWL));
             }
             checkDataBus(c, t, rd);
-            if (rd) b->rd = g->rd = rd_ = t;
-            else b->wr = g->wr = wr_ = t;
+            if (rd)
+                b->rd = g->rd = rd_ = t;
+            else
+                b->wr = g->wr = wr_ = t;
             break;
         }
         case CommandType::PRE:

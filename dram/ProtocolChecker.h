@@ -16,17 +16,17 @@
 namespace wsc::dram {
 
 class ProtocolViolation : public std::runtime_error {
-public:
+  public:
     ProtocolViolation(const std::string& msg, std::string rule)
         : std::runtime_error(msg), rule_(std::move(rule)) {}
     const std::string& rule() const { return rule_; }
 
-private:
+  private:
     std::string rule_;
 };
 
 class ProtocolChecker : public CommandObserver {
-public:
+  public:
     ProtocolChecker(const HbmParams& p, uint32_t pseudoChannel);
 
     // Throws ProtocolViolation naming command, pseudo-channel, bank, cycle and rule.
@@ -37,7 +37,7 @@ public:
     uint64_t checked() const { return checked_; }
     uint64_t checked(CommandType t) const { return per_type_[unsigned(t)]; }
 
-private:
+  private:
     static constexpr int64_t kNever = INT64_MIN / 4;
     struct BankHist {
         bool open = false;
@@ -45,7 +45,9 @@ private:
         int64_t act = kNever, pre = kNever, rd = kNever, wr = kNever, refpb = kNever;
         int64_t refreshed = 0;  // last REF or REFpb covering this bank (power-up counts)
     };
-    struct GroupHist { int64_t act = kNever, rd = kNever, wr = kNever; };
+    struct GroupHist {
+        int64_t act = kNever, rd = kNever, wr = kNever;
+    };
 
     [[noreturn]] void fail(const DramCommand& c, int64_t t, const std::string& rule,
                            const std::string& detail) const;

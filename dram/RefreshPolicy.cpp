@@ -8,7 +8,7 @@ namespace wsc::dram {
 namespace {
 // RefreshMode::None: for timing unit tests that must not see refresh commands.
 class NoRefresh : public RefreshPolicy {
-public:
+  public:
     bool pending(uint64_t) const override { return false; }
     uint64_t nextDue() const override { return kNever; }
     bool blocksBank(unsigned, uint64_t) const override { return false; }
@@ -23,9 +23,12 @@ public:
 
 std::unique_ptr<RefreshPolicy> RefreshPolicy::create(const HbmParams& p) {
     switch (p.refresh_mode) {
-        case RefreshMode::AllBank: return std::make_unique<AllBankRefresh>(p);
-        case RefreshMode::PerBank: return std::make_unique<PerBankRefresh>(p);
-        case RefreshMode::None: break;
+        case RefreshMode::AllBank:
+            return std::make_unique<AllBankRefresh>(p);
+        case RefreshMode::PerBank:
+            return std::make_unique<PerBankRefresh>(p);
+        case RefreshMode::None:
+            break;
     }
     return std::make_unique<NoRefresh>();
 }

@@ -14,7 +14,7 @@ namespace wsc::dram {
 class TimingTracker;
 
 class RefreshPolicy {
-public:
+  public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
     virtual ~RefreshPolicy() = default;
 

@@ -9,9 +9,12 @@ namespace wsc::dram {
 
 template <typename T>
 class RingBuffer {
-public:
+  public:
     explicit RingBuffer(size_t capacity = 0) : buf_(capacity) {}
-    void reset(size_t capacity) { buf_.assign(capacity, T{}); head_ = size_ = 0; }
+    void reset(size_t capacity) {
+        buf_.assign(capacity, T{});
+        head_ = size_ = 0;
+    }
     bool empty() const { return size_ == 0; }
     bool full() const { return size_ == buf_.size(); }
     size_t size() const { return size_; }
@@ -23,15 +26,21 @@ public:
         buf_[(head_ + size_) % buf_.size()] = v;
         ++size_;
     }
-    T& front() { assert(!empty()); return buf_[head_]; }
-    const T& front() const { assert(!empty()); return buf_[head_]; }
+    T& front() {
+        assert(!empty());
+        return buf_[head_];
+    }
+    const T& front() const {
+        assert(!empty());
+        return buf_[head_];
+    }
     void pop() {
         assert(!empty());
         head_ = (head_ + 1) % buf_.size();
         --size_;
     }
 
-private:
+  private:
     std::vector<T> buf_;
     size_t head_ = 0, size_ = 0;
 };

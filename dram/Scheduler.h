@@ -26,15 +26,15 @@ struct SchedulerView {
 
 struct Decision {
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
-    bool issue = false;    // cmd may issue this cycle
+    bool issue = false;  // cmd may issue this cycle
     DramCommand cmd;
-    int request = -1;      // index in the served queue the command works for; -1: refresh/page
+    int request = -1;  // index in the served queue the command works for; -1: refresh/page
     bool from_writes = false;
     uint64_t next = kNever;  // if nothing issues: earliest cycle a candidate becomes legal
 };
 
 class Scheduler {
-public:
+  public:
     virtual ~Scheduler() = default;
     virtual Decision decide(const SchedulerView& v, uint64_t now) = 0;
     // Called after the decision's command issued, before its request leaves the queue.

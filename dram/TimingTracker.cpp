@@ -6,7 +6,10 @@ namespace wsc::dram {
 
 namespace {
 // Rules the test-only knob can switch off; each is set to its smallest non-zero value.
-struct Breakable { const char* name; uint32_t HbmParams::*field; };
+struct Breakable {
+    const char* name;
+    uint32_t HbmParams::*field;
+};
 constexpr Breakable kBreakable[] = {
     {"tRCD", &HbmParams::tRCD},     {"tRCDWR", &HbmParams::tRCDWR}, {"tRP", &HbmParams::tRP},
     {"tRAS", &HbmParams::tRAS},     {"tRC", &HbmParams::tRC},       {"tRRD_S", &HbmParams::tRRD_S},
@@ -32,11 +35,27 @@ bool TimingTracker::canBreak(const std::string& rule) {
 
 TimingTracker::TimingTracker(const HbmParams& params) {
     const HbmParams p = relaxed(params);
-    tRL_ = p.tCL; tWL_ = p.tWL; tBurst_ = p.burstCycles();
-    tRCD_ = p.tRCD; tRCDWR_ = p.tRCDWR; tRP_ = p.tRP; tRAS_ = p.tRAS; tRC_ = p.tRC;
-    tCCD_S_ = p.tCCD_S; tCCD_L_ = p.tCCD_L; tRRD_S_ = p.tRRD_S; tRRD_L_ = p.tRRD_L;
-    tFAW_ = p.tFAW; tWR_ = p.tWR; tWTR_S_ = p.tWTR_S; tWTR_L_ = p.tWTR_L; tRTP_ = p.tRTP;
-    tRTRS_ = p.tRTRS; tRFC_ = p.tRFC; tRFCpb_ = p.tRFCpb; tRREFD_ = p.tRREFD;
+    tRL_ = p.tCL;
+    tWL_ = p.tWL;
+    tBurst_ = p.burstCycles();
+    tRCD_ = p.tRCD;
+    tRCDWR_ = p.tRCDWR;
+    tRP_ = p.tRP;
+    tRAS_ = p.tRAS;
+    tRC_ = p.tRC;
+    tCCD_S_ = p.tCCD_S;
+    tCCD_L_ = p.tCCD_L;
+    tRRD_S_ = p.tRRD_S;
+    tRRD_L_ = p.tRRD_L;
+    tFAW_ = p.tFAW;
+    tWR_ = p.tWR;
+    tWTR_S_ = p.tWTR_S;
+    tWTR_L_ = p.tWTR_L;
+    tRTP_ = p.tRTP;
+    tRTRS_ = p.tRTRS;
+    tRFC_ = p.tRFC;
+    tRFCpb_ = p.tRFCpb;
+    tRREFD_ = p.tRREFD;
     banks_per_group_ = p.banks_per_group;
     banks_.resize(p.banksPerPseudoChannel());
     groups_.resize(p.bank_groups);

@@ -14,7 +14,7 @@
 namespace wsc::dram {
 
 class TimingTracker {
-public:
+  public:
     // Applies p.debug_break_rule (test-only) to the tracker's own copy of the timings.
     explicit TimingTracker(const HbmParams& p);
 
@@ -24,20 +24,24 @@ public:
     uint64_t earliest(const DramCommand& cmd) const;
     void issue(const DramCommand& cmd, uint64_t now);
 
-    unsigned bankIndex(unsigned group, unsigned bank) const { return group * banks_per_group_ + bank; }
+    unsigned bankIndex(unsigned group, unsigned bank) const {
+        return group * banks_per_group_ + bank;
+    }
     unsigned banks() const { return unsigned(banks_.size()); }
     unsigned banksPerGroup() const { return banks_per_group_; }
     bool isOpen(unsigned flatBank) const { return banks_[flatBank].open; }
     uint32_t openRow(unsigned flatBank) const { return banks_[flatBank].row; }
     unsigned openBanks() const { return open_banks_; }
 
-private:
+  private:
     struct Bank {
         bool open = false;
         uint32_t row = 0;
         uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
     };
-    struct Group { uint64_t next_act = 0, next_rd = 0, next_wr = 0; };
+    struct Group {
+        uint64_t next_act = 0, next_rd = 0, next_wr = 0;
+    };
 
     // Timings in cycles after the debug relaxation.
     uint32_t tRL_, tWL_, tBurst_, tRCD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_,

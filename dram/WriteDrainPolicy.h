@@ -8,7 +8,7 @@
 namespace wsc::dram {
 
 class WriteDrainPolicy {
-public:
+  public:
     WriteDrainPolicy(uint32_t high, uint32_t low) : high_(high), low_(low) {}
 
     // Updates the mode from the queue lengths; returns true while writes are being served.
@@ -24,7 +24,7 @@ public:
     bool draining() const { return draining_; }
     uint64_t drains() const { return drains_; }
 
-private:
+  private:
     uint32_t high_, low_;
     bool draining_ = false;
     uint64_t drains_ = 0;

@@ -8,15 +8,15 @@
 namespace wsc::firmware {
 
 struct DmaStreamWorkload {
-    uint64_t bytes = 64 * 1024;     // tensor bytes per streaming core
-    uint32_t cores = 1;             // streaming cores, farthest from the port first
-    uint64_t chunk = 0;             // bytes per dma.load instruction; 0 = the whole tensor at once
+    uint64_t bytes = 64 * 1024;  // tensor bytes per streaming core
+    uint32_t cores = 1;          // streaming cores, farthest from the port first
+    uint64_t chunk = 0;          // bytes per dma.load instruction; 0 = the whole tensor at once
     uint32_t port_x = 0, port_y = 0;  // router the memory port attaches to (its first core node)
-    std::string memory = "hbm";     // target behind the port: hbm (dram::HbmTarget) | simple
-    uint32_t header_bytes = 16;     // request / response header on the NoC
-    uint32_t port_window = 32;      // bursts the port buffers (issued .. response delivered)
-    bool functional = true;         // carry the tensor's values and check them in SRAM
-    uint64_t seed = 1;              // tensor values
+    std::string memory = "hbm";       // target behind the port: hbm (dram::HbmTarget) | simple
+    uint32_t header_bytes = 16;       // request / response header on the NoC
+    uint32_t port_window = 32;        // bursts the port buffers (issued .. response delivered)
+    bool functional = true;           // carry the tensor's values and check them in SRAM
+    uint64_t seed = 1;                // tensor values
 };
 
 }  // namespace wsc::firmware

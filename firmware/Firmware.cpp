@@ -14,12 +14,13 @@ void Firmware::validate() const {
         for (size_t pc = 0; pc < p.code().size(); ++pc) {
             const Instruction& i = p.code()[pc];
             auto fail = [&](const std::string& what) {
-                throw std::invalid_argument(fmt::format("{}: instruction {} ({}): {}", who, pc,
-                                                        opcodeName(i.op), what));
+                throw std::invalid_argument(
+                    fmt::format("{}: instruction {} ({}): {}", who, pc, opcodeName(i.op), what));
             };
             for (uint32_t peer : {i.peer, i.peer2})
                 if (peer != kNoCore && peer >= cores())
-                    fail(fmt::format("core {} does not exist (the chip has {} cores)", peer, cores()));
+                    fail(fmt::format("core {} does not exist (the chip has {} cores)", peer,
+                                     cores()));
             if ((i.op == Opcode::DmaPut || i.op == Opcode::DmaGet) &&
                 i.rbuf >= programs_[i.peer].buffers().size())
                 fail(fmt::format("remote buffer {} is not declared on core {}", i.rbuf, i.peer));
@@ -27,12 +28,14 @@ void Firmware::validate() const {
         for (const auto& g : p.groups()) {
             bool self = false;
             for (uint32_t m : g.members) {
-                if (m >= cores()) throw std::invalid_argument(fmt::format(
-                    "{}: group {} names core {}, which does not exist", who, g.id, m));
+                if (m >= cores())
+                    throw std::invalid_argument(fmt::format(
+                        "{}: group {} names core {}, which does not exist", who, g.id, m));
                 self |= m == c;
             }
-            if (!self) throw std::invalid_argument(
-                fmt::format("{}: group {} does not include the core itself", who, g.id));
+            if (!self)
+                throw std::invalid_argument(
+                    fmt::format("{}: group {} does not include the core itself", who, g.id));
         }
     }
 }

@@ -8,7 +8,7 @@
 namespace wsc::firmware {
 
 class Firmware {
-public:
+  public:
     explicit Firmware(uint32_t cores = 0) : programs_(cores) {}
     uint32_t cores() const { return static_cast<uint32_t>(programs_.size()); }
     void resize(uint32_t cores) { programs_.resize(cores); }
@@ -17,7 +17,7 @@ public:
     // Validates every program and every cross-core reference (peers, remote buffers, groups).
     void validate() const;
 
-private:
+  private:
     std::vector<Program> programs_;
 };
 

@@ -15,18 +15,28 @@ namespace {
 
 const char* allreduceName(GemvSchedule::Allreduce a) {
     switch (a) {
-        case GemvSchedule::Allreduce::KTree: return "meshgemv";
-        case GemvSchedule::Allreduce::Pipeline: return "pipeline";
-        case GemvSchedule::Allreduce::Ring: return "ring";
+        case GemvSchedule::Allreduce::KTree:
+            return "meshgemv";
+        case GemvSchedule::Allreduce::Pipeline:
+            return "pipeline";
+        case GemvSchedule::Allreduce::Ring:
+            return "ring";
     }
     return "?";
 }
 
 }  // namespace
 
-GemvSchedule::GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t k, uint32_t n,
-                           uint32_t tree_k, bool broadcast)
-    : ar_(ar), mesh_x_(mesh_x), mesh_y_(mesh_y), p_(p), k_(k), n_(n), tree_k_(tree_k), broadcast_(broadcast) {
+GemvSchedule::GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t k,
+                           uint32_t n, uint32_t tree_k, bool broadcast)
+    : ar_(ar),
+      mesh_x_(mesh_x),
+      mesh_y_(mesh_y),
+      p_(p),
+      k_(k),
+      n_(n),
+      tree_k_(tree_k),
+      broadcast_(broadcast) {
     const char* algo = allreduceName(ar);
     checkKernelMesh(algo, mesh_x, mesh_y, p);
     checkDivisible(algo, "k", k, p), checkDivisible(algo, "n", n, p);
@@ -87,7 +97,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
             uint32_t groups = 1;
             if (left > 1)
                 groups = tree_k_ == 2 ? groupsFor(uint32_t(rows.size()))
-                                      : uint32_t(std::lround(std::pow(double(rows.size()), double(left - 1) / left)));
+                                      : uint32_t(std::lround(std::pow(double(rows.size()),
+                                                                      double(left - 1) / left)));
             groups = std::clamp<uint32_t>(groups, 1, uint32_t(rows.size()));
             std::vector<Group> lv;
             std::vector<uint32_t> roots;
@@ -109,7 +120,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
         uint32_t lv_hops = 0, lv_stages = 0;
         for (const Group& g : lv) {
             const uint32_t n = uint32_t(g.rows.size());
-            lv_hops = std::max({lv_hops, g.rows[g.root] - g.rows.front(), g.rows.back() - g.rows[g.root]});
+            lv_hops = std::max(
+                {lv_hops, g.rows[g.root] - g.rows.front(), g.rows.back() - g.rows[g.root]});
             lv_stages = std::max({lv_stages, g.root, n - 1 - g.root});
         }
         total.hops += lv_hops, total.stages += lv_stages;
@@ -120,7 +132,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
                 std::vector<RoutePlanner::Path> to_inner(n);
                 for (uint32_t x = 0; x < n; ++x)
                     if (x != g.root)
-                        to_inner[x] = rp.unicast(id(g.rows[x], j), id(g.rows[x < g.root ? x + 1 : x - 1], j));
+                        to_inner[x] =
+                            rp.unicast(id(g.rows[x], j), id(g.rows[x < g.root ? x + 1 : x - 1], j));
                 // Emit outer members first so relays (if any) appear in chain order.
                 std::vector<uint32_t> order;
                 for (uint32_t x = 0; x < g.root; ++x) order.push_back(x);
@@ -129,7 +142,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
                 for (uint32_t x : order) {
                     const uint32_t c = g.rows[x] * P + j;
                     Program& prog = plan.fw.program(id(g.rows[x], j));
-                    const bool from_left = x > 0 && x <= g.root, from_right = x + 1 < n && x >= g.root;
+                    const bool from_left = x > 0 && x <= g.root,
+                               from_right = x + 1 < n && x >= g.root;
                     if (from_left) rp.emitRecv(prog, to_inner[x - 1], R0[c], bytes);
                     if (from_right) rp.emitRecv(prog, to_inner[x + 1], R1[c], bytes);
                     Instruction add;
@@ -143,21 +157,25 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
                 }
             }
     }
-    const uint32_t root = levels.empty() ? 0 : levels.back().front().rows[levels.back().front().root];
+    const uint32_t root =
+        levels.empty() ? 0 : levels.back().front().rows[levels.back().front().root];
     for (uint32_t j = 0; j < P; ++j) plan.c.push_back({id(root, j), "y", 0, j * v, 1, v});
     if (broadcast_ && P > 1) {
         uint32_t bc_hops = 0;
         for (uint32_t j = 0; j < P; ++j) {
             std::vector<uint32_t> north, south;
             for (uint32_t i = 0; i < P; ++i)
-                if (i < root) north.push_back(id(i, j));
-                else if (i > root) south.push_back(id(i, j));
+                if (i < root)
+                    north.push_back(id(i, j));
+                else if (i > root)
+                    south.push_back(id(i, j));
             for (const auto* part : {&north, &south}) {
                 if (part->empty()) continue;
                 const uint32_t r = rp.multicast(id(root, j), *part);
                 if (r == kNoRouteId)
-                    throw std::runtime_error(fmt::format("{}: no route entry left for the result broadcast of column {}",
-                                                         plan.algo, j));
+                    throw std::runtime_error(
+                        fmt::format("{}: no route entry left for the result broadcast of column {}",
+                                    plan.algo, j));
                 Instruction s;
                 s.op = Opcode::Send, s.a = Y[root * P + j], s.route = r, s.bytes = bytes;
                 plan.fw.program(id(root, j)).add(s);
@@ -180,7 +198,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
     std::string shape;
-    for (const auto& lv : levels) shape += fmt::format("{}{} groups", shape.empty() ? "" : ", then ", lv.size());
+    for (const auto& lv : levels)
+        shape += fmt::format("{}{} groups", shape.empty() ? "" : ", then ", lv.size());
     plan.notes = fmt::format("{} level(s): {}; root row {}{}", levels.size(), shape, root,
                              broadcast_ ? ", result multicast back" : "");
     return plan;
@@ -200,7 +219,8 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
     // Each core sends to its successor on the column's interleaved ring.
     std::vector<RoutePlanner::Path> to_next(P * P);
     for (uint32_t i = 0; i < P; ++i)
-        for (uint32_t j = 0; j < P; ++j) to_next[i * P + j] = rp.unicast(id(i, j), id(ring.next(i), j));
+        for (uint32_t j = 0; j < P; ++j)
+            to_next[i * P + j] = rp.unicast(id(i, j), id(ring.next(i), j));
 
     std::vector<std::vector<uint16_t>> part(P * P);
     std::vector<uint16_t> R(P * P);
@@ -219,7 +239,8 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
                 part[i * P + j].push_back(Y);
                 const uint32_t c0 = q * chunk, cols = c0 < v ? std::min(chunk, v - c0) : 0;
                 if (cols) {
-                    plan.b.push_back({id(i, j), fmt::format("W{}", q), i * tk_, j * v + c0, tk_, cols, chunk});
+                    plan.b.push_back(
+                        {id(i, j), fmt::format("W{}", q), i * tk_, j * v + c0, tk_, cols, chunk});
                     plan.c.push_back({id(i, j), fmt::format("y{}", q), 0, j * v + c0, 1, cols});
                 }
                 Instruction g;
@@ -243,7 +264,8 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
                 if (phase == 0) {
                     rp.emitRecv(prog, in, R[c], bytes);
                     Instruction add;
-                    add.op = Opcode::VAdd, add.a = part[c][idx], add.b = R[c], add.c = part[c][idx], add.n = chunk;
+                    add.op = Opcode::VAdd, add.a = part[c][idx], add.b = R[c], add.c = part[c][idx],
+                    add.n = chunk;
                     prog.add(add);
                 } else {
                     rp.emitRecv(prog, in, part[c][(q + 2 * P - s) % P], bytes);
@@ -253,7 +275,8 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
     (void)broadcast_;  // the allgather half already leaves the result on every core
     plan.steps = 2 * (P - 1);
     CriticalPath step{ring.maxHop(), 1, bytes};
-    for (const auto& p : to_next) step.stages = std::max<uint32_t>(step.stages, 1 + uint32_t(p.relays.size()));
+    for (const auto& p : to_next)
+        step.stages = std::max<uint32_t>(step.stages, 1 + uint32_t(p.relays.size()));
     plan.step_path = step;
     plan.total_path = {step.hops * plan.steps, step.stages * plan.steps, bytes};
     plan.useful_macs = uint64_t(k_) * n_;

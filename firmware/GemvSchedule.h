@@ -21,7 +21,7 @@
 namespace wsc::firmware {
 
 class GemvSchedule {
-public:
+  public:
     enum class Allreduce { KTree, Pipeline, Ring };
     GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t k, uint32_t n,
                  uint32_t tree_k, bool broadcast);
@@ -29,7 +29,7 @@ public:
     // Groups at the first level of a K = 2 tree over p rows.
     static uint32_t groupsFor(uint32_t p);
 
-private:
+  private:
     KernelPlan buildTree(noc::Network& net) const;
     KernelPlan buildRing(noc::Network& net) const;
 

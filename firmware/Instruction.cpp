@@ -4,40 +4,50 @@ namespace wsc::firmware {
 
 uint32_t dtypeBytes(DType t) {
     switch (t) {
-        case DType::FP32: return 4;
+        case DType::FP32:
+            return 4;
         case DType::FP16:
-        case DType::BF16: return 2;
-        case DType::INT8: return 1;
+        case DType::BF16:
+            return 2;
+        case DType::INT8:
+            return 1;
     }
     return 4;
 }
 
-uint32_t dtypeBits(DType t) { return 8 * dtypeBytes(t); }
+uint32_t dtypeBits(DType t) {
+    return 8 * dtypeBytes(t);
+}
 
 const char* dtypeName(DType t) {
     switch (t) {
-        case DType::FP32: return "fp32";
-        case DType::FP16: return "fp16";
-        case DType::BF16: return "bf16";
-        case DType::INT8: return "int8";
+        case DType::FP32:
+            return "fp32";
+        case DType::FP16:
+            return "fp16";
+        case DType::BF16:
+            return "bf16";
+        case DType::INT8:
+            return "int8";
     }
     return "?";
 }
 
 const char* opcodeName(Opcode op) {
     static const char* const names[] = {
-        "gemm",   "gemv",   "vadd",    "vsub",    "vmul",   "vmax",     "vscale",
-        "vexp",   "vrecip", "vsilu",   "vgelu",   "vcopy",  "vrsqrt",   "vbsub",
-        "vbmul",  "vredsum", "vredmax", "vsqsum", "send",   "recv",     "relay",
-        "dma.load", "dma.store", "dma.put", "dma.get", "wait", "wait.all", "barrier",
-        "loop",   "endloop"};
+        "gemm",    "gemv",   "vadd",     "vsub",    "vmul",   "vmax",     "vscale",    "vexp",
+        "vrecip",  "vsilu",  "vgelu",    "vcopy",   "vrsqrt", "vbsub",    "vbmul",     "vredsum",
+        "vredmax", "vsqsum", "send",     "recv",    "relay",  "dma.load", "dma.store", "dma.put",
+        "dma.get", "wait",   "wait.all", "barrier", "loop",   "endloop"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Opcode::Count),
                   "one name per opcode");
     auto i = static_cast<size_t>(op);
     return i < static_cast<size_t>(Opcode::Count) ? names[i] : "?";
 }
 
-bool isVectorOp(Opcode op) { return op >= Opcode::VAdd && op <= Opcode::VSqSum; }
+bool isVectorOp(Opcode op) {
+    return op >= Opcode::VAdd && op <= Opcode::VSqSum;
+}
 
 bool isReduction(Opcode op) {
     return op == Opcode::VRedSum || op == Opcode::VRedMax || op == Opcode::VSqSum;

@@ -10,21 +10,33 @@ namespace wsc::firmware {
 
 enum class Opcode : uint8_t {
     // PE array
-    Gemm,    // C[m x n] (+)= A[m x k] * B[k x n]
-    Gemv,    // C[n] (+)= A[k] * B[k x n]  (a GEMM with m = 1)
+    Gemm,  // C[m x n] (+)= A[m x k] * B[k x n]
+    Gemv,  // C[n] (+)= A[k] * B[k x n]  (a GEMM with m = 1)
     // vector unit, element-wise over n elements
-    VAdd, VSub, VMul, VMax,          // c = a op b
-    VScale,                          // c = a * imm
-    VExp, VRecip, VSilu, VGelu, VCopy,  // c = f(a)
-    VRsqrt,                          // c = 1 / sqrt(a + imm)
-    VBSub, VBMul,                    // c = a op b[0]  (broadcast scalar)
-    VRedSum, VRedMax, VSqSum,        // c[0] = reduce(a)
+    VAdd,
+    VSub,
+    VMul,
+    VMax,    // c = a op b
+    VScale,  // c = a * imm
+    VExp,
+    VRecip,
+    VSilu,
+    VGelu,
+    VCopy,   // c = f(a)
+    VRsqrt,  // c = 1 / sqrt(a + imm)
+    VBSub,
+    VBMul,  // c = a op b[0]  (broadcast scalar)
+    VRedSum,
+    VRedMax,
+    VSqSum,  // c[0] = reduce(a)
     // communication
     Send,   // a -> core `peer` or route `route`
     Recv,   // c <- core `peer` or route `route`
     Relay,  // receive from peer/route and forward to peer2/route2, no compute
-    DmaLoad, DmaStore,  // memory port <-> SRAM (c <- mem[addr], mem[addr] <- a)
-    DmaPut, DmaGet,     // one-sided remote SRAM: put a -> peer.rbuf, get peer.rbuf -> c
+    DmaLoad,
+    DmaStore,  // memory port <-> SRAM (c <- mem[addr], mem[addr] <- a)
+    DmaPut,
+    DmaGet,  // one-sided remote SRAM: put a -> peer.rbuf, get peer.rbuf -> c
     // synchronisation and control
     Wait,     // wait until event `event` has fired `n` times (consumes them)
     WaitAll,  // fence: every outstanding operation of this core has completed
@@ -52,12 +64,12 @@ struct Instruction {
     uint16_t event = 0;                           // WAIT, and event raised by DMA put/load/store
     uint16_t group = 0;                           // BARRIER
     uint32_t m = 0, k = 0, n = 0;                 // shapes; n = elements / loop count / WAIT count
-    uint32_t peer = kNoCore, route = kNoRouteId;    // other core or route id
+    uint32_t peer = kNoCore, route = kNoRouteId;  // other core or route id
     uint32_t peer2 = kNoCore, route2 = kNoRouteId;  // RELAY destination
     uint64_t bytes = 0;
-    uint64_t addr = 0;  // memory-port address (DMA load/store)
-    float imm = 0.0f;   // scalar operand (VScale, VRsqrt epsilon)
-    bool raise = false; // DMA: raise `event` at the receiving side when done
+    uint64_t addr = 0;   // memory-port address (DMA load/store)
+    float imm = 0.0f;    // scalar operand (VScale, VRsqrt epsilon)
+    bool raise = false;  // DMA: raise `event` at the receiving side when done
 };
 
 uint32_t dtypeBytes(DType t);

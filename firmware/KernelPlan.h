@@ -33,11 +33,11 @@ struct KernelPlan {
     // a: left operand (GEMM A[m x k], GEMV x[1 x k]); b: right operand [k x n]; c: result
     // [m x n]. A result block may be listed on several cores (a broadcast GEMV): all must match.
     std::vector<TilePlacement> a, b, c;
-    uint32_t steps = 0;           // compute-shift / broadcast steps, or allreduce phases
-    CriticalPath step_path;       // the worst step's critical path
-    CriticalPath total_path;      // summed over the run's communication phases
-    uint64_t useful_macs = 0;     // m * k * n
-    uint32_t routes_per_core = 0; // most route entries any router holds after installation
+    uint32_t steps = 0;            // compute-shift / broadcast steps, or allreduce phases
+    CriticalPath step_path;        // the worst step's critical path
+    CriticalPath total_path;       // summed over the run's communication phases
+    uint64_t useful_macs = 0;      // m * k * n
+    uint32_t routes_per_core = 0;  // most route entries any router holds after installation
     uint32_t direct_routes = 0, relayed_paths = 0, rejected_multicasts = 0;
     std::vector<uint32_t> cores;  // the cores that take part
     std::string notes;            // how the schedule met (or missed) its constraints

@@ -10,8 +10,8 @@ namespace wsc::firmware {
 
 inline void checkKernelMesh(const std::string& algo, uint32_t mesh_x, uint32_t mesh_y, uint32_t p) {
     if (p == 0 || p > mesh_x || p > mesh_y)
-        throw std::invalid_argument(
-            fmt::format("{}: a {}x{} core block does not fit the {}x{} mesh", algo, p, p, mesh_x, mesh_y));
+        throw std::invalid_argument(fmt::format(
+            "{}: a {}x{} core block does not fit the {}x{} mesh", algo, p, p, mesh_x, mesh_y));
 }
 
 inline void checkDivisible(const std::string& algo, const char* what, uint32_t v, uint32_t by) {

@@ -12,7 +12,8 @@ LineBroadcast::LineBroadcast(RoutePlanner& rp, std::vector<uint32_t> line, uint3
     if (!dsts.empty()) route_ = rp.multicast(line_[src_], dsts);
 }
 
-void LineBroadcast::emit(Program& prog, uint32_t at, uint16_t own, uint16_t into, uint64_t bytes) const {
+void LineBroadcast::emit(Program& prog, uint32_t at, uint16_t own, uint16_t into,
+                         uint64_t bytes) const {
     const uint32_t n = static_cast<uint32_t>(line_.size());
     if (n == 1) return;
     Instruction s;
@@ -20,8 +21,10 @@ void LineBroadcast::emit(Program& prog, uint32_t at, uint16_t own, uint16_t into
     Instruction r;
     r.op = Opcode::Recv, r.bytes = bytes, r.c = into;
     if (direct()) {
-        if (at == src_) s.a = own, s.route = route_, prog.add(s);
-        else r.route = route_, prog.add(r);
+        if (at == src_)
+            s.a = own, s.route = route_, prog.add(s);
+        else
+            r.route = route_, prog.add(r);
         return;
     }
     // Pipelined: neighbours use the default path to the adjacent core (no table entry).

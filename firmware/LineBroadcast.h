@@ -13,7 +13,7 @@
 namespace wsc::firmware {
 
 class LineBroadcast {
-public:
+  public:
     // line: the cores in physical order; src: index into line of the sender.
     LineBroadcast(RoutePlanner& rp, std::vector<uint32_t> line, uint32_t src);
 
@@ -23,7 +23,7 @@ public:
     bool direct() const { return route_ != kNoRouteId; }
     CriticalPath path(uint64_t bytes) const;
 
-private:
+  private:
     std::vector<uint32_t> line_;
     uint32_t src_;
     uint32_t route_ = kNoRouteId;

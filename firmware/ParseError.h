@@ -7,13 +7,13 @@
 namespace wsc::firmware {
 
 class ParseError : public std::runtime_error {
-public:
+  public:
     ParseError(std::string file, int line, std::string message);
     const std::string& file() const { return file_; }
     int line() const { return line_; }
     const std::string& message() const { return message_; }
 
-private:
+  private:
     std::string file_;
     int line_;
     std::string message_;

@@ -95,8 +95,12 @@ void Program::validate(const std::string& who) const {
                 if ((i.peer2 == kNoCore) == (i.route2 == kNoRouteId))
                     fail(pc, "needs exactly one of to= or to_route=");
                 break;
-            case Opcode::DmaLoad: needBytes(pc, i.c, "buf", i.bytes); break;
-            case Opcode::DmaStore: needBytes(pc, i.a, "buf", i.bytes); break;
+            case Opcode::DmaLoad:
+                needBytes(pc, i.c, "buf", i.bytes);
+                break;
+            case Opcode::DmaStore:
+                needBytes(pc, i.a, "buf", i.bytes);
+                break;
             case Opcode::DmaPut:
                 needBytes(pc, i.a, "buf", i.bytes);
                 if (i.peer == kNoCore || i.rbuf == kNoBuf) fail(pc, "needs core= and dst=");
@@ -111,11 +115,14 @@ void Program::validate(const std::string& who) const {
             case Opcode::Barrier:
                 if (!group(i.group)) fail(pc, fmt::format("group {} is not declared", i.group));
                 break;
-            case Opcode::Loop: ++depth; break;
+            case Opcode::Loop:
+                ++depth;
+                break;
             case Opcode::EndLoop:
                 if (--depth < 0) fail(pc, "endloop without loop");
                 break;
-            case Opcode::WaitAll: break;
+            case Opcode::WaitAll:
+                break;
             default:
                 if (isVectorOp(i.op)) {
                     if (i.n == 0) fail(pc, "n must be > 0");

@@ -22,7 +22,7 @@ struct GroupDecl {
 };
 
 class Program {
-public:
+  public:
     // Returns the new buffer's index; a duplicate name throws std::invalid_argument.
     uint16_t addBuffer(const std::string& name, uint32_t elems, DType dtype = DType::FP32);
     void addGroup(uint16_t id, std::vector<uint32_t> members);
@@ -44,7 +44,7 @@ public:
     // For every Loop the index of its EndLoop and vice versa (valid after validate()).
     std::vector<uint32_t> matchLoops() const;
 
-private:
+  private:
     std::vector<BufferDecl> buffers_;
     std::vector<GroupDecl> groups_;
     std::vector<Instruction> code_;

@@ -17,8 +17,26 @@ namespace wsc::firmware {
 namespace {
 
 // Which instruction field a text key fills.
-enum class Field { A, B, C, RBuf, M, K, N, DType, Acc, Peer, Route, Peer2, Route2, Bytes, Addr,
-                   Imm, Event, Group };
+enum class Field {
+    A,
+    B,
+    C,
+    RBuf,
+    M,
+    K,
+    N,
+    DType,
+    Acc,
+    Peer,
+    Route,
+    Peer2,
+    Route2,
+    Bytes,
+    Addr,
+    Imm,
+    Event,
+    Group
+};
 
 struct KeyDef {
     const char* key;
@@ -36,33 +54,64 @@ const std::vector<OpDef>& opTable() {
         std::vector<OpDef> v;
         const KeyDef a{"a", Field::A, true}, b{"b", Field::B, true}, c{"c", Field::C, true};
         const KeyDef n{"n", Field::N, true};
-        v.push_back({Opcode::Gemm, {a, b, c, {"m", Field::M, true}, {"k", Field::K, true},
-                                    {"n", Field::N, true}, {"dtype", Field::DType, false},
-                                    {"acc", Field::Acc, false}}});
-        v.push_back({Opcode::Gemv, {a, b, c, {"k", Field::K, true}, {"n", Field::N, true},
-                                    {"dtype", Field::DType, false}, {"acc", Field::Acc, false}}});
-        for (Opcode op : {Opcode::VAdd, Opcode::VSub, Opcode::VMul, Opcode::VMax, Opcode::VBSub,
-                          Opcode::VBMul})
+        v.push_back({Opcode::Gemm,
+                     {a,
+                      b,
+                      c,
+                      {"m", Field::M, true},
+                      {"k", Field::K, true},
+                      {"n", Field::N, true},
+                      {"dtype", Field::DType, false},
+                      {"acc", Field::Acc, false}}});
+        v.push_back({Opcode::Gemv,
+                     {a,
+                      b,
+                      c,
+                      {"k", Field::K, true},
+                      {"n", Field::N, true},
+                      {"dtype", Field::DType, false},
+                      {"acc", Field::Acc, false}}});
+        for (Opcode op :
+             {Opcode::VAdd, Opcode::VSub, Opcode::VMul, Opcode::VMax, Opcode::VBSub, Opcode::VBMul})
             v.push_back({op, {a, b, c, n}});
-        for (Opcode op : {Opcode::VExp, Opcode::VRecip, Opcode::VSilu, Opcode::VGelu,
-                          Opcode::VCopy, Opcode::VRedSum, Opcode::VRedMax, Opcode::VSqSum})
+        for (Opcode op : {Opcode::VExp, Opcode::VRecip, Opcode::VSilu, Opcode::VGelu, Opcode::VCopy,
+                          Opcode::VRedSum, Opcode::VRedMax, Opcode::VSqSum})
             v.push_back({op, {a, c, n}});
         v.push_back({Opcode::VScale, {a, c, n, {"s", Field::Imm, true}}});
         v.push_back({Opcode::VRsqrt, {a, c, n, {"eps", Field::Imm, false}}});
         const KeyDef bytes{"bytes", Field::Bytes, true}, ev{"event", Field::Event, false};
-        v.push_back({Opcode::Send, {{"buf", Field::A, true}, {"to", Field::Peer, false},
-                                    {"route", Field::Route, false}, bytes}});
-        v.push_back({Opcode::Recv, {{"buf", Field::C, true}, {"from", Field::Peer, false},
-                                    {"route", Field::Route, false}, bytes}});
-        v.push_back({Opcode::Relay, {{"from", Field::Peer, false}, {"from_route", Field::Route, false},
-                                     {"to", Field::Peer2, false}, {"to_route", Field::Route2, false},
-                                     bytes}});
-        v.push_back({Opcode::DmaLoad, {{"buf", Field::C, true}, {"addr", Field::Addr, true}, bytes, ev}});
-        v.push_back({Opcode::DmaStore, {{"buf", Field::A, true}, {"addr", Field::Addr, true}, bytes, ev}});
-        v.push_back({Opcode::DmaPut, {{"buf", Field::A, true}, {"core", Field::Peer, true},
-                                      {"dst", Field::RBuf, true}, bytes, ev}});
-        v.push_back({Opcode::DmaGet, {{"buf", Field::C, true}, {"core", Field::Peer, true},
-                                      {"src", Field::RBuf, true}, bytes, ev}});
+        v.push_back({Opcode::Send,
+                     {{"buf", Field::A, true},
+                      {"to", Field::Peer, false},
+                      {"route", Field::Route, false},
+                      bytes}});
+        v.push_back({Opcode::Recv,
+                     {{"buf", Field::C, true},
+                      {"from", Field::Peer, false},
+                      {"route", Field::Route, false},
+                      bytes}});
+        v.push_back({Opcode::Relay,
+                     {{"from", Field::Peer, false},
+                      {"from_route", Field::Route, false},
+                      {"to", Field::Peer2, false},
+                      {"to_route", Field::Route2, false},
+                      bytes}});
+        v.push_back(
+            {Opcode::DmaLoad, {{"buf", Field::C, true}, {"addr", Field::Addr, true}, bytes, ev}});
+        v.push_back(
+            {Opcode::DmaStore, {{"buf", Field::A, true}, {"addr", Field::Addr, true}, bytes, ev}});
+        v.push_back({Opcode::DmaPut,
+                     {{"buf", Field::A, true},
+                      {"core", Field::Peer, true},
+                      {"dst", Field::RBuf, true},
+                      bytes,
+                      ev}});
+        v.push_back({Opcode::DmaGet,
+                     {{"buf", Field::C, true},
+                      {"core", Field::Peer, true},
+                      {"src", Field::RBuf, true},
+                      bytes,
+                      ev}});
         v.push_back({Opcode::Wait, {{"event", Field::Event, true}, {"count", Field::N, false}}});
         v.push_back({Opcode::WaitAll, {}});
         v.push_back({Opcode::Barrier, {{"group", Field::Group, true}}});
@@ -107,7 +156,7 @@ struct RemoteRef {
 };
 
 class Parser {
-public:
+  public:
     Parser(const std::string& file) : file_(file) {}
 
     [[noreturn]] void fail(const std::string& what) const { throw ParseError(file_, line_, what); }
@@ -117,11 +166,13 @@ public:
         char* end = nullptr;
         errno = 0;
         bool hex = v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-        if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0])))) end = const_cast<char*>(s);
+        if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0]))))
+            end = const_cast<char*>(s);
         else {
             unsigned long long x = std::strtoull(s, &end, hex ? 16 : 10);
             if (*end == '\0' && errno == 0 && x <= max) return x;
-            if (*end == '\0') fail(fmt::format("expected an integer <= {} for '{}', got '{}'", max, key, v));
+            if (*end == '\0')
+                fail(fmt::format("expected an integer <= {} for '{}', got '{}'", max, key, v));
         }
         fail(fmt::format("expected an integer for '{}', got '{}'", key, v));
     }
@@ -146,42 +197,53 @@ public:
                 if (words.size() != 2) fail(fmt::format("expected '.core <id>', got '{}'", raw));
                 cur_core = static_cast<uint32_t>(number("core", words[1], 0xFFFFFFFEull));
                 if (cores && cur_core >= cores)
-                    fail(fmt::format("expected a core id < {} (the chip's cores), got {}", cores, cur_core));
+                    fail(fmt::format("expected a core id < {} (the chip's cores), got {}", cores,
+                                     cur_core));
                 if (progs.count(cur_core)) fail(fmt::format("core {} is defined twice", cur_core));
                 cur = &progs[cur_core];
                 max_core = std::max(max_core, cur_core);
                 any = true;
                 continue;
             }
-            if (!cur) fail(fmt::format("expected '.core <id>' before the first statement, got '{}'", w0));
+            if (!cur)
+                fail(fmt::format("expected '.core <id>' before the first statement, got '{}'", w0));
             if (w0 == ".buffer") {
                 if (words.size() < 3 || words.size() > 4)
-                    fail(fmt::format("expected '.buffer <name> <elements> [dtype]', got '{}'", raw));
+                    fail(
+                        fmt::format("expected '.buffer <name> <elements> [dtype]', got '{}'", raw));
                 DType t = DType::FP32;
                 if (words.size() == 4 && !parseDType(words[3], t))
-                    fail(fmt::format("expected a dtype (fp32, fp16, bf16, int8), got '{}'", words[3]));
+                    fail(fmt::format("expected a dtype (fp32, fp16, bf16, int8), got '{}'",
+                                     words[3]));
                 uint32_t elems = static_cast<uint32_t>(number("elements", words[2], 0xFFFFFFFFull));
                 if (elems == 0) fail("expected a buffer of at least 1 element, got 0");
                 if (cur->findBuffer(words[1]) != kNoBuf)
-                    fail(fmt::format("expected a new buffer name, got '{}' (declared before)", words[1]));
+                    fail(fmt::format("expected a new buffer name, got '{}' (declared before)",
+                                     words[1]));
                 cur->addBuffer(words[1], elems, t);
                 continue;
             }
             if (w0 == ".group") {
-                if (words.size() != 3) fail(fmt::format("expected '.group <id> <core>,<core>,...', got '{}'", raw));
+                if (words.size() != 3)
+                    fail(fmt::format("expected '.group <id> <core>,<core>,...', got '{}'", raw));
                 uint16_t id = static_cast<uint16_t>(number("group", words[1], 0xFFFF));
                 std::vector<uint32_t> members;
                 std::stringstream ss(words[2]);
                 std::string item;
                 while (std::getline(ss, item, ','))
-                    members.push_back(static_cast<uint32_t>(number("group member", item, 0xFFFFFFFEull)));
-                if (cur->group(id)) fail(fmt::format("expected a new group id, got {} (declared before)", id));
+                    members.push_back(
+                        static_cast<uint32_t>(number("group member", item, 0xFFFFFFFEull)));
+                if (cur->group(id))
+                    fail(fmt::format("expected a new group id, got {} (declared before)", id));
                 cur->addGroup(id, members);
                 continue;
             }
-            if (w0[0] == '.') fail(fmt::format("expected a directive (.core, .buffer, .group), got '{}'", w0));
+            if (w0[0] == '.')
+                fail(fmt::format("expected a directive (.core, .buffer, .group), got '{}'", w0));
             const OpDef* def = findOp(w0);
-            if (!def) fail(fmt::format("expected an opcode (gemm, vadd, send, recv, dma.load, ...), got '{}'", w0));
+            if (!def)
+                fail(fmt::format(
+                    "expected an opcode (gemm, vadd, send, recv, dma.load, ...), got '{}'", w0));
             Instruction ins;
             ins.op = def->op;
             std::vector<bool> seen(def->keys.size(), false);
@@ -195,7 +257,8 @@ public:
                 while (ki < def->keys.size() && key != def->keys[ki].key) ++ki;
                 if (ki == def->keys.size()) {
                     std::string allowed;
-                    for (const auto& k : def->keys) allowed += std::string(allowed.empty() ? "" : ", ") + k.key;
+                    for (const auto& k : def->keys)
+                        allowed += std::string(allowed.empty() ? "" : ", ") + k.key;
                     fail(fmt::format("expected one of the keys of '{}' ({}), got '{}'", w0,
                                      allowed.empty() ? "none" : allowed, key));
                 }
@@ -203,47 +266,78 @@ public:
                 seen[ki] = true;
                 const Field f = def->keys[ki].field;
                 if (f == Field::Acc) {
-                    if (eq != std::string::npos) fail(fmt::format("expected the flag 'acc' without a value, got '{}'", tok));
+                    if (eq != std::string::npos)
+                        fail(fmt::format("expected the flag 'acc' without a value, got '{}'", tok));
                     ins.flags |= Instruction::kAccumulate;
                     continue;
                 }
                 if (eq == std::string::npos || val.empty())
                     fail(fmt::format("expected '{}=<value>', got '{}'", key, tok));
                 switch (f) {
-                    case Field::A: case Field::B: case Field::C: {
+                    case Field::A:
+                    case Field::B:
+                    case Field::C: {
                         uint16_t b = cur->findBuffer(val);
-                        if (b == kNoBuf) fail(fmt::format("expected a declared buffer for '{}', got '{}'", key, val));
+                        if (b == kNoBuf)
+                            fail(fmt::format("expected a declared buffer for '{}', got '{}'", key,
+                                             val));
                         (f == Field::A ? ins.a : f == Field::B ? ins.b : ins.c) = b;
                         break;
                     }
-                    case Field::RBuf: remote.push_back({cur_core, cur->code().size(), val, line_}); break;
-                    case Field::M: ins.m = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull)); break;
-                    case Field::K: ins.k = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull)); break;
-                    case Field::N: ins.n = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull)); break;
+                    case Field::RBuf:
+                        remote.push_back({cur_core, cur->code().size(), val, line_});
+                        break;
+                    case Field::M:
+                        ins.m = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull));
+                        break;
+                    case Field::K:
+                        ins.k = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull));
+                        break;
+                    case Field::N:
+                        ins.n = static_cast<uint32_t>(number(key, val, 0xFFFFFFFFull));
+                        break;
                     case Field::DType:
                         if (!parseDType(val, ins.dtype))
-                            fail(fmt::format("expected a dtype (fp32, fp16, bf16, int8) for 'dtype', got '{}'", val));
+                            fail(fmt::format(
+                                "expected a dtype (fp32, fp16, bf16, int8) for 'dtype', got '{}'",
+                                val));
                         dtype_given = true;
                         break;
-                    case Field::Peer: ins.peer = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull)); break;
-                    case Field::Peer2: ins.peer2 = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull)); break;
-                    case Field::Route: ins.route = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull)); break;
-                    case Field::Route2: ins.route2 = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull)); break;
-                    case Field::Bytes: ins.bytes = number(key, val, ~0ull); break;
-                    case Field::Addr: ins.addr = number(key, val, ~0ull); break;
+                    case Field::Peer:
+                        ins.peer = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull));
+                        break;
+                    case Field::Peer2:
+                        ins.peer2 = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull));
+                        break;
+                    case Field::Route:
+                        ins.route = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull));
+                        break;
+                    case Field::Route2:
+                        ins.route2 = static_cast<uint32_t>(number(key, val, 0xFFFFFFFEull));
+                        break;
+                    case Field::Bytes:
+                        ins.bytes = number(key, val, ~0ull);
+                        break;
+                    case Field::Addr:
+                        ins.addr = number(key, val, ~0ull);
+                        break;
                     case Field::Event:
                         ins.event = static_cast<uint16_t>(number(key, val, 0xFFFF));
                         ins.raise = true;
                         break;
-                    case Field::Group: ins.group = static_cast<uint16_t>(number(key, val, 0xFFFF)); break;
+                    case Field::Group:
+                        ins.group = static_cast<uint16_t>(number(key, val, 0xFFFF));
+                        break;
                     case Field::Imm: {
                         char* end = nullptr;
                         float x = std::strtof(val.c_str(), &end);
-                        if (*end || !std::isfinite(x)) fail(fmt::format("expected a number for '{}', got '{}'", key, val));
+                        if (*end || !std::isfinite(x))
+                            fail(fmt::format("expected a number for '{}', got '{}'", key, val));
                         ins.imm = x;
                         break;
                     }
-                    case Field::Acc: break;
+                    case Field::Acc:
+                        break;
                 }
             }
             for (size_t ki = 0; ki < def->keys.size(); ++ki)
@@ -254,16 +348,19 @@ public:
                 ins.dtype = cur->buffer(ins.a).dtype;
             cur->add(ins);
         }
-        if (!any) throw ParseError(file_, line_, "expected at least one '.core <id>' section, got none");
+        if (!any)
+            throw ParseError(file_, line_, "expected at least one '.core <id>' section, got none");
         Firmware fw(cores ? cores : max_core + 1);
         for (auto& [c, p] : progs) fw.program(c) = std::move(p);
         for (const auto& r : remote) {
             Instruction& ins = fw.program(r.core).code()[r.pc];
             line_ = r.line;
-            if (ins.peer >= fw.cores()) fail(fmt::format("expected a core id < {}, got {}", fw.cores(), ins.peer));
+            if (ins.peer >= fw.cores())
+                fail(fmt::format("expected a core id < {}, got {}", fw.cores(), ins.peer));
             uint16_t b = fw.program(ins.peer).findBuffer(r.name);
             if (b == kNoBuf)
-                fail(fmt::format("expected a buffer declared on core {}, got '{}'", ins.peer, r.name));
+                fail(fmt::format("expected a buffer declared on core {}, got '{}'", ins.peer,
+                                 r.name));
             ins.rbuf = b;
         }
         try {
@@ -274,12 +371,14 @@ public:
         return fw;
     }
 
-private:
+  private:
     std::string file_;
     int line_ = 0;
 };
 
-std::string fmtFloat(float f) { return fmt::format("{}", f); }
+std::string fmtFloat(float f) {
+    return fmt::format("{}", f);
+}
 
 }  // namespace
 
@@ -304,29 +403,62 @@ std::string ProgramText::dump(const Firmware& fw) {
             for (const KeyDef& k : opDef(i.op).keys) {
                 std::string v;
                 switch (k.field) {
-                    case Field::A: v = i.a == kNoBuf ? "" : p.buffer(i.a).name; break;
-                    case Field::B: v = i.b == kNoBuf ? "" : p.buffer(i.b).name; break;
-                    case Field::C: v = i.c == kNoBuf ? "" : p.buffer(i.c).name; break;
+                    case Field::A:
+                        v = i.a == kNoBuf ? "" : p.buffer(i.a).name;
+                        break;
+                    case Field::B:
+                        v = i.b == kNoBuf ? "" : p.buffer(i.b).name;
+                        break;
+                    case Field::C:
+                        v = i.c == kNoBuf ? "" : p.buffer(i.c).name;
+                        break;
                     case Field::RBuf:
                         v = i.peer < fw.cores() && i.rbuf < fw.program(i.peer).buffers().size()
-                                ? fw.program(i.peer).buffer(i.rbuf).name : "";
+                                ? fw.program(i.peer).buffer(i.rbuf).name
+                                : "";
                         break;
-                    case Field::M: v = std::to_string(i.m); break;
-                    case Field::K: v = std::to_string(i.k); break;
-                    case Field::N: v = std::to_string(i.n); break;
-                    case Field::DType: v = dtypeName(i.dtype); break;
+                    case Field::M:
+                        v = std::to_string(i.m);
+                        break;
+                    case Field::K:
+                        v = std::to_string(i.k);
+                        break;
+                    case Field::N:
+                        v = std::to_string(i.n);
+                        break;
+                    case Field::DType:
+                        v = dtypeName(i.dtype);
+                        break;
                     case Field::Acc:
                         if (i.flags & Instruction::kAccumulate) line += " acc";
                         continue;
-                    case Field::Peer: v = i.peer == kNoCore ? "" : std::to_string(i.peer); break;
-                    case Field::Peer2: v = i.peer2 == kNoCore ? "" : std::to_string(i.peer2); break;
-                    case Field::Route: v = i.route == kNoRouteId ? "" : std::to_string(i.route); break;
-                    case Field::Route2: v = i.route2 == kNoRouteId ? "" : std::to_string(i.route2); break;
-                    case Field::Bytes: v = std::to_string(i.bytes); break;
-                    case Field::Addr: v = fmt::format("0x{:x}", i.addr); break;
-                    case Field::Event: v = i.raise || k.required ? std::to_string(i.event) : ""; break;
-                    case Field::Group: v = std::to_string(i.group); break;
-                    case Field::Imm: v = fmtFloat(i.imm); break;
+                    case Field::Peer:
+                        v = i.peer == kNoCore ? "" : std::to_string(i.peer);
+                        break;
+                    case Field::Peer2:
+                        v = i.peer2 == kNoCore ? "" : std::to_string(i.peer2);
+                        break;
+                    case Field::Route:
+                        v = i.route == kNoRouteId ? "" : std::to_string(i.route);
+                        break;
+                    case Field::Route2:
+                        v = i.route2 == kNoRouteId ? "" : std::to_string(i.route2);
+                        break;
+                    case Field::Bytes:
+                        v = std::to_string(i.bytes);
+                        break;
+                    case Field::Addr:
+                        v = fmt::format("0x{:x}", i.addr);
+                        break;
+                    case Field::Event:
+                        v = i.raise || k.required ? std::to_string(i.event) : "";
+                        break;
+                    case Field::Group:
+                        v = std::to_string(i.group);
+                        break;
+                    case Field::Imm:
+                        v = fmtFloat(i.imm);
+                        break;
                 }
                 if (!v.empty()) line += fmt::format(" {}={}", k.key, v);
             }

@@ -13,7 +13,7 @@
 namespace wsc::firmware {
 
 class ProgramText {
-public:
+  public:
     static std::string dump(const Firmware& fw);
     // `cores` = 0: as many cores as the highest `.core` + 1.
     static Firmware parse(const std::string& text, const std::string& file, uint32_t cores = 0);

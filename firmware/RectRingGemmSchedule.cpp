@@ -11,14 +11,22 @@
 
 namespace wsc::firmware {
 
-RectRingGemmSchedule::RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols, uint32_t m,
-                                           uint32_t k, uint32_t n)
-    : row_ring_(RingOrder::Kind::Interleave, cols ? cols : 1), col_ring_(RingOrder::Kind::Interleave, rows ? rows : 1),
-      mesh_x_(mesh_x), mesh_y_(mesh_y), rows_(rows), cols_(cols), m_(m), k_(k), n_(n) {
+RectRingGemmSchedule::RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows,
+                                           uint32_t cols, uint32_t m, uint32_t k, uint32_t n)
+    : row_ring_(RingOrder::Kind::Interleave, cols ? cols : 1),
+      col_ring_(RingOrder::Kind::Interleave, rows ? rows : 1),
+      mesh_x_(mesh_x),
+      mesh_y_(mesh_y),
+      rows_(rows),
+      cols_(cols),
+      m_(m),
+      k_(k),
+      n_(n) {
     const char* algo = "meshgemm";
     if (rows == 0 || cols == 0 || cols > mesh_x || rows > mesh_y)
         throw std::invalid_argument(
-            fmt::format("{}: a {}x{} core block does not fit the {}x{} mesh", algo, rows, cols, mesh_y, mesh_x));
+            fmt::format("{}: a {}x{} core block does not fit the {}x{} mesh", algo, rows, cols,
+                        mesh_y, mesh_x));
     l_ = std::lcm(rows, cols);
     checkDivisible(algo, "m", m, rows), checkDivisible(algo, "n", n, cols);
     checkDivisible(algo, "k (lcm of the mesh sides)", k, l_);
@@ -50,21 +58,26 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
             const uint32_t c = y * W + x;
             Program& prog = plan.fw.program(id(y, x));
             const uint32_t px = row_ring_.position(x), py = col_ring_.position(y);
-            for (uint32_t t = 0; t <= bw; ++t) As[c].push_back(prog.addBuffer(fmt::format("A{}", t), tm_ * tk_));
-            for (uint32_t t = 0; t <= bh; ++t) Bs[c].push_back(prog.addBuffer(fmt::format("B{}", t), tk_ * tn_));
+            for (uint32_t t = 0; t <= bw; ++t)
+                As[c].push_back(prog.addBuffer(fmt::format("A{}", t), tm_ * tk_));
+            for (uint32_t t = 0; t <= bh; ++t)
+                Bs[c].push_back(prog.addBuffer(fmt::format("B{}", t), tk_ * tn_));
             C[c] = prog.addBuffer("C", tm_ * tn_);
             plan.cores.push_back(id(y, x));
             // Slot t of A holds K-block px bw + py bh + t; slot t of B K-block py bh + px bw + t.
             for (uint32_t t = 0; t < bw; ++t)
-                plan.a.push_back({id(y, x), fmt::format("A{}", t), y * tm_, ((px * bw + py * bh + t) % L) * tk_, tm_, tk_});
+                plan.a.push_back({id(y, x), fmt::format("A{}", t), y * tm_,
+                                  ((px * bw + py * bh + t) % L) * tk_, tm_, tk_});
             for (uint32_t t = 0; t < bh; ++t)
-                plan.b.push_back({id(y, x), fmt::format("B{}", t), ((py * bh + px * bw + t) % L) * tk_, x * tn_, tk_, tn_});
+                plan.b.push_back({id(y, x), fmt::format("B{}", t),
+                                  ((py * bh + px * bw + t) % L) * tk_, x * tn_, tk_, tn_});
             plan.c.push_back({id(y, x), "C", y * tm_, x * tn_, tm_, tn_});
         }
 
     for (uint32_t s = 0; s < L; ++s) {
         const bool shift = s + 1 < L;
-        // At step s the front slot is s mod (b + 1); the incoming block goes to (s + b) mod (b + 1).
+        // At step s the front slot is s mod (b + 1); the incoming block goes to (s + b) mod (b +
+        // 1).
         const uint32_t fa = s % (bw + 1), ia = (s + bw) % (bw + 1);
         const uint32_t fb = s % (bh + 1), ib = (s + bh) % (bh + 1);
         const bool sa = shift && W > 1, sb = shift && H > 1;
@@ -87,7 +100,8 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
                 if (sb) rp.emitRecv(prog, b_path[col_ring_.next(y) * W + x], Bs[c][ib], b_bytes);
                 Instruction g;
                 g.op = Opcode::Gemm, g.a = As[c][fa], g.b = Bs[c][fb], g.c = C[c];
-                g.m = tm_, g.k = tk_, g.n = tn_, g.flags = Instruction::kAccumulate;  // C starts at zero
+                g.m = tm_, g.k = tk_, g.n = tn_,
+                g.flags = Instruction::kAccumulate;  // C starts at zero
                 prog.add(g);
             }
     }
@@ -106,9 +120,10 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
-    plan.notes = fmt::format("{}x{} mesh by the lcm rule: K in lcm = {} blocks, {} A and {} B blocks per core, "
-                             "interleaved rings, alignment by placement",
-                             H, W, L, bw, bh);
+    plan.notes = fmt::format(
+        "{}x{} mesh by the lcm rule: K in lcm = {} blocks, {} A and {} B blocks per core, "
+        "interleaved rings, alignment by placement",
+        H, W, L, bw, bh);
     return plan;
 }
 

@@ -18,15 +18,16 @@
 namespace wsc::firmware {
 
 class RectRingGemmSchedule {
-public:
+  public:
     // rows = Nh, cols = Nw: the top-left rows x cols cores of a mesh_x x mesh_y mesh.
-    RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols, uint32_t m, uint32_t k,
-                         uint32_t n);
+    RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols, uint32_t m,
+                         uint32_t k, uint32_t n);
     KernelPlan build(noc::Network& net) const;
     uint32_t lcm() const { return l_; }
 
-private:
-    RingOrder row_ring_, col_ring_;  // ring over the Nw cores of a row, over the Nh cores of a column
+  private:
+    RingOrder row_ring_,
+        col_ring_;  // ring over the Nw cores of a row, over the Nh cores of a column
     uint32_t mesh_x_, mesh_y_, rows_, cols_, l_, m_, k_, n_, tm_, tk_, tn_;
 };
 

@@ -9,13 +9,21 @@
 
 namespace wsc::firmware {
 
-RingGemmSchedule::RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32_t mesh_y, uint32_t p,
-                                   uint32_t m, uint32_t k, uint32_t n, bool shift_alignment)
-    : ring_(ring, p ? p : 1), mesh_x_(mesh_x), mesh_y_(mesh_y), p_(p), m_(m), k_(k), n_(n),
+RingGemmSchedule::RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32_t mesh_y,
+                                   uint32_t p, uint32_t m, uint32_t k, uint32_t n,
+                                   bool shift_alignment)
+    : ring_(ring, p ? p : 1),
+      mesh_x_(mesh_x),
+      mesh_y_(mesh_y),
+      p_(p),
+      m_(m),
+      k_(k),
+      n_(n),
       shift_align_(shift_alignment) {
     const char* algo = ring == RingOrder::Kind::Interleave ? "meshgemm" : "cannon";
     checkKernelMesh(algo, mesh_x, mesh_y, p);
-    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p), checkDivisible(algo, "n", n, p);
+    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p),
+        checkDivisible(algo, "n", n, p);
     tm_ = m / p, tk_ = k / p, tn_ = n / p;
 }
 
@@ -41,12 +49,15 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
     for (uint32_t i = 0; i < P; ++i)
         for (uint32_t j = 0; j < P; ++j) {
             Program& prog = plan.fw.program(id(i, j));
-            A0[i * P + j] = prog.addBuffer("A0", tm_ * tk_), A1[i * P + j] = prog.addBuffer("A1", tm_ * tk_);
-            B0[i * P + j] = prog.addBuffer("B0", tk_ * tn_), B1[i * P + j] = prog.addBuffer("B1", tk_ * tn_);
+            A0[i * P + j] = prog.addBuffer("A0", tm_ * tk_),
+                       A1[i * P + j] = prog.addBuffer("A1", tm_ * tk_);
+            B0[i * P + j] = prog.addBuffer("B0", tk_ * tn_),
+                       B1[i * P + j] = prog.addBuffer("B1", tk_ * tn_);
             C[i * P + j] = prog.addBuffer("C", tm_ * tn_);
             plan.cores.push_back(id(i, j));
             // Initial blocks: unaligned A(i, j), B(i, j), or already aligned.
-            const uint32_t kk = shift_align_ ? 0 : ring_.at(uint64_t(ring_.position(i)) + ring_.position(j));
+            const uint32_t kk =
+                shift_align_ ? 0 : ring_.at(uint64_t(ring_.position(i)) + ring_.position(j));
             plan.a.push_back({id(i, j), "A0", i * tm_, (shift_align_ ? j : kk) * tk_, tm_, tk_});
             plan.b.push_back({id(i, j), "B0", (shift_align_ ? i : kk) * tk_, j * tn_, tk_, tn_});
             plan.c.push_back({id(i, j), "C", i * tm_, j * tn_, tm_, tn_});
@@ -56,7 +67,8 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
     // relays land in every program in the same sequence: sends, relays, receives.
     // parity_a/b: which buffer holds the current tile on each core.
     std::vector<uint8_t> pa(P * P, 0), pb(P * P, 0);
-    auto shift = [&](const std::vector<uint8_t>& do_a, const std::vector<uint8_t>& do_b, bool compute) {
+    auto shift = [&](const std::vector<uint8_t>& do_a, const std::vector<uint8_t>& do_b,
+                     bool compute) {
         for (uint32_t c = 0; c < P * P; ++c) {
             Program& prog = plan.fw.program(plan.cores[c]);
             if (do_a[c]) rp.emitSend(prog, a_path[c], pa[c] ? A1[c] : A0[c], a_bytes);
@@ -76,8 +88,10 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
                 if (do_b[c]) rp.emitRecv(prog, b_path[sb], pb[c] ? B0[c] : B1[c], b_bytes);
                 if (compute) {
                     Instruction g;
-                    g.op = Opcode::Gemm, g.a = pa[c] ? A1[c] : A0[c], g.b = pb[c] ? B1[c] : B0[c], g.c = C[c];
-                    g.m = tm_, g.k = tk_, g.n = tn_, g.flags = Instruction::kAccumulate;  // C starts at zero
+                    g.op = Opcode::Gemm, g.a = pa[c] ? A1[c] : A0[c], g.b = pb[c] ? B1[c] : B0[c],
+                    g.c = C[c];
+                    g.m = tm_, g.k = tk_, g.n = tn_,
+                    g.flags = Instruction::kAccumulate;  // C starts at zero
                     prog.add(g);
                 }
             }
@@ -120,8 +134,10 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
-    plan.notes = fmt::format("{} ring (longest logical hop {} physical hops), alignment {}", mesh ? "interleaved" : "linear",
-                             ring_.maxHop(), shift_align_ ? fmt::format("by {} shift steps", align_steps) : "by placement");
+    plan.notes =
+        fmt::format("{} ring (longest logical hop {} physical hops), alignment {}",
+                    mesh ? "interleaved" : "linear", ring_.maxHop(),
+                    shift_align_ ? fmt::format("by {} shift steps", align_steps) : "by placement");
     return plan;
 }
 

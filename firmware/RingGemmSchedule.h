@@ -21,13 +21,13 @@
 namespace wsc::firmware {
 
 class RingGemmSchedule {
-public:
+  public:
     RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m,
                      uint32_t k, uint32_t n, bool shift_alignment);
     // Installs the ring routes on `net` (within its route limit, else relayed) and generates.
     KernelPlan build(noc::Network& net) const;
 
-private:
+  private:
     RingOrder ring_;
     uint32_t mesh_x_, mesh_y_, p_, m_, k_, n_, tm_, tk_, tn_;
     bool shift_align_;

@@ -9,11 +9,19 @@
 
 namespace wsc::firmware {
 
-RingGemmTSchedule::RingGemmTSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k, uint32_t n)
-    : ring_(RingOrder::Kind::Interleave, p ? p : 1), mesh_x_(mesh_x), mesh_y_(mesh_y), p_(p), m_(m), k_(k), n_(n) {
+RingGemmTSchedule::RingGemmTSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m,
+                                     uint32_t k, uint32_t n)
+    : ring_(RingOrder::Kind::Interleave, p ? p : 1),
+      mesh_x_(mesh_x),
+      mesh_y_(mesh_y),
+      p_(p),
+      m_(m),
+      k_(k),
+      n_(n) {
     const char* algo = "meshgemm-t";
     checkKernelMesh(algo, mesh_x, mesh_y, p);
-    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p), checkDivisible(algo, "n", n, p);
+    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p),
+        checkDivisible(algo, "n", n, p);
     tm_ = m / p, tk_ = k / p, tn_ = n / p;
 }
 
@@ -57,19 +65,21 @@ KernelPlan RingGemmTSchedule::build(noc::Network& net) const {
         // B shift (double-buffered, overlapping this step's multiply): sends, relays, receives.
         if (shift) {
             for (uint32_t c = 0; c < P * P; ++c)
-                rp.emitSend(plan.fw.program(plan.cores[c]), b_path[c], pb[c] ? B1[c] : B0[c], b_bytes);
+                rp.emitSend(plan.fw.program(plan.cores[c]), b_path[c], pb[c] ? B1[c] : B0[c],
+                            b_bytes);
             for (uint32_t c = 0; c < P * P; ++c) rp.emitRelays(plan.fw, b_path[c], b_bytes);
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     const uint32_t c = i * P + j;
-                    rp.emitRecv(plan.fw.program(id(i, j)), b_path[ring_.next(i) * P + j], pb[c] ? B0[c] : B1[c],
-                                b_bytes);
+                    rp.emitRecv(plan.fw.program(id(i, j)), b_path[ring_.next(i) * P + j],
+                                pb[c] ? B0[c] : B1[c], b_bytes);
                 }
         }
         // Partial products: T = A(i, j) * B(r, j)^T (into C directly on a 1 x 1 mesh).
         for (uint32_t c = 0; c < P * P; ++c) {
             Instruction g;
-            g.op = Opcode::Gemm, g.a = A[c], g.b = pb[c] ? B1[c] : B0[c], g.c = P == 1 ? C[c] : T[c];
+            g.op = Opcode::Gemm, g.a = A[c], g.b = pb[c] ? B1[c] : B0[c],
+            g.c = P == 1 ? C[c] : T[c];
             g.m = tm_, g.k = tk_, g.n = tn_, g.flags = Instruction::kTransB;
             plan.fw.program(plan.cores[c]).add(g);
         }
@@ -80,14 +90,16 @@ KernelPlan RingGemmTSchedule::build(noc::Network& net) const {
                 const uint32_t r = ring_.at(uint64_t(ring_.position(i)) + s);
                 const uint32_t root_pos = ring_.position(r);
                 for (uint32_t t = 0; t < P; ++t) {
-                    const uint32_t j = ring_.at(uint64_t(root_pos) + P - 1 - t);  // t-th core of the chain
+                    const uint32_t j =
+                        ring_.at(uint64_t(root_pos) + P - 1 - t);  // t-th core of the chain
                     const uint32_t c = i * P + j;
                     Program& prog = plan.fw.program(id(i, j));
                     if (t > 0) {
                         const uint32_t from = i * P + ring_.next(j);
                         rp.emitRecv(prog, c_path[from], R[c], c_bytes);
                         Instruction add;
-                        add.op = Opcode::VAdd, add.a = T[c], add.b = R[c], add.c = t + 1 == P ? C[c] : T[c];
+                        add.op = Opcode::VAdd, add.a = T[c], add.b = R[c],
+                        add.c = t + 1 == P ? C[c] : T[c];
                         add.n = c_elems;
                         prog.add(add);
                     }
@@ -111,13 +123,15 @@ KernelPlan RingGemmTSchedule::build(noc::Network& net) const {
     if (P == 1) worst = {};
     plan.step_path = worst;
     // Per step: one B shift overlapped with the multiply, and a P - 1 message reduce chain.
-    plan.total_path = {worst.hops * P * (P > 1 ? P - 1 : 0), worst.stages * P * (P > 1 ? P - 1 : 0), worst.bytes};
+    plan.total_path = {worst.hops * P * (P > 1 ? P - 1 : 0), worst.stages * P * (P > 1 ? P - 1 : 0),
+                       worst.bytes};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
-    plan.notes = fmt::format("interleaved rings (longest logical hop {} physical hops), B shifted along columns, "
-                             "partials reduce-added along rows, no transpose, no alignment",
-                             ring_.maxHop());
+    plan.notes = fmt::format(
+        "interleaved rings (longest logical hop {} physical hops), B shifted along columns, "
+        "partials reduce-added along rows, no transpose, no alignment",
+        ring_.maxHop());
     return plan;
 }
 

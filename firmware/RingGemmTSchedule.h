@@ -17,11 +17,12 @@
 namespace wsc::firmware {
 
 class RingGemmTSchedule {
-public:
-    RingGemmTSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k, uint32_t n);
+  public:
+    RingGemmTSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k,
+                      uint32_t n);
     KernelPlan build(noc::Network& net) const;
 
-private:
+  private:
     RingOrder ring_;
     uint32_t mesh_x_, mesh_y_, p_, m_, k_, n_, tm_, tk_, tn_;
 };

@@ -34,8 +34,10 @@ void RingOrder::interleave(uint32_t index, uint32_t n, uint32_t& send_index, uin
     }
     if (i == 0) r = 1;
     if (i == N - 1) {
-        if (N % 2 == 0) r = N - 2;
-        else s = N - 2;
+        if (N % 2 == 0)
+            r = N - 2;
+        else
+            s = N - 2;
     }
     send_index = static_cast<uint32_t>(s), recv_index = static_cast<uint32_t>(r);
 }

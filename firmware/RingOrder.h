@@ -11,7 +11,7 @@
 namespace wsc::firmware {
 
 class RingOrder {
-public:
+  public:
     enum class Kind { Linear, Interleave };
     RingOrder(Kind kind, uint32_t p);
 
@@ -30,7 +30,7 @@ public:
     // WaferLLM's Algorithm 1 verbatim (send_index, recv_index), for cross-checking in tests.
     static void interleave(uint32_t index, uint32_t n, uint32_t& send_index, uint32_t& recv_index);
 
-private:
+  private:
     Kind kind_;
     uint32_t p_;
     std::vector<uint32_t> pos_, phys_;

@@ -25,8 +25,10 @@ RoutePlanner::Path RoutePlanner::unicast(uint32_t src, uint32_t dst) {
     uint32_t x = src % mesh_x_, y = src / mesh_x_;
     const uint32_t tx = dst % mesh_x_, ty = dst / mesh_x_;
     for (;;) {
-        if (x != tx) x += x < tx ? 1 : -1;
-        else if (y != ty) y += y < ty ? 1 : -1;
+        if (x != tx)
+            x += x < tx ? 1 : -1;
+        else if (y != ty)
+            y += y < ty ? 1 : -1;
         const uint32_t c = y * mesh_x_ + x;
         if (c == dst) break;
         p.relays.push_back(c);
@@ -48,8 +50,10 @@ uint32_t RoutePlanner::multicast(uint32_t src, const std::vector<uint32_t>& dsts
 void RoutePlanner::emitSend(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {
     Instruction s;
     s.op = Opcode::Send, s.a = buf, s.bytes = bytes;
-    if (p.direct()) s.route = p.route;  // a route send names no peer (the route decides)
-    else s.peer = p.relays.empty() ? p.dst : p.relays.front();
+    if (p.direct())
+        s.route = p.route;  // a route send names no peer (the route decides)
+    else
+        s.peer = p.relays.empty() ? p.dst : p.relays.front();
     prog.add(s);
 }
 
@@ -66,8 +70,10 @@ void RoutePlanner::emitRelays(Firmware& fw, const Path& p, uint64_t bytes) const
 void RoutePlanner::emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {
     Instruction r;
     r.op = Opcode::Recv, r.c = buf, r.bytes = bytes;
-    if (p.direct()) r.route = p.route;
-    else r.peer = p.relays.empty() ? p.src : p.relays.back();
+    if (p.direct())
+        r.route = p.route;
+    else
+        r.peer = p.relays.empty() ? p.src : p.relays.back();
     prog.add(r);
 }
 

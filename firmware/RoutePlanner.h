@@ -14,7 +14,7 @@
 namespace wsc::firmware {
 
 class RoutePlanner {
-public:
+  public:
     struct Path {
         uint32_t src = 0, dst = 0;
         uint32_t route = kNoRouteId;   // the direct route, or kNoRouteId when relayed
@@ -45,7 +45,7 @@ public:
     // PLMR "routes per core": the most route entries any router holds.
     uint32_t maxEntries() const;
 
-private:
+  private:
     noc::Network& net_;
     uint32_t mesh_x_;
     uint32_t direct_ = 0, relayed_ = 0, rejected_mc_ = 0;

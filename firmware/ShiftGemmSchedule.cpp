@@ -10,12 +10,12 @@ namespace wsc::firmware {
 ShiftGemmSchedule::ShiftGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, const GemmWorkload& w)
     : mesh_x_(mesh_x), mesh_y_(mesh_y), p_(w.mesh ? w.mesh : std::min(mesh_x, mesh_y)) {
     if (p_ == 0 || p_ > mesh_x || p_ > mesh_y)
-        throw std::invalid_argument(fmt::format("gemm: a {0}x{0} core block does not fit the {1}x{2} mesh",
-                                                p_, mesh_x, mesh_y));
+        throw std::invalid_argument(fmt::format(
+            "gemm: a {0}x{0} core block does not fit the {1}x{2} mesh", p_, mesh_x, mesh_y));
     if (w.m == 0 || w.k == 0 || w.n == 0 || w.m % p_ || w.k % p_ || w.n % p_)
         throw std::invalid_argument(fmt::format(
-            "gemm: m, k and n ({}, {}, {}) must be positive multiples of the core block side {}", w.m, w.k,
-            w.n, p_));
+            "gemm: m, k and n ({}, {}, {}) must be positive multiples of the core block side {}",
+            w.m, w.k, w.n, p_));
     tm_ = w.m / p_, tk_ = w.k / p_, tn_ = w.n / p_;
     b_base_ = a_base_ + uint64_t(p_) * p_ * tileBytes(tm_, tk_);
     c_base_ = b_base_ + uint64_t(p_) * p_ * tileBytes(tk_, tn_);
@@ -27,8 +27,10 @@ Firmware ShiftGemmSchedule::build() const {
     for (uint32_t i = 0; i < P; ++i) {
         for (uint32_t j = 0; j < P; ++j) {
             Program& prog = fw.program(core(i, j));
-            const uint16_t A[2] = {prog.addBuffer("A0", tm_ * tk_), prog.addBuffer("A1", tm_ * tk_)};
-            const uint16_t B[2] = {prog.addBuffer("B0", tk_ * tn_), prog.addBuffer("B1", tk_ * tn_)};
+            const uint16_t A[2] = {prog.addBuffer("A0", tm_ * tk_),
+                                   prog.addBuffer("A1", tm_ * tk_)};
+            const uint16_t B[2] = {prog.addBuffer("B0", tk_ * tn_),
+                                   prog.addBuffer("B1", tk_ * tn_)};
             const uint16_t C = prog.addBuffer("C", tm_ * tn_);
             const uint32_t left = core(i, (j + P - 1) % P), right = core(i, (j + 1) % P);
             const uint32_t up = core((i + P - 1) % P, j), down = core((i + 1) % P, j);

@@ -15,7 +15,7 @@
 namespace wsc::firmware {
 
 class ShiftGemmSchedule {
-public:
+  public:
     // mesh_x, mesh_y: NoC mesh (cores = mesh_x * mesh_y); P taken from w.mesh.
     ShiftGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, const GemmWorkload& w);
     Firmware build() const;
@@ -26,14 +26,22 @@ public:
     uint32_t tileN() const { return tn_; }
     uint32_t core(uint32_t row, uint32_t col) const { return row * mesh_x_ + col; }
     // Byte addresses of tiles in memory (fp32).
-    uint64_t aTile(uint32_t bi, uint32_t bk) const { return a_base_ + (uint64_t(bi) * p_ + bk) * tileBytes(tm_, tk_); }
-    uint64_t bTile(uint32_t bk, uint32_t bj) const { return b_base_ + (uint64_t(bk) * p_ + bj) * tileBytes(tk_, tn_); }
-    uint64_t cTile(uint32_t bi, uint32_t bj) const { return c_base_ + (uint64_t(bi) * p_ + bj) * tileBytes(tm_, tn_); }
+    uint64_t aTile(uint32_t bi, uint32_t bk) const {
+        return a_base_ + (uint64_t(bi) * p_ + bk) * tileBytes(tm_, tk_);
+    }
+    uint64_t bTile(uint32_t bk, uint32_t bj) const {
+        return b_base_ + (uint64_t(bk) * p_ + bj) * tileBytes(tk_, tn_);
+    }
+    uint64_t cTile(uint32_t bi, uint32_t bj) const {
+        return c_base_ + (uint64_t(bi) * p_ + bj) * tileBytes(tm_, tn_);
+    }
     uint64_t memoryBytes() const { return c_base_ + uint64_t(p_) * p_ * tileBytes(tm_, tn_); }
     // SRAM bytes per core: double-buffered A and B tiles plus the C tile.
-    uint64_t sramBytes() const { return 2 * (tileBytes(tm_, tk_) + tileBytes(tk_, tn_)) + tileBytes(tm_, tn_); }
+    uint64_t sramBytes() const {
+        return 2 * (tileBytes(tm_, tk_) + tileBytes(tk_, tn_)) + tileBytes(tm_, tn_);
+    }
 
-private:
+  private:
     static uint64_t tileBytes(uint32_t r, uint32_t c) { return uint64_t(r) * c * 4; }
     uint32_t mesh_x_, mesh_y_, p_;
     uint32_t tm_, tk_, tn_;

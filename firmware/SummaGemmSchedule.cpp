@@ -11,12 +11,13 @@
 
 namespace wsc::firmware {
 
-SummaGemmSchedule::SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k,
-                                     uint32_t n, bool gather)
+SummaGemmSchedule::SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m,
+                                     uint32_t k, uint32_t n, bool gather)
     : mesh_x_(mesh_x), mesh_y_(mesh_y), p_(p), m_(m), k_(k), n_(n), gather_(gather) {
     const char* algo = gather ? "allgather" : "summa";
     checkKernelMesh(algo, mesh_x, mesh_y, p);
-    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p), checkDivisible(algo, "n", n, p);
+    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p),
+        checkDivisible(algo, "n", n, p);
     tm_ = m / p, tk_ = k / p, tn_ = n / p;
 }
 
@@ -44,14 +45,16 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
     for (const auto* v : {&row_bc, &col_bc})
         for (const auto& bc : *v) {
             const CriticalPath p = bc->path(std::max(a_bytes, b_bytes));
-            worst.hops = std::max(worst.hops, p.hops), worst.stages = std::max(worst.stages, p.stages);
+            worst.hops = std::max(worst.hops, p.hops),
+            worst.stages = std::max(worst.stages, p.stages);
             worst.bytes = p.bytes;
         }
 
     for (uint32_t i = 0; i < P; ++i)
         for (uint32_t j = 0; j < P; ++j) {
             Program& prog = plan.fw.program(id(i, j));
-            const uint16_t Aown = prog.addBuffer("A", tm_ * tk_), Bown = prog.addBuffer("B", tk_ * tn_);
+            const uint16_t Aown = prog.addBuffer("A", tm_ * tk_),
+                           Bown = prog.addBuffer("B", tk_ * tn_);
             const uint16_t C = prog.addBuffer("C", tm_ * tn_);
             // SUMMA: two receive buffers per operand; allgather: one per remote block.
             const uint32_t nbuf = gather_ ? P : 2;
@@ -87,8 +90,9 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.rejected_multicasts = rp.rejectedMulticasts();
-    plan.notes = fmt::format("{} of {} line broadcasts on multicast routes, the rest pipelined core to core",
-                             rp.directRoutes(), 2 * P * P);
+    plan.notes =
+        fmt::format("{} of {} line broadcasts on multicast routes, the rest pipelined core to core",
+                    rp.directRoutes(), 2 * P * P);
     return plan;
 }
 

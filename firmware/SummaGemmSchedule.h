@@ -17,12 +17,12 @@
 namespace wsc::firmware {
 
 class SummaGemmSchedule {
-public:
-    SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k, uint32_t n,
-                      bool gather);
+  public:
+    SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k,
+                      uint32_t n, bool gather);
     KernelPlan build(noc::Network& net) const;
 
-private:
+  private:
     uint32_t mesh_x_, mesh_y_, p_, m_, k_, n_, tm_, tk_, tn_;
     bool gather_;
 };

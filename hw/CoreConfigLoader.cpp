@@ -26,33 +26,42 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
         v->checkKeys({"lanes", "latency", "special_latency", "op_latency"});
         p.vector.lanes = v->getUInt("lanes", 1, 4096, p.vector.lanes);
         p.vector.latency = v->getCycles("latency", hz, 1, 1u << 20, p.vector.latency);
-        p.vector.special_latency = v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);
+        p.vector.special_latency =
+            v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);
         if (const auto ol = v->optionalChild("op_latency")) {
-            // Mnemonics in Opcode order from vadd (firmware/Instruction.h); unset ops keep their class.
-            ol->checkKeys({"vadd", "vsub", "vmul", "vmax", "vscale", "vexp", "vrecip", "vsilu", "vgelu",
-                           "vcopy", "vrsqrt", "vbsub", "vbmul", "vredsum", "vredmax", "vsqsum"});
+            // Mnemonics in Opcode order from vadd (firmware/Instruction.h); unset ops keep their
+            // class.
+            ol->checkKeys({"vadd", "vsub", "vmul", "vmax", "vscale", "vexp", "vrecip", "vsilu",
+                           "vgelu", "vcopy", "vrsqrt", "vbsub", "vbmul", "vredsum", "vredmax",
+                           "vsqsum"});
             for (size_t i = 0; i < core::VectorParams::kOps; ++i) {
-                const auto op = static_cast<firmware::Opcode>(static_cast<size_t>(firmware::Opcode::VAdd) + i);
-                p.vector.op_latency[i] = ol->getCycles(firmware::opcodeName(op), hz, 1, 1u << 20,
-                                                       p.vector.latencyOf(i, firmware::isSpecialVectorOp(op)));
+                const auto op =
+                    static_cast<firmware::Opcode>(static_cast<size_t>(firmware::Opcode::VAdd) + i);
+                p.vector.op_latency[i] =
+                    ol->getCycles(firmware::opcodeName(op), hz, 1, 1u << 20,
+                                  p.vector.latencyOf(i, firmware::isSpecialVectorOp(op)));
             }
         }
     }
     if (const auto s = c.optionalChild("sram")) {
         s->checkKeys({"capacity", "banks", "bank_width", "ports", "port_width", "latency"});
-        p.sram.capacity_bytes = s->getBytes("capacity", 1, YamlReader::kMaxU64, p.sram.capacity_bytes);
+        p.sram.capacity_bytes =
+            s->getBytes("capacity", 1, YamlReader::kMaxU64, p.sram.capacity_bytes);
         p.sram.banks = s->getUInt("banks", 1, 1024, p.sram.banks);
         p.sram.ports = s->getUInt("ports", 1, 64, p.sram.ports);
         if (p.sram.ports > p.sram.banks)
             s->fail("ports", fmt::format("at most as many ports as banks ({})", p.sram.banks));
-        p.sram.port_bytes = static_cast<uint32_t>(s->getBytes("port_width", 1, 1u << 20, p.sram.port_bytes));
-        p.sram.bank_width = static_cast<uint32_t>(s->getBytes("bank_width", 0, 1u << 20, p.sram.bank_width));
+        p.sram.port_bytes =
+            static_cast<uint32_t>(s->getBytes("port_width", 1, 1u << 20, p.sram.port_bytes));
+        p.sram.bank_width =
+            static_cast<uint32_t>(s->getBytes("bank_width", 0, 1u << 20, p.sram.bank_width));
         p.sram.access_latency = s->getCycles("latency", hz, 1, 1u << 20, p.sram.access_latency);
     }
     if (const auto d = c.optionalChild("dma")) {
         d->checkKeys({"queue", "burst"});
         p.dma.queue = d->getUInt("queue", 1, 1024, p.dma.queue);
-        p.dma.burst_bytes = static_cast<uint32_t>(d->getBytes("burst", 1, 1u << 20, p.dma.burst_bytes));
+        p.dma.burst_bytes =
+            static_cast<uint32_t>(d->getBytes("burst", 1, 1u << 20, p.dma.burst_bytes));
     }
     if (const auto m = c.optionalChild("memory")) {
         m->checkKeys({"ports", "latency", "bandwidth", "capacity", "max_outstanding"});
@@ -62,7 +71,8 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
         const double bw = m->getQuantity("bandwidth", Dim::Bandwidth, p.memory.bytes_per_ns * 1e9);
         if (!(bw > 0)) m->fail("bandwidth", "a bandwidth > 0");
         p.memory.bytes_per_ns = bw / 1e9;
-        p.memory.capacity_bytes = m->getBytes("capacity", 1, YamlReader::kMaxU64, p.memory.capacity_bytes);
+        p.memory.capacity_bytes =
+            m->getBytes("capacity", 1, YamlReader::kMaxU64, p.memory.capacity_bytes);
         p.memory.max_outstanding = m->getUInt("max_outstanding", 1, 4096, p.memory.max_outstanding);
     }
     p.relay_cycles = c.getCycles("relay_latency", hz, 0, 1u << 20, p.relay_cycles);

@@ -5,7 +5,8 @@
 namespace wsc::hw {
 
 firmware::DmaStreamWorkload loadDmaStream(const YamlReader& w, const noc::NocParams& noc) {
-    w.checkKeys({"type", "bytes", "cores", "chunk", "port", "memory", "header", "port_window", "functional", "seed"});
+    w.checkKeys({"type", "bytes", "cores", "chunk", "port", "memory", "header", "port_window",
+                 "functional", "seed"});
     firmware::DmaStreamWorkload d;
     d.bytes = w.getBytes("bytes", 4, uint64_t{1} << 34, d.bytes);
     if (d.bytes % 4) w.fail("bytes", "a multiple of 4 B (fp32 elements)");

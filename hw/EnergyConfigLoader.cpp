@@ -21,8 +21,7 @@ EnergyParams EnergyConfigLoader::load(const YamlReader& e) {
 }
 
 double EnergyConfigLoader::computePjPerFlop(const YamlReader& e) {
-    const std::string expected =
-        "an efficiency like '2 TFLOPS/W' or an energy like '0.5 pJ/FLOP'";
+    const std::string expected = "an efficiency like '2 TFLOPS/W' or an energy like '0.5 pJ/FLOP'";
     const YamlReader v = e.entry("compute");
     const std::string text = v.scalar(expected);
     // "<throughput>/W": FLOP/s per watt is FLOP per joule; its inverse is the energy per FLOP.
@@ -31,8 +30,8 @@ double EnergyConfigLoader::computePjPerFlop(const YamlReader& e) {
         text.compare(text.size() - perWatt.size(), perWatt.size(), perWatt) == 0) {
         double flopsPerJoule = 0.0;
         try {
-            flopsPerJoule = Units::parse(text.substr(0, text.size() - perWatt.size()),
-                                         Dim::Throughput);
+            flopsPerJoule =
+                Units::parse(text.substr(0, text.size() - perWatt.size()), Dim::Throughput);
         } catch (const UnitError&) {
             v.failHere(expected);
         }

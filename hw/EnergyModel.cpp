@@ -30,10 +30,16 @@ EnergyReport EnergyModel::evaluate(const EnergyEvents& ev) const {
 void EnergyModel::countNetwork(EnergyEvents& ev, const noc::Network& net) {
     for (const noc::Link& l : net.links()) {
         switch (l.kind()) {
-            case noc::Link::Kind::OnDie: ev.link_bits += l.bitsSent(); break;
-            case noc::Link::Kind::D2D: ev.d2d_bits += l.bitsSent(); break;
+            case noc::Link::Kind::OnDie:
+                ev.link_bits += l.bitsSent();
+                break;
+            case noc::Link::Kind::D2D:
+                ev.d2d_bits += l.bitsSent();
+                break;
             case noc::Link::Kind::Injection:
-            case noc::Link::Kind::Ejection: ev.local_bits += l.bitsSent(); break;
+            case noc::Link::Kind::Ejection:
+                ev.local_bits += l.bitsSent();
+                break;
         }
     }
 }

@@ -31,8 +31,8 @@ void EnergyReport::toJson(nlohmann::json& j) const {
     j["average_power_w"] = averagePowerW();
     nlohmann::json comps = nlohmann::json::object();
     for (const auto& c : components)
-        comps[c.name] = {{"count", c.count}, {"unit", c.unit}, {"pj_each", c.pj_each},
-                         {"pj", c.pj}};
+        comps[c.name] = {
+            {"count", c.count}, {"unit", c.unit}, {"pj_each", c.pj_each}, {"pj", c.pj}};
     j["components"] = comps;
 }
 

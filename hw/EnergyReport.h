@@ -3,19 +3,18 @@
 // and the average power. Printed as a table in every report and dumped into the stats JSON.
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace wsc::hw {
 
 struct EnergyComponent {
-    std::string name;   // "compute", "sram", "noc links", ...
-    double count = 0;   // events
-    std::string unit;   // what one event is: "FLOP", "B", "bit", "s"
-    double pj_each = 0; // configured energy per event
-    double pj = 0;      // count x pj_each
+    std::string name;    // "compute", "sram", "noc links", ...
+    double count = 0;    // events
+    std::string unit;    // what one event is: "FLOP", "B", "bit", "s"
+    double pj_each = 0;  // configured energy per event
+    double pj = 0;       // count x pj_each
 };
 
 class EnergyReport {

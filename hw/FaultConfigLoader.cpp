@@ -21,7 +21,9 @@ noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::Topolog
             l.port = dir == "E" ? 0 : dir == "W" ? 1 : dir == "N" ? 2 : 3;
             const bool edge = (l.port == 0 && l.x + 1 == topo.x) || (l.port == 1 && l.x == 0) ||
                               (l.port == 2 && l.y == 0) || (l.port == 3 && l.y + 1 == topo.y);
-            if (edge) e.fail("dir", fmt::format("a direction with a neighbour: ({},{}) has no link {}", l.x, l.y, dir));
+            if (edge)
+                e.fail("dir", fmt::format("a direction with a neighbour: ({},{}) has no link {}",
+                                          l.x, l.y, dir));
             out.links.push_back(l);
         }
     }

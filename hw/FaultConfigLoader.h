@@ -8,7 +8,7 @@
 namespace wsc::hw {
 
 class FaultConfigLoader {
-public:
+  public:
     static noc::FaultParams load(const YamlReader& faults, const noc::TopologyParams& topo);
 };
 

@@ -13,10 +13,10 @@ namespace wsc::hw {
 
 struct HardwareConfig {
     noc::NocParams noc;
-    core::CoreParams core;  // defaults when the file has no core: section
-    WaferParams wafer;               // wafer: section (present = false without one)
+    core::CoreParams core;               // defaults when the file has no core: section
+    WaferParams wafer;                   // wafer: section (present = false without one)
     std::optional<dram::HbmParams> hbm;  // hbm: section; none = no HBM beside the dies
-    EnergyParams energy;             // energy: section (zeros without one)
+    EnergyParams energy;                 // energy: section (zeros without one)
 };
 
 }  // namespace wsc::hw

@@ -14,19 +14,37 @@ namespace {
 // dram::HbmParams field name (as validate() names it) -> YAML key under hbm:.
 const std::vector<std::pair<std::string, std::string>>& fieldKeys() {
     static const std::vector<std::pair<std::string, std::string>> k = {
-        {"stacks", "stacks"}, {"channels", "channels"}, {"pseudo_channels", "pseudo_channels"},
-        {"bank_groups", "bank_groups"}, {"banks_per_group", "banks_per_group"},
-        {"rows", "rows"}, {"columns", "columns"}, {"burst_length", "burst_length"},
-        {"bus_width_bits", "bus_width_bits"}, {"data_rate_mtps", "data_rate"},
-        {"tCK_ps", "timing.tCK"}, {"read_queue_depth", "read_queue"},
-        {"write_queue_depth", "write_queue"}, {"max_outstanding", "max_outstanding"},
-        {"watermarks", "write_high_watermark"}, {"debug_break_rule", ""},
+        {"stacks", "stacks"},
+        {"channels", "channels"},
+        {"pseudo_channels", "pseudo_channels"},
+        {"bank_groups", "bank_groups"},
+        {"banks_per_group", "banks_per_group"},
+        {"rows", "rows"},
+        {"columns", "columns"},
+        {"burst_length", "burst_length"},
+        {"bus_width_bits", "bus_width_bits"},
+        {"data_rate_mtps", "data_rate"},
+        {"tCK_ps", "timing.tCK"},
+        {"read_queue_depth", "read_queue"},
+        {"write_queue_depth", "write_queue"},
+        {"max_outstanding", "max_outstanding"},
+        {"watermarks", "write_high_watermark"},
+        {"debug_break_rule", ""},
         {"address_mapping", "address_mapping"},
-        {"tCCD_S", "timing.tCCD_S"}, {"tREFIpb", "timing.tREFIpb"}, {"tREFI", "timing.tREFI"},
-        {"tRCDWR", "timing.tRCDWR"}, {"tRCD", "timing.tRCD"}, {"tWL", "timing.tWL"},
-        {"tCL", "timing.tCL"}, {"tRP", "timing.tRP"}, {"tRAS", "timing.tRAS"},
-        {"tRC", "timing.tRC"}, {"tCCD_L", "timing.tCCD_L"}, {"tRRD_S", "timing.tRRD_S"},
-        {"tRRD_L", "timing.tRRD_L"}, {"tRTP", "timing.tRTP"}};
+        {"tCCD_S", "timing.tCCD_S"},
+        {"tREFIpb", "timing.tREFIpb"},
+        {"tREFI", "timing.tREFI"},
+        {"tRCDWR", "timing.tRCDWR"},
+        {"tRCD", "timing.tRCD"},
+        {"tWL", "timing.tWL"},
+        {"tCL", "timing.tCL"},
+        {"tRP", "timing.tRP"},
+        {"tRAS", "timing.tRAS"},
+        {"tRC", "timing.tRC"},
+        {"tCCD_L", "timing.tCCD_L"},
+        {"tRRD_S", "timing.tRRD_S"},
+        {"tRRD_L", "timing.tRRD_L"},
+        {"tRTP", "timing.tRTP"}};
     return k;
 }
 
@@ -35,11 +53,29 @@ constexpr double kPjPerJ = 1e12;
 }  // namespace
 
 dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
-    h.checkKeys({"stacks", "channels", "pseudo_channels", "bank_groups", "banks_per_group", "rows",
-                 "columns", "burst_length", "bus_width_bits", "data_rate", "timing",
-                 "address_mapping", "page_policy", "read_queue", "write_queue",
-                 "write_high_watermark", "write_low_watermark", "max_outstanding",
-                 "starvation_limit", "refresh", "check_protocol", "energy", "capacity",
+    h.checkKeys({"stacks",
+                 "channels",
+                 "pseudo_channels",
+                 "bank_groups",
+                 "banks_per_group",
+                 "rows",
+                 "columns",
+                 "burst_length",
+                 "bus_width_bits",
+                 "data_rate",
+                 "timing",
+                 "address_mapping",
+                 "page_policy",
+                 "read_queue",
+                 "write_queue",
+                 "write_high_watermark",
+                 "write_low_watermark",
+                 "max_outstanding",
+                 "starvation_limit",
+                 "refresh",
+                 "check_protocol",
+                 "energy",
+                 "capacity",
                  "bandwidth"});
     dram::HbmParams p = dram::HbmParams::hbm3Default();
     // Counts: validate() checks powers of two and their relations; here only the type range.
@@ -70,8 +106,8 @@ dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
     p.write_high_watermark = h.getUInt("write_high_watermark", 1, 1u << 16, p.write_high_watermark);
     p.write_low_watermark = h.getUInt("write_low_watermark", 0, 1u << 16, p.write_low_watermark);
     p.max_outstanding = h.getUInt("max_outstanding", 1, 1u << 24, p.max_outstanding);
-    p.starvation_limit = h.getCycles("starvation_limit", p.clockHz(), 0, YamlReader::kMaxU32,
-                                     p.starvation_limit);
+    p.starvation_limit =
+        h.getCycles("starvation_limit", p.clockHz(), 0, YamlReader::kMaxU32, p.starvation_limit);
     const std::string refresh = h.getEnum("refresh", {"none", "all_bank", "per_bank"}, "per_bank");
     p.refresh_mode = refresh == "none"       ? dram::RefreshMode::None
                      : refresh == "all_bank" ? dram::RefreshMode::AllBank
@@ -81,8 +117,7 @@ dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
     // Requirements (totals over the stacks): validate() proves the organisation delivers them
     // and says how many stacks would. HbmParams counts them in decimal GB (1e9 B).
     if (h.has("capacity"))
-        p.required_capacity_gb =
-            double(h.getBytes("capacity", 1, YamlReader::kMaxU64)) / 1e9;
+        p.required_capacity_gb = double(h.getBytes("capacity", 1, YamlReader::kMaxU64)) / 1e9;
     if (h.has("bandwidth")) {
         p.required_bandwidth_gbps = h.getQuantity("bandwidth", Dim::Bandwidth) / 1e9;
         if (!(p.required_bandwidth_gbps > 0)) h.fail("bandwidth", "a bandwidth > 0");
@@ -108,9 +143,9 @@ dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
 }
 
 void HbmConfigLoader::loadTiming(const YamlReader& t, dram::HbmParams& p) {
-    t.checkKeys({"tCK", "tCL", "tWL", "tRCD", "tRCDWR", "tRP", "tRAS", "tRC", "tCCD_S", "tCCD_L",
-                 "tRRD_S", "tRRD_L", "tFAW", "tWR", "tWTR_S", "tWTR_L", "tRTP", "tRTRS",
-                 "tREFI", "tRFC", "tREFIpb", "tRFCpb", "tRREFD"});
+    t.checkKeys({"tCK",    "tCL",    "tWL",    "tRCD",   "tRCDWR",  "tRP",    "tRAS",   "tRC",
+                 "tCCD_S", "tCCD_L", "tRRD_S", "tRRD_L", "tFAW",    "tWR",    "tWTR_S", "tWTR_L",
+                 "tRTP",   "tRTRS",  "tREFI",  "tRFC",   "tREFIpb", "tRFCpb", "tRREFD"});
     if (t.has("tCK")) {
         const double tck = t.getQuantity("tCK", Dim::Time);
         const double ps = std::round(tck * 1e12);
@@ -120,9 +155,9 @@ void HbmConfigLoader::loadTiming(const YamlReader& t, dram::HbmParams& p) {
         // (rounded up, like every JEDEC minimum) so changing tCK alone stays consistent.
         const double oldPs = p.tCK_ps;
         p.tCK_ps = static_cast<uint32_t>(ps);
-        for (uint32_t* f : {&p.tCL, &p.tWL, &p.tRCD, &p.tRCDWR, &p.tRP, &p.tRAS, &p.tRC,
-                            &p.tCCD_L, &p.tRRD_S, &p.tRRD_L, &p.tFAW, &p.tWR, &p.tWTR_S,
-                            &p.tWTR_L, &p.tRTP, &p.tREFI, &p.tRFC, &p.tRFCpb, &p.tRREFD})
+        for (uint32_t* f : {&p.tCL, &p.tWL, &p.tRCD, &p.tRCDWR, &p.tRP, &p.tRAS, &p.tRC, &p.tCCD_L,
+                            &p.tRRD_S, &p.tRRD_L, &p.tFAW, &p.tWR, &p.tWTR_S, &p.tWTR_L, &p.tRTP,
+                            &p.tREFI, &p.tRFC, &p.tRFCpb, &p.tRREFD})
             *f = std::max(1u, p.nsToCycles(*f * oldPs / 1000.0));
         p.tCCD_S = std::max(p.burstCycles(), 1u);
         p.tREFIpb = p.tREFI / p.banksPerPseudoChannel();

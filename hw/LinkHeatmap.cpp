@@ -34,7 +34,8 @@ LinkHeatmap::LinkHeatmap(const noc::TopologyParams& topo, std::string title)
     scale_ = kGoodSpacingPx / gap;
     margin_ = 40.0;
     const auto extentMm = [&](uint32_t n, uint32_t perDie) {
-        return double((n - 1) / perDie) * t_.die_pitch_mm + double((n - 1) % perDie) * t_.core_pitch_mm;
+        return double((n - 1) / perDie) * t_.die_pitch_mm +
+               double((n - 1) % perDie) * t_.core_pitch_mm;
     };
     const double side = std::max(extentMm(t_.x, die_x_), extentMm(t_.y, die_y_)) * scale_;
     if (side > kMaxSidePx) scale_ = std::max(kMinSpacingPx / gap, scale_ * kMaxSidePx / side);
@@ -50,7 +51,9 @@ std::string LinkHeatmap::color(double u) {
     // Idle links stay grey so the busy ones stand out; 0+ .. 1 runs blue -> yellow -> red.
     if (!(u > 0)) return "#d9d9d9";
     u = std::min(1.0, u);
-    struct Rgb { double r, g, b; };
+    struct Rgb {
+        double r, g, b;
+    };
     const Rgb stops[] = {{44, 123, 182}, {255, 255, 191}, {215, 25, 28}};
     const double s = u * 2.0;
     const int i = std::min(1, int(s));
@@ -65,11 +68,20 @@ std::string LinkHeatmap::escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
+            case '&':
+                o += "&amp;";
+                break;
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            default:
+                o += c;
         }
     }
     return o;
@@ -86,7 +98,8 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
                "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
                width, h, width, h);
     fmt::print(os, "<title>{}</title>\n", escape(title_));
-    fmt::print(os, "<rect x=\"0\" y=\"0\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", width, h);
+    fmt::print(os, "<rect x=\"0\" y=\"0\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n",
+               width, h);
     fmt::print(os, "<text x=\"{:.0f}\" y=\"20\">{}</text>\n", margin_ / 2, escape(title_));
 
     // Dies: a box around each die's routers (half a spacing of padding).
@@ -98,9 +111,11 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
             const double x0 = px(i * die_x_, die_x_) - pad, y0 = px(j * die_y_, die_y_) - pad;
             const double x1 = px(i * die_x_ + die_x_ - 1, die_x_) + pad;
             const double y1 = px(j * die_y_ + die_y_ - 1, die_y_) + pad;
-            fmt::print(os, "<rect class=\"die\" data-die=\"{},{}\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" "
-                           "height=\"{:.2f}\" rx=\"3\"/>\n",
-                       i, j, x0, y0, x1 - x0, y1 - y0);
+            fmt::print(
+                os,
+                "<rect class=\"die\" data-die=\"{},{}\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" "
+                "height=\"{:.2f}\" rx=\"3\"/>\n",
+                i, j, x0, y0, x1 - x0, y1 - y0);
         }
     fmt::print(os, "</g>\n");
 
@@ -112,28 +127,32 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
         const double x0 = px(topo.x(l.src), die_x_), y0 = px(topo.y(l.src), die_y_);
         const double x1 = px(topo.x(l.dst), die_x_), y1 = px(topo.y(l.dst), die_y_);
         const std::string c = color(l.utilization);
-        const std::string attrs =
-            fmt::format("class=\"link\" data-name=\"{}\" data-kind=\"{}\" data-util=\"{:.6f}\" stroke=\"{}\"",
-                        escape(l.name), l.kind == noc::Link::Kind::D2D ? "d2d" : "on-die",
-                        l.utilization, c);
-        const std::string tip = fmt::format("<title>{}: {:.1f}%</title>", escape(l.name), 100 * l.utilization);
-        const bool horizontal = l.src_port == noc::Topology::kEast || l.src_port == noc::Topology::kWest;
+        const std::string attrs = fmt::format(
+            "class=\"link\" data-name=\"{}\" data-kind=\"{}\" data-util=\"{:.6f}\" stroke=\"{}\"",
+            escape(l.name), l.kind == noc::Link::Kind::D2D ? "d2d" : "on-die", l.utilization, c);
+        const std::string tip =
+            fmt::format("<title>{}: {:.1f}%</title>", escape(l.name), 100 * l.utilization);
+        const bool horizontal =
+            l.src_port == noc::Topology::kEast || l.src_port == noc::Topology::kWest;
         // East and South travel on one side of the channel, West and North on the other.
-        const double sgn = (l.src_port == noc::Topology::kEast || l.src_port == noc::Topology::kSouth) ? -1 : 1;
+        const double sgn =
+            (l.src_port == noc::Topology::kEast || l.src_port == noc::Topology::kSouth) ? -1 : 1;
         if (topo.isWrap(l.src, l.src_port)) {
             // A wrap-around link: an arc outside the mesh from one edge router to the other.
             const double bulge = margin_ * (0.45 + 0.15 * sgn);
             const double cx = horizontal ? (x0 + x1) / 2 : std::min(x0, x1) - bulge;
             const double cy = horizontal ? std::min(y0, y1) - bulge : (y0 + y1) / 2;
             const double o = sgn * off;
-            fmt::print(os, "<path {} d=\"M {:.2f} {:.2f} Q {:.2f} {:.2f} {:.2f} {:.2f}\">{}</path>\n", attrs,
-                       x0 + (horizontal ? 0 : o), y0 + (horizontal ? o : 0), cx, cy,
+            fmt::print(os,
+                       "<path {} d=\"M {:.2f} {:.2f} Q {:.2f} {:.2f} {:.2f} {:.2f}\">{}</path>\n",
+                       attrs, x0 + (horizontal ? 0 : o), y0 + (horizontal ? o : 0), cx, cy,
                        x1 + (horizontal ? 0 : o), y1 + (horizontal ? o : 0), tip);
             continue;
         }
         const double ox = horizontal ? 0 : sgn * off, oy = horizontal ? sgn * off : 0;
-        fmt::print(os, "<line {} x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\">{}</line>\n", attrs,
-                   x0 + ox, y0 + oy, x1 + ox, y1 + oy, tip);
+        fmt::print(os,
+                   "<line {} x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\">{}</line>\n",
+                   attrs, x0 + ox, y0 + oy, x1 + ox, y1 + oy, tip);
     }
     fmt::print(os, "</g>\n");
 
@@ -141,18 +160,23 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
     const double rs = std::max(1.5, spacing_ * 0.22);
     fmt::print(os, "<g class=\"routers\" fill=\"#555\">\n");
     for (uint32_t r = 0; r < topo.routers(); ++r)
-        fmt::print(os, "<rect class=\"router\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>\n",
+        fmt::print(os,
+                   "<rect class=\"router\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" "
+                   "height=\"{:.2f}\"/>\n",
                    px(topo.x(r), die_x_) - rs / 2, px(topo.y(r), die_y_) - rs / 2, rs, rs);
     fmt::print(os, "</g>\n");
 
     // Legend: the colour ramp from idle to fully busy.
     const double ly = h - 30, lx = margin_ / 2;
-    fmt::print(os, "<g class=\"legend\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">utilization</text>\n", lx, ly - 4);
+    fmt::print(os, "<g class=\"legend\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">utilization</text>\n", lx,
+               ly - 4);
     for (int i = 0; i <= 10; ++i)
-        fmt::print(os, "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"24\" height=\"10\" fill=\"{}\"/>\n", lx + 24 * i, ly,
-                   color(i / 10.0));
-    fmt::print(os, "<text x=\"{:.0f}\" y=\"{:.0f}\">0</text><text x=\"{:.0f}\" y=\"{:.0f}\">1</text>\n</g>\n", lx,
-               ly + 22, lx + 24 * 10 + 8, ly + 22);
+        fmt::print(os, "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"24\" height=\"10\" fill=\"{}\"/>\n",
+                   lx + 24 * i, ly, color(i / 10.0));
+    fmt::print(
+        os,
+        "<text x=\"{:.0f}\" y=\"{:.0f}\">0</text><text x=\"{:.0f}\" y=\"{:.0f}\">1</text>\n</g>\n",
+        lx, ly + 22, lx + 24 * 10 + 8, ly + 22);
     fmt::print(os, "</svg>\n");
 }
 

@@ -30,9 +30,9 @@ class LinkHeatmap {
     noc::TopologyParams t_;
     std::string title_;
     uint32_t die_x_, die_y_;
-    double scale_;   // pixels per mm
-    double margin_;  // pixels around the wafer
-    double spacing_; // smallest distance between neighbouring routers, pixels
+    double scale_;    // pixels per mm
+    double margin_;   // pixels around the wafer
+    double spacing_;  // smallest distance between neighbouring routers, pixels
 };
 
 }  // namespace wsc::hw

@@ -13,8 +13,8 @@ struct LinkUse {
     uint32_t src = 0, dst = 0;  // routers
     uint8_t src_port = 0;       // noc::Topology port at src (East, West, North, South)
     noc::Link::Kind kind = noc::Link::Kind::OnDie;
-    std::string name;           // noc::Network::linkName
-    double utilization = 0;     // busy cycles / phase cycles
+    std::string name;        // noc::Network::linkName
+    double utilization = 0;  // busy cycles / phase cycles
 };
 
 }  // namespace wsc::hw

@@ -1,10 +1,10 @@
 #include "hw/NocConfigLoader.h"
 
-#include "hw/FaultConfigLoader.h"
-
 #include <fmt/format.h>
 
 #include <cmath>
+
+#include "hw/FaultConfigLoader.h"
 
 namespace wsc::hw {
 
@@ -23,7 +23,9 @@ bool needsD2D(const noc::TopologyParams& t) {
 
 }  // namespace
 
-noc::NocParams NocConfigLoader::load(const YamlReader& n) { return load(n, nullptr); }
+noc::NocParams NocConfigLoader::load(const YamlReader& n) {
+    return load(n, nullptr);
+}
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyParams* fromWafer) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
@@ -40,8 +42,9 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
     if (!fromWafer) {
         loadTopology(n.child("topology"), p);
     } else if (n.has("topology")) {
-        throw n.errorAt("topology", "the wafer: section gives the topology (dies x cores per die); "
-                                    "remove noc.topology or the wafer: section");
+        throw n.errorAt("topology",
+                        "the wafer: section gives the topology (dies x cores per die); "
+                        "remove noc.topology or the wafer: section");
     } else {
         p.topology = *fromWafer;
     }
@@ -86,7 +89,8 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
             p.rtl_routers.push_back(r);
         }
     }
-    if (const auto f = n.optionalChild("faults")) p.faults = FaultConfigLoader::load(*f, p.topology);
+    if (const auto f = n.optionalChild("faults"))
+        p.faults = FaultConfigLoader::load(*f, p.topology);
     return p;
 }
 

@@ -3,9 +3,8 @@
 // named tracks (threads), spans on tracks and counter tracks. Times are given in cycles and
 // written in microseconds at the NoC clock, so the timeline reads in real time.
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace wsc::hw {
 

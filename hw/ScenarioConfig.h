@@ -1,9 +1,8 @@
 #pragma once
 // A runnable scenario: the hardware's NoC and a workload. Only synthetic traffic exists so far
 // (workload_type "traffic"); kernel and LLM workloads add their own parameter members.
-#include <string>
-
 #include <optional>
+#include <string>
 
 #include "core/CoreParams.h"
 #include "dram/HbmParams.h"
@@ -21,12 +20,12 @@ struct ScenarioConfig {
     noc::NocParams noc;
     noc::TrafficParams traffic;
     std::string workload_type = "traffic";
-    core::CoreParams core;        // the hardware's core: section (defaults if absent)
-    firmware::GemmWorkload gemm;  // workload_type "gemm"
+    core::CoreParams core;                   // the hardware's core: section (defaults if absent)
+    firmware::GemmWorkload gemm;             // workload_type "gemm"
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
-    WaferParams wafer;                   // the hardware's wafer: section, if any
-    std::optional<dram::HbmParams> hbm;  // the hardware's hbm: section, if any
-    EnergyParams energy;                 // the hardware's energy: section (zeros if absent)
+    WaferParams wafer;                       // the hardware's wafer: section, if any
+    std::optional<dram::HbmParams> hbm;      // the hardware's hbm: section, if any
+    EnergyParams energy;                     // the hardware's energy: section (zeros if absent)
 };
 
 }  // namespace wsc::hw

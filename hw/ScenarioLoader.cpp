@@ -1,11 +1,11 @@
 #include "hw/ScenarioLoader.h"
-#include "hw/DmaStreamLoader.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 
+#include "hw/DmaStreamLoader.h"
 #include "hw/HardwareLoader.h"
 
 namespace wsc::hw {
@@ -35,9 +35,12 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.
     cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});
-    if (cfg.workload_type == "gemm") cfg.gemm = loadGemm(w, cfg.noc);
-    else if (cfg.workload_type == "dma_stream") cfg.dma_stream = loadDmaStream(w, cfg.noc);
-    else cfg.traffic = loadTraffic(w, cfg.noc);
+    if (cfg.workload_type == "gemm")
+        cfg.gemm = loadGemm(w, cfg.noc);
+    else if (cfg.workload_type == "dma_stream")
+        cfg.dma_stream = loadDmaStream(w, cfg.noc);
+    else
+        cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;
 }
 

@@ -7,13 +7,13 @@
 namespace wsc::hw {
 
 namespace {
-constexpr double kMm = 1e-3;             // metres per millimetre (Units returns metres)
+constexpr double kMm = 1e-3;              // metres per millimetre (Units returns metres)
 constexpr uint32_t kMaxMeshSide = 65535;  // noc::Topology stores coordinates in 16 bits
 }  // namespace
 
 noc::TopologyParams WaferConfigLoader::load(const YamlReader& w, WaferParams& wafer) {
-    w.checkKeys({"dies", "cores_per_die", "die_pitch", "core_pitch", "die_size", "wrap",
-                 "local_ports"});
+    w.checkKeys(
+        {"dies", "cores_per_die", "die_pitch", "core_pitch", "die_size", "wrap", "local_ports"});
     wafer = WaferParams{};
     wafer.present = true;
     const YamlReader dies = w.child("dies");
@@ -41,16 +41,16 @@ noc::TopologyParams WaferConfigLoader::load(const YamlReader& w, WaferParams& wa
     t.die_y = wafer.cores_y;
     t.local_ports = w.getUInt("local_ports", 1, 4, 1);
     if (uint64_t{t.x} * t.y * t.local_ports > YamlReader::kMaxU32)
-        throw w.errorAt("dies", "expected a wafer with at most 2^32-1 network ports "
-                                "(cores x local_ports)");
+        throw w.errorAt("dies",
+                        "expected a wafer with at most 2^32-1 network ports "
+                        "(cores x local_ports)");
     t.wrap = w.getBool("wrap", false);
 
     wafer.die_pitch_mm = w.getQuantity("die_pitch", Dim::Length, 26.0 * kMm) / kMm;
     if (!(wafer.die_pitch_mm > 0.0)) w.fail("die_pitch", "a length > 0");
     // Default core pitch: the die pitch shared by its cores, so a die-level model (1 x 1) and a
     // core mesh both get a plausible geometry without another number.
-    const double defaultCorePitch =
-        wafer.die_pitch_mm / std::max(wafer.cores_x, wafer.cores_y);
+    const double defaultCorePitch = wafer.die_pitch_mm / std::max(wafer.cores_x, wafer.cores_y);
     wafer.core_pitch_mm = w.getQuantity("core_pitch", Dim::Length, defaultCorePitch * kMm) / kMm;
     if (!(wafer.core_pitch_mm > 0.0)) w.fail("core_pitch", "a length > 0");
     // Neighbouring dies' edge cores must be apart or a D2D link would have no length.

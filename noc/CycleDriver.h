@@ -7,7 +7,7 @@
 namespace wsc::noc {
 
 class CycleDriver {
-public:
+  public:
     virtual ~CycleDriver() = default;
     virtual void beforeStep(uint64_t cycle) = 0;
     virtual void afterStep(uint64_t cycle) = 0;

@@ -7,7 +7,7 @@
 namespace wsc::noc {
 
 class DeadlockError : public std::runtime_error {
-public:
+  public:
     explicit DeadlockError(const std::string& report) : std::runtime_error(report) {}
 };
 

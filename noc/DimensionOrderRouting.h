@@ -9,14 +9,14 @@
 namespace wsc::noc {
 
 class DimensionOrderRouting : public RoutingPolicy {
-public:
+  public:
     DimensionOrderRouting(const Topology& topo, bool xFirst, uint32_t vcs);
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc,
                         const PacketInfo& pkt) const override;
     // The output port a packet at `router` bound for `dst_router` takes (local port excluded).
     uint8_t nextPort(uint32_t router, uint32_t dst_router, uint8_t local_port) const;
 
-private:
+  private:
     uint8_t dimPort(uint32_t cur, uint32_t dst, uint32_t k, uint8_t pos, uint8_t neg) const;
     const Topology& topo_;
     bool x_first_;

@@ -27,8 +27,10 @@ void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
         pool_[n].e = e;
         pool_[n].next = kNil;
         const uint64_t b = when & mask_;
-        if (tail_[b] == kNil) head_[b] = n;
-        else pool_[tail_[b]].next = n;
+        if (tail_[b] == kNil)
+            head_[b] = n;
+        else
+            pool_[tail_[b]].next = n;
         tail_[b] = n;
     } else {
         far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits

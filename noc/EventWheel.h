@@ -17,13 +17,13 @@ struct NetEvent {
     enum Kind : uint8_t { FlitToRouter, FlitToNi, CreditToRouter, CreditToNi };
     uint32_t target = 0;  // router or NI index
     uint8_t kind = 0;
-    uint8_t port = 0;     // input port (flits) or output port (credits) at the target
-    uint8_t vc = 0;       // for credits; flits carry their own
+    uint8_t port = 0;  // input port (flits) or output port (credits) at the target
+    uint8_t vc = 0;    // for credits; flits carry their own
     Flit flit;
 };
 
 class EventWheel {
-public:
+  public:
     explicit EventWheel(uint32_t horizon);
 
     void schedule(uint64_t now, uint64_t when, const NetEvent& e);
@@ -33,7 +33,7 @@ public:
     // Earliest cycle > now with an event, or UINT64_MAX.
     uint64_t nextAfter(uint64_t now) const;
 
-private:
+  private:
     struct Far {
         uint64_t when;
         uint64_t order;

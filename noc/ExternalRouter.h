@@ -13,7 +13,7 @@ namespace wsc::noc {
 class Network;
 
 class ExternalRouter {
-public:
+  public:
     virtual ~ExternalRouter() = default;
     virtual void acceptFlit(uint8_t port, const Flit& f, uint64_t now) = 0;
     virtual void acceptCredit(uint8_t port, uint8_t vc) = 0;

@@ -1,6 +1,7 @@
 #include "noc/FaultMap.h"
 
 #include <fmt/format.h>
+
 #include <random>
 #include <stdexcept>
 
@@ -15,16 +16,18 @@ FaultMap::FaultMap(const Topology& topo, const FaultParams& f) : topo_(topo) {
     auto kill = [&](uint32_t r, uint8_t port) {
         uint32_t n = topo.neighbor(r, port);
         if (n == Topology::kNone)
-            throw std::invalid_argument(fmt::format("failed link {} port {}: there is no link there",
-                                                    topo.name(r), Topology::portName(port)));
+            throw std::invalid_argument(
+                fmt::format("failed link {} port {}: there is no link there", topo.name(r),
+                            Topology::portName(port)));
         if (!link_dead_[r * 4 + port]) ++failed_links_;
         link_dead_[r * 4 + port] = 1;
         link_dead_[n * 4 + Topology::opposite(port)] = 1;
     };
     for (const auto& l : f.links) {
         if (l.x >= topo.kx() || l.y >= topo.ky() || l.port > 3)
-            throw std::invalid_argument(fmt::format("failed link ({},{}) port {} is outside the {}x{} mesh",
-                                                    l.x, l.y, l.port, topo.kx(), topo.ky()));
+            throw std::invalid_argument(
+                fmt::format("failed link ({},{}) port {} is outside the {}x{} mesh", l.x, l.y,
+                            l.port, topo.kx(), topo.ky()));
         kill(topo.router(l.x, l.y), l.port);
     }
     for (uint32_t r : f.routers) {
@@ -39,7 +42,8 @@ FaultMap::FaultMap(const Topology& topo, const FaultParams& f) : topo_(topo) {
         // Each physical link once: from its west or north end.
         for (uint32_t r = 0; r < R; ++r)
             for (uint8_t port : {Topology::kEast, Topology::kSouth})
-                if (topo.neighbor(r, port) != Topology::kNone && fail(rng) && !link_dead_[r * 4 + port])
+                if (topo.neighbor(r, port) != Topology::kNone && fail(rng) &&
+                    !link_dead_[r * 4 + port])
                     kill(r, port);
     }
 }

@@ -10,7 +10,7 @@ struct Flit {
     uint32_t packet = 0;  // slot in the packet table
     uint16_t seq = 0;     // index of this flit within its packet
     uint8_t flags = 0;
-    uint8_t vc = 0;       // virtual channel on the channel it is crossing / buffered in
+    uint8_t vc = 0;  // virtual channel on the channel it is crossing / buffered in
 
     bool head() const { return flags & kHead; }
     bool tail() const { return flags & kTail; }

@@ -1,8 +1,9 @@
 #include "noc/Link.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <stdexcept>
 
 namespace wsc::noc {

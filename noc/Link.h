@@ -11,14 +11,14 @@
 namespace wsc::noc {
 
 class Link {
-public:
+  public:
     enum class Kind : uint8_t { OnDie, D2D, Injection, Ejection };
 
     struct Spec {
         Kind kind = Kind::OnDie;
-        uint32_t latency = 1;        // wire/protocol cycles, >= 1
-        uint32_t serdes = 0;         // extra cycles (D2D)
-        uint32_t fec = 0;            // extra cycles when FEC is needed (D2D, long links)
+        uint32_t latency = 1;  // wire/protocol cycles, >= 1
+        uint32_t serdes = 0;   // extra cycles (D2D)
+        uint32_t fec = 0;      // extra cycles when FEC is needed (D2D, long links)
         uint32_t width_bytes = 16;
         uint32_t credit_latency = 1;
         double length_mm = 0.0;
@@ -55,7 +55,7 @@ public:
     uint64_t flitsSinceMark() const { return flits_ - window_flits_; }
     uint64_t busySinceMark() const { return busy_cycles_ - window_busy_; }
 
-private:
+  private:
     uint32_t retryPenalty() const { return credit_latency_ + flight_; }  // NACK back + resend
     double uniform();
 

@@ -1,7 +1,8 @@
 #include "noc/Network.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -15,8 +16,10 @@ uint32_t wheelHorizon(const NocParams& p) {
     uint32_t fb = p.flit_bytes;
     auto ser = [&](uint32_t w) { return (fb + w - 1) / w; };
     uint32_t onDie = p.link.latency + ser(p.link.width_bytes) + p.link.credit_latency;
-    uint32_t local = p.local_link.latency + ser(p.local_link.width_bytes) + p.local_link.credit_latency;
-    uint32_t d2d = 3 * (p.d2d.latency + p.d2d.serdes_latency + p.d2d.fec_latency + ser(p.d2d.width_bytes));
+    uint32_t local =
+        p.local_link.latency + ser(p.local_link.width_bytes) + p.local_link.credit_latency;
+    uint32_t d2d =
+        3 * (p.d2d.latency + p.d2d.serdes_latency + p.d2d.fec_latency + ser(p.d2d.width_bytes));
     return std::max({onDie, local, d2d}) + 4;
 }
 }  // namespace
@@ -46,7 +49,8 @@ Network::Network(const NocParams& p, uint64_t seed)
         auto cut = updown_->cutOff();
         if (!cut.empty() && !p.faults.allow_partition) {
             std::string names;
-            for (size_t i = 0; i < cut.size() && i < 32; ++i) names += (i ? ", " : "") + topo_.name(cut[i]);
+            for (size_t i = 0; i < cut.size() && i < 32; ++i)
+                names += (i ? ", " : "") + topo_.name(cut[i]);
             if (cut.size() > 32) names += fmt::format(", ... ({} more)", cut.size() - 32);
             throw std::runtime_error(fmt::format(
                 "faults: {} routers are cut off from the rest of the mesh and unreachable: {} "
@@ -139,7 +143,8 @@ void Network::build() {
     // The watchdog must outlast the slowest link's round trip, or it would fire on a flit that
     // is merely in flight.
     uint64_t worst = 0;
-    for (const auto& l : links_) worst = std::max<uint64_t>(worst, l.maxFlight() + l.creditLatency());
+    for (const auto& l : links_)
+        worst = std::max<uint64_t>(worst, l.maxFlight() + l.creditLatency());
     if (p_.watchdog_cycles <= 2 * worst)
         throw std::invalid_argument(fmt::format(
             "watchdog of {} cycles is shorter than twice the slowest link round trip ({} cycles)",
@@ -191,10 +196,11 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
             if (guard > topo_.routers() * 2) throw std::logic_error("multicast path does not end");
             uint8_t out = dor_.nextPort(r, dr, topo_.portOfNode(d));
             if (!Topology::isLocal(out) && faults_.linkDead(r, out))
-                throw std::runtime_error(fmt::format(
-                    "routing: the XY multicast tree from node {} to node {} crosses the failed link "
-                    "{} port {}",
-                    src_node, d, topo_.name(r), Topology::portName(out)));
+                throw std::runtime_error(
+                    fmt::format("routing: the XY multicast tree from node {} to node {} crosses "
+                                "the failed link "
+                                "{} port {}",
+                                src_node, d, topo_.name(r), Topology::portName(out)));
             entries[{r, in}] |= static_cast<uint8_t>(1u << out);
             if (Topology::isLocal(out)) break;
             r = topo_.neighbor(r, out);
@@ -228,9 +234,10 @@ void Network::addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, ui
 void Network::checkRouteLimits() const {
     for (uint32_t r = 0; r < topo_.routers(); ++r)
         if (table_.table(r).size() > p_.route_limit)
-            throw std::runtime_error(fmt::format(
-                "routing: router {} holds {} route entries, more than its limit of {} (route_limit)",
-                topo_.name(r), table_.table(r).size(), p_.route_limit));
+            throw std::runtime_error(
+                fmt::format("routing: router {} holds {} route entries, more than its limit of {} "
+                            "(route_limit)",
+                            topo_.name(r), table_.table(r).size(), p_.route_limit));
 }
 
 // Destinations of a hand-built route: walk the table tree from the source's local port.
@@ -238,17 +245,19 @@ uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
     auto it = mc_fanout_.find({route, src});
     if (it != mc_fanout_.end()) return it->second;
     uint32_t count = 0, steps = 0;
-    std::vector<std::pair<uint32_t, uint8_t>> stack{{topo_.routerOfNode(src), topo_.portOfNode(src)}};
+    std::vector<std::pair<uint32_t, uint8_t>> stack{
+        {topo_.routerOfNode(src), topo_.portOfNode(src)}};
     while (!stack.empty()) {
         auto [r, in] = stack.back();
         stack.pop_back();
         if (++steps > topo_.routers() * topo_.ports())
-            throw std::runtime_error(fmt::format("routing: route {} from node {} loops", route, src));
+            throw std::runtime_error(
+                fmt::format("routing: route {} from node {} loops", route, src));
         uint8_t mask = table_.table(r).lookup(in, route);
         if (!mask)
-            throw std::runtime_error(fmt::format(
-                "routing: route {} from node {} has no entry at {} for input port {}", route, src,
-                topo_.name(r), Topology::portName(in)));
+            throw std::runtime_error(
+                fmt::format("routing: route {} from node {} has no entry at {} for input port {}",
+                            route, src, topo_.name(r), Topology::portName(in)));
         for (uint8_t m = mask; m; m &= m - 1) {
             uint8_t o = static_cast<uint8_t>(__builtin_ctz(m));
             if (Topology::isLocal(o)) {
@@ -256,9 +265,10 @@ uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
             } else {
                 uint32_t n = topo_.neighbor(r, o);
                 if (n == Topology::kNone)
-                    throw std::runtime_error(fmt::format("routing: route {} leaves the mesh at {} "
-                                                         "port {}",
-                                                         route, topo_.name(r), Topology::portName(o)));
+                    throw std::runtime_error(
+                        fmt::format("routing: route {} leaves the mesh at {} "
+                                    "port {}",
+                                    route, topo_.name(r), Topology::portName(o)));
                 stack.push_back({n, Topology::opposite(o)});
             }
         }
@@ -280,12 +290,14 @@ uint32_t Network::allocPacket() {
 uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
                                 uint64_t now, bool measured, uint64_t message) {
     if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
-        throw std::invalid_argument(fmt::format("packet endpoints out of range: {} -> {}", src, dst));
-    if (flits == 0 || flits > 0xFFFF) throw std::invalid_argument("packet must have 1..65535 flits");
+        throw std::invalid_argument(
+            fmt::format("packet endpoints out of range: {} -> {}", src, dst));
+    if (flits == 0 || flits > 0xFFFF)
+        throw std::invalid_argument("packet must have 1..65535 flits");
     if (updown_ && route == kNoRoute && !reachable(src, dst))
         throw std::runtime_error(fmt::format(
-            "node {} ({}) cannot reach node {} ({}): {}", src, topo_.name(topo_.routerOfNode(src)), dst,
-            topo_.name(topo_.routerOfNode(dst)),
+            "node {} ({}) cannot reach node {} ({}): {}", src, topo_.name(topo_.routerOfNode(src)),
+            dst, topo_.name(topo_.routerOfNode(dst)),
             !nodeAlive(src) || !nodeAlive(dst) ? "a failed core" : "cut off by failed links"));
     uint32_t slot = allocPacket();
     PacketInfo& pk = packets_[slot];
@@ -327,7 +339,8 @@ uint64_t Network::send(Message m, uint64_t now) {
         flits -= f;
         uint32_t slot = enqueuePacket(m.src, m.dst, m.route, f, now, false, m.id);
         packets_[slot].bytes = static_cast<uint32_t>(
-            std::min<uint64_t>(uint64_t(f) * p_.flit_bytes, m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
+            std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,
+                               m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
     }
     return m.id;
 }
@@ -379,18 +392,19 @@ void Network::flitEjected(uint64_t now, const Flit& f, uint32_t node) {
 void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
     PacketInfo& pk = packets_[slot];
     if (!pk.live)
-        throw std::logic_error(fmt::format("integrity: packet slot {} delivered after completion", slot));
+        throw std::logic_error(
+            fmt::format("integrity: packet slot {} delivered after completion", slot));
     if (pk.deliveries_expected == 1) {
         if (pk.route == kNoRoute || pk.route < topo_.nodes()) {
             if (node != pk.dst)
-                throw std::logic_error(fmt::format("integrity: packet {} for node {} delivered to node {}",
-                                                   pk.id, pk.dst, node));
+                throw std::logic_error(fmt::format(
+                    "integrity: packet {} for node {} delivered to node {}", pk.id, pk.dst, node));
         }
     } else {
         auto& seen = mc_received_[slot];
         if (std::find(seen.begin(), seen.end(), node) != seen.end())
-            throw std::logic_error(fmt::format("integrity: multicast packet {} delivered twice to node {}",
-                                               pk.id, node));
+            throw std::logic_error(fmt::format(
+                "integrity: multicast packet {} delivered twice to node {}", pk.id, node));
         seen.push_back(node);
     }
     ++pk.deliveries_done;
@@ -429,16 +443,20 @@ void Network::step(uint64_t now) {
     for (const NetEvent& e : due_) {
         switch (e.kind) {
             case NetEvent::FlitToRouter:
-                if (isExternal(e.target)) external_[e.target]->acceptFlit(e.port, e.flit, now);
-                else routers_[e.target].acceptFlit(e.port, e.flit, now);
+                if (isExternal(e.target))
+                    external_[e.target]->acceptFlit(e.port, e.flit, now);
+                else
+                    routers_[e.target].acceptFlit(e.port, e.flit, now);
                 activate(e.target);
                 break;
             case NetEvent::FlitToNi:
                 nis_[e.target].acceptFlit(e.flit, now, *this);
                 break;
             case NetEvent::CreditToRouter:
-                if (isExternal(e.target)) external_[e.target]->acceptCredit(e.port, e.vc);
-                else routers_[e.target].acceptCredit(e.port, e.vc);
+                if (isExternal(e.target))
+                    external_[e.target]->acceptCredit(e.port, e.vc);
+                else
+                    routers_[e.target].acceptCredit(e.port, e.vc);
                 break;
             case NetEvent::CreditToNi:
                 nis_[e.target].acceptCredit(e.vc);
@@ -448,8 +466,10 @@ void Network::step(uint64_t now) {
     size_t w = 0;
     for (size_t i = 0; i < active_nis_.size(); ++i) {
         uint32_t n = active_nis_[i];
-        if (nis_[n].inject(now, *this)) active_nis_[w++] = n;
-        else ni_active_[n] = 0;
+        if (nis_[n].inject(now, *this))
+            active_nis_[w++] = n;
+        else
+            ni_active_[n] = 0;
     }
     active_nis_.resize(w);
     w = 0;
@@ -463,8 +483,10 @@ void Network::step(uint64_t now) {
             routers_[r].evaluate(now, *this);
             busy = routers_[r].buffered() > 0;
         }
-        if (busy) active_[w++] = r;
-        else router_active_[r] = 0;
+        if (busy)
+            active_[w++] = r;
+        else
+            router_active_[r] = 0;
     }
     active_.resize(w);
     if (flits_in_network_ > 0 && now > last_progress_ && now - last_progress_ >= p_.watchdog_cycles)
@@ -512,9 +534,11 @@ std::string Network::linkName(uint32_t l) const {
     const Link& k = links_[l];
     switch (k.kind()) {
         case Link::Kind::Injection:
-            return fmt::format("ni{}->{}.{}", k.src, topo_.name(k.dst), Topology::portName(k.dst_port));
+            return fmt::format("ni{}->{}.{}", k.src, topo_.name(k.dst),
+                               Topology::portName(k.dst_port));
         case Link::Kind::Ejection:
-            return fmt::format("{}.{}->ni{}", topo_.name(k.src), Topology::portName(k.src_port), k.dst);
+            return fmt::format("{}.{}->ni{}", topo_.name(k.src), Topology::portName(k.src_port),
+                               k.dst);
         default:
             return fmt::format("{}.{}->{}", topo_.name(k.src), Topology::portName(k.src_port),
                                topo_.name(k.dst));
@@ -585,8 +609,8 @@ void Network::dumpStats(nlohmann::json& out) const {
     json nis = json::object();
     for (const auto& n : nis_)
         nis[fmt::format("ni{}", n.node())] = {{"flits_injected", n.flitsInjected()},
-                                             {"flits_ejected", n.flitsEjected()},
-                                             {"packets_ejected", n.packetsEjected()}};
+                                              {"flits_ejected", n.flitsEjected()},
+                                              {"packets_ejected", n.packetsEjected()}};
     out["network"] = net;
     out["routers"] = routers;
     out["links"] = links;

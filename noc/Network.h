@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "noc/DimensionOrderRouting.h"
 #include "noc/EventWheel.h"
@@ -29,7 +28,7 @@
 namespace wsc::noc {
 
 class Network {
-public:
+  public:
     explicit Network(const NocParams& p, uint64_t seed = 1);
 
     const NocParams& params() const { return p_; }
@@ -51,8 +50,8 @@ public:
     // Splits a message into packets of at most max_packet_flits flits; returns the message id.
     uint64_t send(Message m, uint64_t now);
     // Low-level: queue one packet at src's NI (the traffic testbench's path).
-    uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
-                           uint64_t now, bool measured, uint64_t message = 0);
+    uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits, uint64_t now,
+                           bool measured, uint64_t message = 0);
     uint32_t maxPacketFlits() const { return max_packet_flits_; }
     void setMaxPacketFlits(uint32_t f) { max_packet_flits_ = f; }
 
@@ -116,7 +115,7 @@ public:
     const Link& linkRef(uint32_t l) const { return links_[l]; }
     PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }
 
-private:
+  private:
     uint32_t addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp);
     void build();
     void installDestinationRoutes();
@@ -148,7 +147,7 @@ private:
     std::vector<PacketInfo> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
-    std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;     // (route, src) -> nodes
+    std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;      // (route, src) -> nodes
     struct MessageRecord {
         Message msg;
         uint32_t packets = 0;

@@ -1,6 +1,7 @@
 #include "noc/NetworkInterface.h"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "noc/Network.h"

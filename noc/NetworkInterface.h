@@ -15,7 +15,7 @@ namespace wsc::noc {
 class Network;
 
 class NetworkInterface {
-public:
+  public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
     NetworkInterface(uint32_t node, uint32_t router, uint8_t port, uint32_t vcs, uint32_t depth,
                      uint8_t vc_lo, uint8_t vc_hi);
@@ -37,7 +37,7 @@ public:
     uint64_t flitsEjected() const { return flits_out_; }
     uint64_t packetsEjected() const { return packets_out_; }
 
-private:
+  private:
     uint32_t node_, router_;
     uint8_t port_, vcs_, depth_, vc_lo_, vc_hi_, vc_rr_ = 0;
     std::deque<uint32_t> queue_;

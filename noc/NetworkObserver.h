@@ -9,7 +9,7 @@
 namespace wsc::noc {
 
 class NetworkObserver {
-public:
+  public:
     virtual ~NetworkObserver() = default;
     // A packet's tail reached node `node` (called once per destination for multicast).
     virtual void onPacketDelivered(const PacketInfo&, uint32_t /*node*/, uint64_t /*cycle*/) {}

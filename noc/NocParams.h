@@ -26,16 +26,16 @@ struct D2DParams {
     double fec_threshold_mm = 50.0;  // links longer than this need FEC (TEMP)
     uint32_t fec_latency = 0;        // cycles added when FEC is needed (TEMP: 210 ns)
     double energy_pj_per_bit = 0.0;
-    double ber = 0.0;                // bit-error rate; a corrupted flit is NACKed and resent
+    double ber = 0.0;  // bit-error rate; a corrupted flit is NACKed and resent
 };
 
 struct TopologyParams {
-    uint32_t x = 8, y = 8;              // routers in the mesh
-    uint32_t die_x = 0, die_y = 0;      // routers per die; 0 means "the whole mesh is one die"
-    uint32_t local_ports = 1;           // NI ports per router
-    double core_pitch_mm = 1.0;         // distance between neighbouring routers on a die
-    double die_pitch_mm = 26.0;         // distance between neighbouring dies' origins
-    bool wrap = false;                  // torus: add wrap-around links (always D2D links)
+    uint32_t x = 8, y = 8;          // routers in the mesh
+    uint32_t die_x = 0, die_y = 0;  // routers per die; 0 means "the whole mesh is one die"
+    uint32_t local_ports = 1;       // NI ports per router
+    double core_pitch_mm = 1.0;     // distance between neighbouring routers on a die
+    double die_pitch_mm = 26.0;     // distance between neighbouring dies' origins
+    bool wrap = false;              // torus: add wrap-around links (always D2D links)
 };
 
 struct RouterParams {
@@ -56,8 +56,8 @@ struct FaultParams {
     std::vector<uint32_t> routers;  // router indices (y * x + x)
     double link_rate = 0.0;         // each mesh link fails independently with this probability
     uint64_t seed = 1;
-    bool allow_partition = false;   // run even if some nodes cannot reach others (skip those pairs)
-    bool force_updown = false;      // route up*/down* even with nothing failed (a fair baseline)
+    bool allow_partition = false;  // run even if some nodes cannot reach others (skip those pairs)
+    bool force_updown = false;     // route up*/down* even with nothing failed (a fair baseline)
     bool any() const { return !links.empty() || !routers.empty() || link_rate > 0 || force_updown; }
 };
 

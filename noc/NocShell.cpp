@@ -1,6 +1,7 @@
 #include "noc/NocShell.h"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace wsc::noc {
@@ -98,8 +99,8 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
     const Topology& t = net.topology();
     for (uint32_t r : routers) {
         if (r >= t.routers())
-            throw std::invalid_argument(fmt::format("--trace: router {} does not exist (mesh has {})",
-                                                    r, t.routers()));
+            throw std::invalid_argument(
+                fmt::format("--trace: router {} does not exist (mesh has {})", r, t.routers()));
         auto p = std::make_unique<Probe>();
         const Router& rt = net.router(r);
         p->router = r;
@@ -131,7 +132,8 @@ void NocShell::updateProbes(uint64_t c) {
             p->valid[port] = v ? 1 : 0;
             p->vc[port] = v ? rt.lastSendVc(static_cast<uint8_t>(port)) : 0;
             for (uint32_t k = 0; k < rt.vcs(); ++k)
-                p->credits[port * rt.vcs() + k] = rt.credits(static_cast<uint8_t>(port), static_cast<uint8_t>(k));
+                p->credits[port * rt.vcs() + k] =
+                    rt.credits(static_cast<uint8_t>(port), static_cast<uint8_t>(k));
         }
     }
 }

@@ -4,12 +4,11 @@
 // No clock signal and no process per router: an idle mesh costs no kernel activations at all.
 // The same shell can run several networks one after another (a sweep in one process), since
 // SystemC elaborates only once per process.
-#include <systemc>
-
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "noc/CycleDriver.h"
@@ -18,7 +17,7 @@
 namespace wsc::noc {
 
 class NocShell : public sc_core::sc_module {
-public:
+  public:
     SC_HAS_PROCESS(NocShell);
     NocShell(sc_core::sc_module_name name, double clock_hz);
 
@@ -35,7 +34,7 @@ public:
     void traceRouters(const std::string& vcd_path, const Network& net,
                       const std::vector<uint32_t>& routers);
 
-private:
+  private:
     void tick();
     sc_core::sc_time timeOf(uint64_t c) const { return base_ + period_ * static_cast<double>(c); }
     void updateProbes(uint64_t cycle);

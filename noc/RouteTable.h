@@ -9,7 +9,7 @@
 namespace wsc::noc {
 
 class RouteTable {
-public:
+  public:
     struct Entry {
         uint32_t route;
         uint8_t in_port;
@@ -23,7 +23,7 @@ public:
     const std::vector<Entry>& entries() const { return entries_; }
     void clear() { entries_.clear(); }
 
-private:
+  private:
     std::vector<Entry> entries_;
 };
 

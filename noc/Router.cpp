@@ -1,6 +1,7 @@
 #include "noc/Router.h"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "noc/Network.h"
@@ -43,17 +44,19 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
     InVc& iv = in_[ivc];
     // Credit flow control guarantees room; a full buffer here is a model bug, never data loss.
     if (iv.count >= depth_)
-        throw std::logic_error(fmt::format("credit protocol violated: buffer overflow at router {} "
-                                           "port {} vc {} (depth {})",
-                                           id_, port, f.vc, depth_));
+        throw std::logic_error(
+            fmt::format("credit protocol violated: buffer overflow at router {} "
+                        "port {} vc {} (depth {})",
+                        id_, port, f.vc, depth_));
     size_t s = slot(ivc, (iv.head + iv.count) % depth_);
     buf_[s] = f;
     ready_[s] = now + pipeline_;
     if (iv.count == 0 && iv.state == kIdle) {
         if (!f.head())
-            throw std::logic_error(fmt::format("router {} port {} vc {}: body flit of packet slot "
-                                               "{} arrived with no packet open",
-                                               id_, port, f.vc, f.packet));
+            throw std::logic_error(
+                fmt::format("router {} port {} vc {}: body flit of packet slot "
+                            "{} arrived with no packet open",
+                            id_, port, f.vc, f.packet));
         iv.state = kRouting;
         iv.out_mask = 0;
         routing_vcs_[port] |= 1u << f.vc;
@@ -69,7 +72,8 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
 void Router::acceptCredit(uint8_t port, uint8_t vc) {
     uint8_t& c = credits_[port * vcs_ + vc];
     if (c >= depth_)
-        throw std::logic_error(fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
+        throw std::logic_error(
+            fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
     ++c;
 }
 
@@ -89,8 +93,9 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             if (iv.out_mask == 0) {
                 const Flit& f = buf_[slot(i, iv.head)];
                 RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f.packet);
-                iv.tree = net.packet(f.packet).route != kNoRoute &&
-                          net.packet(f.packet).route >= net.nodes();  // a route id, not a destination
+                iv.tree =
+                    net.packet(f.packet).route != kNoRoute &&
+                    net.packet(f.packet).route >= net.nodes();  // a route id, not a destination
                 iv.out_mask = iv.need_vc = d.out_mask;
                 iv.vc_lo = d.vc_lo;
                 iv.vc_hi = d.vc_hi;
@@ -123,7 +128,8 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             if (!iv.tree && !(iv.need_vc & (iv.need_vc - 1))) continue;
             const uint8_t mesh = iv.need_vc & 0x0F;  // branches to neighbours need owned VCs
             bool all = true;
-            for (uint8_t m = mesh; m && all; m &= m - 1) all = freeVc(__builtin_ctz(m), iv) < iv.vc_hi;
+            for (uint8_t m = mesh; m && all; m &= m - 1)
+                all = freeVc(__builtin_ctz(m), iv) < iv.vc_hi;
             if (!all) continue;
             iv.shared = 0;
             for (uint8_t m = iv.need_vc; m; m &= m - 1) {
@@ -205,7 +211,8 @@ void Router::evaluate(uint64_t now, Network& net) {
     bool any = false;
     for (uint8_t om = wanted; om; om &= om - 1) {
         const uint32_t o = __builtin_ctz(om);
-        for (uint32_t k = 0, p = sa_out_rr_[o]; k < ports_; ++k, p = (p + 1 == ports_) ? 0 : p + 1) {
+        for (uint32_t k = 0, p = sa_out_rr_[o]; k < ports_;
+             ++k, p = (p + 1 == ports_) ? 0 : p + 1) {
             if (req_mask[p] & (1u << o)) {
                 grant[p] |= 1u << o;
                 sa_out_rr_[o] = static_cast<uint8_t>((p + 1) % ports_);
@@ -257,9 +264,10 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
                 routing_ports_ |= 1u << p;
             }
             if (iv.count && !buf_[slot(i, iv.head)].head())
-                throw std::logic_error(fmt::format("router {} port {} vc {}: body flit follows a "
-                                                   "tail in one VC",
-                                                   id_, p, v));
+                throw std::logic_error(
+                    fmt::format("router {} port {} vc {}: body flit follows a "
+                                "tail in one VC",
+                                id_, p, v));
         } else {
             iv.pending = iv.out_mask;
             if (!iv.count) active_vcs_[p] &= ~(1u << v);

@@ -33,7 +33,7 @@ namespace wsc::noc {
 class Network;
 
 class Router {
-public:
+  public:
     static constexpr uint32_t kMaxPorts = 8;
     static constexpr uint32_t kNoLink = 0xFFFFFFFFu;
     static constexpr uint8_t kFree = 0xFF;
@@ -75,7 +75,7 @@ public:
     };
     void stuckFlits(std::vector<Stuck>& out) const;
 
-private:
+  private:
     enum State : uint8_t { kIdle, kRouting, kActive };
     struct InVc {
         uint8_t head = 0, count = 0;
@@ -103,11 +103,11 @@ private:
     uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
     uint32_t max_occupancy_ = 0;
     uint64_t traversals_ = 0;
-    std::vector<Flit> buf_;          // [port][vc][depth]
-    std::vector<uint64_t> ready_;    // cycle each buffered flit may be allocated
-    std::vector<InVc> in_;           // [port][vc]
-    std::vector<uint8_t> credits_;   // [out port][vc]
-    std::vector<uint8_t> owner_;     // [out port][vc] -> input VC index holding it, or kFree
+    std::vector<Flit> buf_;         // [port][vc][depth]
+    std::vector<uint64_t> ready_;   // cycle each buffered flit may be allocated
+    std::vector<InVc> in_;          // [port][vc]
+    std::vector<uint8_t> credits_;  // [out port][vc]
+    std::vector<uint8_t> owner_;    // [out port][vc] -> input VC index holding it, or kFree
     uint64_t busy_until_[kMaxPorts] = {};
     uint64_t last_send_[kMaxPorts];
     uint8_t last_send_vc_[kMaxPorts] = {};

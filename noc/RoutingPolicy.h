@@ -14,7 +14,7 @@ struct RouteDecision {
 };
 
 class RoutingPolicy {
-public:
+  public:
     virtual ~RoutingPolicy() = default;
     virtual RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc,
                                 const PacketInfo& pkt) const = 0;

@@ -1,6 +1,7 @@
 #include "noc/TableRouting.h"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace wsc::noc {
@@ -8,7 +9,8 @@ namespace wsc::noc {
 TableRouting::TableRouting(const Topology& topo, uint32_t vcs)
     : topo_(topo), vcs_(static_cast<uint8_t>(vcs)), tables_(topo.routers()) {}
 
-RouteDecision TableRouting::route(uint32_t r, uint8_t in_port, uint8_t, const PacketInfo& pkt) const {
+RouteDecision TableRouting::route(uint32_t r, uint8_t in_port, uint8_t,
+                                  const PacketInfo& pkt) const {
     uint8_t mask = tables_[r].lookup(in_port, pkt.route);
     if (!mask)
         throw std::runtime_error(fmt::format(

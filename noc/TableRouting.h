@@ -11,14 +11,14 @@
 namespace wsc::noc {
 
 class TableRouting : public RoutingPolicy {
-public:
+  public:
     TableRouting(const Topology& topo, uint32_t vcs);
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc,
                         const PacketInfo& pkt) const override;
     RouteTable& table(uint32_t router) { return tables_[router]; }
     const RouteTable& table(uint32_t router) const { return tables_[router]; }
 
-private:
+  private:
     const Topology& topo_;
     uint8_t vcs_;
     std::vector<RouteTable> tables_;

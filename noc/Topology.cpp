@@ -1,7 +1,8 @@
 #include "noc/Topology.h"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 #include <stdexcept>
 
 namespace wsc::noc {
@@ -17,14 +18,14 @@ Topology::Topology(const TopologyParams& p) : p_(p) {
     die_x_ = p.die_x ? p.die_x : p.x;
     die_y_ = p.die_y ? p.die_y : p.y;
     if (p.x % die_x_ || p.y % die_y_)
-        throw std::invalid_argument(fmt::format("die of {}x{} routers does not divide the {}x{} mesh",
-                                                die_x_, die_y_, p.x, p.y));
+        throw std::invalid_argument(fmt::format(
+            "die of {}x{} routers does not divide the {}x{} mesh", die_x_, die_y_, p.x, p.y));
     // Dies must physically fit: the gap between neighbouring dies' edge routers must be positive.
     if ((die_x_ < p.x && p.die_pitch_mm <= (die_x_ - 1) * p.core_pitch_mm) ||
         (die_y_ < p.y && p.die_pitch_mm <= (die_y_ - 1) * p.core_pitch_mm))
-        throw std::invalid_argument(fmt::format(
-            "die pitch {} mm is too small for {} routers at {} mm core pitch", p.die_pitch_mm,
-            std::max(die_x_, die_y_), p.core_pitch_mm));
+        throw std::invalid_argument(
+            fmt::format("die pitch {} mm is too small for {} routers at {} mm core pitch",
+                        p.die_pitch_mm, std::max(die_x_, die_y_), p.core_pitch_mm));
 }
 
 uint32_t Topology::neighbor(uint32_t r, uint8_t port) const {
@@ -51,11 +52,16 @@ bool Topology::isWrap(uint32_t r, uint8_t port) const {
     if (!p_.wrap) return false;
     uint32_t cx = x(r), cy = y(r);
     switch (port) {
-        case kEast: return cx + 1 == p_.x && p_.x > 1;
-        case kWest: return cx == 0 && p_.x > 1;
-        case kNorth: return cy == 0 && p_.y > 1;
-        case kSouth: return cy + 1 == p_.y && p_.y > 1;
-        default: return false;
+        case kEast:
+            return cx + 1 == p_.x && p_.x > 1;
+        case kWest:
+            return cx == 0 && p_.x > 1;
+        case kNorth:
+            return cy == 0 && p_.y > 1;
+        case kSouth:
+            return cy + 1 == p_.y && p_.y > 1;
+        default:
+            return false;
     }
 }
 
@@ -89,7 +95,9 @@ uint32_t Topology::distance(uint32_t a, uint32_t b) const {
     return d1(x(a), x(b), p_.x) + d1(y(a), y(b), p_.y);
 }
 
-std::string Topology::name(uint32_t r) const { return fmt::format("r({},{})", x(r), y(r)); }
+std::string Topology::name(uint32_t r) const {
+    return fmt::format("r({},{})", x(r), y(r));
+}
 
 const char* Topology::portName(uint8_t port) {
     static const char* names[] = {"E", "W", "N", "S", "L0", "L1", "L2", "L3"};

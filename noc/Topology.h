@@ -12,7 +12,7 @@
 namespace wsc::noc {
 
 class Topology {
-public:
+  public:
     static constexpr uint8_t kEast = 0, kWest = 1, kNorth = 2, kSouth = 3, kFirstLocal = 4;
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
 
@@ -50,7 +50,7 @@ public:
     std::string name(uint32_t r) const;  // "r(x,y)"
     static const char* portName(uint8_t port);
 
-private:
+  private:
     double posMm(uint32_t i, uint32_t per_die) const;
     TopologyParams p_;
     uint32_t die_x_, die_y_;

@@ -6,14 +6,15 @@
 namespace wsc::noc {
 
 struct TrafficParams {
-    std::string pattern = "uniform";  // uniform transpose bitcomp bitrev shuffle tornado neighbor hotspot
-    double rate = 0.1;                // offered load, flits/node/cycle (Bernoulli per node)
-    uint32_t packet_flits = 1;        // packet length in flits
-    uint32_t hotspot_node = 0;        // hotspot target (pattern hotspot)
-    double hotspot_fraction = 0.2;    // share of packets sent to the hotspot
+    std::string pattern =
+        "uniform";              // uniform transpose bitcomp bitrev shuffle tornado neighbor hotspot
+    double rate = 0.1;          // offered load, flits/node/cycle (Bernoulli per node)
+    uint32_t packet_flits = 1;  // packet length in flits
+    uint32_t hotspot_node = 0;  // hotspot target (pattern hotspot)
+    double hotspot_fraction = 0.2;  // share of packets sent to the hotspot
     uint64_t warmup_cycles = 1000;
     uint64_t measure_cycles = 10000;
-    uint64_t drain_cycles = 100000;   // max cycles to drain measured packets before giving up
+    uint64_t drain_cycles = 100000;  // max cycles to drain measured packets before giving up
     uint64_t seed = 1;
 };
 

@@ -1,8 +1,9 @@
 #include "noc/UpDownRouting.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
-#include <fmt/format.h>
 #include <limits>
 #include <stdexcept>
 
@@ -16,9 +17,11 @@ UpDownRouting::UpDownRouting(const Topology& topo, const FaultMap& faults, uint3
     : topo_(topo), faults_(faults), dor_(topo, true, vcs), vcs_(static_cast<uint8_t>(vcs)) {
     const uint32_t R = topo.routers();
     if (R > kMaxRouters)
-        throw std::invalid_argument(fmt::format(
-            "fault-tolerant routing tables support up to {} routers, the mesh has {}", kMaxRouters, R));
-    if (topo.torus()) throw std::invalid_argument("fault injection is supported on meshes, not tori");
+        throw std::invalid_argument(
+            fmt::format("fault-tolerant routing tables support up to {} routers, the mesh has {}",
+                        kMaxRouters, R));
+    if (topo.torus())
+        throw std::invalid_argument("fault injection is supported on meshes, not tori");
     // Spanning trees rooted at each connected part's lowest-index (north-west-most) router: on
     // an intact mesh the BFS levels are then x + y, "up" means west or north, and up*/down*
     // becomes negative-first routing, which is minimal and spreads load like XY. A root in the
@@ -77,7 +80,8 @@ UpDownRouting::UpDownRouting(const Topology& topo, const FaultMap& faults, uint3
         for (uint32_t r = 0; r < R; ++r) {
             if (r == d || faults.routerDead(r)) continue;
             uint8_t xy = dor_.nextPort(r, d, Topology::kFirstLocal);
-            const uint8_t prefs[5] = {xy, Topology::kEast, Topology::kWest, Topology::kNorth, Topology::kSouth};
+            const uint8_t prefs[5] = {xy, Topology::kEast, Topology::kWest, Topology::kNorth,
+                                      Topology::kSouth};
             for (uint32_t ph = 0; ph < 2; ++ph) {
                 uint32_t here = dist[r * 2 + ph];
                 if (here == kInf) continue;
@@ -131,11 +135,13 @@ std::vector<uint32_t> UpDownRouting::cutOff() const {
     return out;
 }
 
-RouteDecision UpDownRouting::route(uint32_t r, uint8_t in_port, uint8_t, const PacketInfo& pkt) const {
+RouteDecision UpDownRouting::route(uint32_t r, uint8_t in_port, uint8_t,
+                                   const PacketInfo& pkt) const {
     uint8_t out = nextPort(r, in_port, pkt.dst);
     if (out == kUnreachable)
-        throw std::runtime_error(fmt::format("routing: no route from {} to node {} around the failed links",
-                                             topo_.name(r), pkt.dst));
+        throw std::runtime_error(
+            fmt::format("routing: no route from {} to node {} around the failed links",
+                        topo_.name(r), pkt.dst));
     RouteDecision d;
     d.out_mask = static_cast<uint8_t>(1u << out);
     d.vc_lo = 0;

@@ -19,7 +19,7 @@
 namespace wsc::noc {
 
 class UpDownRouting : public RoutingPolicy {
-public:
+  public:
     static constexpr uint32_t kMaxRouters = 4096;  // tables are routers^2 * 2 bytes
     static constexpr uint8_t kUnreachable = 0xFF;
 
@@ -34,7 +34,7 @@ public:
     std::vector<uint32_t> cutOff() const;
     bool linkUp(uint32_t r, uint8_t port) const;  // direction r -> neighbour is "up"
 
-private:
+  private:
     size_t idx(uint32_t r, uint32_t d, uint32_t phase) const {
         return (size_t(r) * topo_.routers() + d) * 2 + phase;
     }

@@ -12,7 +12,7 @@
 namespace wsc::noc {
 
 class ZeroLoadModel {
-public:
+  public:
     explicit ZeroLoadModel(const Network& net) : net_(net) {}
     // Cycles from creation at src's NI (empty network) to the tail's arrival at dst's NI.
     uint64_t packetLatency(uint32_t src_node, uint32_t dst_node, uint32_t flits) const;
@@ -22,7 +22,7 @@ public:
     double uniformMeanLatency(uint32_t flits) const;
     double uniformMeanHops() const;
 
-private:
+  private:
     const Network& net_;
 };
 

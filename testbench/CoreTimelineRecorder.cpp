@@ -39,11 +39,16 @@ void CoreTimelineRecorder::sample(uint32_t c) {
     next.dma_bytes = now.dma_bytes - was.dma_bytes;
     next.relays = now.relays - was.relays;
     if (now.busy > was.busy) {
-        if (d.macs || d.vector_elems) busy_name_[c] = "compute";
-        else if (d.bytes_out) busy_name_[c] = "send";
-        else if (d.dma_bytes) busy_name_[c] = "dma";
-        else if (d.relays) busy_name_[c] = "relay";
-        else if (d.bytes_in) busy_name_[c] = "receive";
+        if (d.macs || d.vector_elems)
+            busy_name_[c] = "compute";
+        else if (d.bytes_out)
+            busy_name_[c] = "send";
+        else if (d.dma_bytes)
+            busy_name_[c] = "dma";
+        else if (d.relays)
+            busy_name_[c] = "relay";
+        else if (d.bytes_in)
+            busy_name_[c] = "receive";
     }
 
     // Lay the new cycles out in order: the state that was already running continues first.
@@ -55,8 +60,9 @@ void CoreTimelineRecorder::sample(uint32_t c) {
     if (now.busy > was.busy) parts.push_back({busy_name_[c], now.busy - was.busy});
     for (size_t s = 0; s < now.stall.size(); ++s)
         if (now.stall[s] > was.stall[s])
-            parts.push_back({std::string("stall: ") + core::stallName(static_cast<core::StallCause>(s)),
-                             now.stall[s] - was.stall[s]});
+            parts.push_back(
+                {std::string("stall: ") + core::stallName(static_cast<core::StallCause>(s)),
+                 now.stall[s] - was.stall[s]});
     if (now.idle > was.idle) parts.push_back({"", now.idle - was.idle});
     for (size_t i = 1; i < parts.size(); ++i)
         if (parts[i].name == open_[c].name) std::swap(parts[0], parts[i]);

@@ -17,14 +17,14 @@
 namespace wsc::tb {
 
 class CoreTimelineRecorder : public RunObserver {
-public:
+  public:
     explicit CoreTimelineRecorder(hw::PerfettoTrace& trace);
     void attach(const noc::Network& net, const core::CoreArray* cores) override;
     void afterStep(uint64_t cycle) override;
     void finish(uint64_t last_cycle) override;
     uint32_t tracks() const { return static_cast<uint32_t>(tid_.size()); }
 
-private:
+  private:
     struct Open {
         std::string name;
         uint64_t begin = 0, end = 0;

@@ -1,10 +1,10 @@
 #include "testbench/DmaStreamCli.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -39,10 +39,12 @@ int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_
     noc::NocShell shell("noc", sc.noc.clock_hz);
     core::CoreParams cp = sc.core;
     cp.memory.ports = 1;
-    MemorySystem mem(cp, sc.noc.clock_hz, w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm,
+    MemorySystem mem(cp, sc.noc.clock_hz,
+                     w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm,
                      hbmParams(sc));
     nlohmann::json stats;
-    const DmaStreamResult r = DmaStreamTestbench::run(sc.noc, cp, w, shell, mem, stats_path.empty() ? nullptr : &stats);
+    const DmaStreamResult r =
+        DmaStreamTestbench::run(sc.noc, cp, w, shell, mem, stats_path.empty() ? nullptr : &stats);
     DmaStreamTestbench::printReport(std::cout, w, r);
     if (!stats_path.empty()) {
         stats["scenario"] = sc.name;

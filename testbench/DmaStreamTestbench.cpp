@@ -1,12 +1,12 @@
 #include "testbench/DmaStreamTestbench.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
 
@@ -21,15 +21,17 @@ namespace {
 uint32_t portNode(const noc::Network& net, const firmware::DmaStreamWorkload& w) {
     const auto& t = net.topology();
     if (w.port_x >= t.kx() || w.port_y >= t.ky())
-        throw std::invalid_argument(fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh", w.port_x,
-                                                w.port_y, t.kx(), t.ky()));
+        throw std::invalid_argument(
+            fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh", w.port_x,
+                        w.port_y, t.kx(), t.ky()));
     return t.node(t.router(w.port_x, w.port_y), 0);
 }
 
 uint32_t distance(const noc::Network& net, uint32_t a, uint32_t b) {
     const auto& t = net.topology();
     const uint32_t ra = t.routerOfNode(a), rb = t.routerOfNode(b);
-    return static_cast<uint32_t>(std::abs(int(t.x(ra)) - int(t.x(rb))) + std::abs(int(t.y(ra)) - int(t.y(rb))));
+    return static_cast<uint32_t>(std::abs(int(t.x(ra)) - int(t.x(rb))) +
+                                 std::abs(int(t.y(ra)) - int(t.y(rb))));
 }
 
 }  // namespace
@@ -47,7 +49,8 @@ MemorySystem DmaStreamTestbench::makeMemory(const core::CoreParams& cp, const no
                                             const firmware::DmaStreamWorkload& w) {
     core::CoreParams one = cp;
     one.memory.ports = 1;
-    return MemorySystem(one, np.clock_hz, w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm);
+    return MemorySystem(one, np.clock_hz,
+                        w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm);
 }
 
 DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::CoreParams& cp0,
@@ -55,10 +58,14 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
                                         MemorySystem& mem, nlohmann::json* stats) {
     const auto wall0 = std::chrono::steady_clock::now();
     if (w.bytes == 0 || w.bytes % 4)
-        throw std::invalid_argument(fmt::format("dma_stream: bytes ({}) must be a positive multiple of 4", w.bytes));
+        throw std::invalid_argument(
+            fmt::format("dma_stream: bytes ({}) must be a positive multiple of 4", w.bytes));
     const uint64_t chunk = w.chunk ? w.chunk : w.bytes;
-    if (chunk % 4) throw std::invalid_argument(fmt::format("dma_stream: chunk ({}) must be a multiple of 4", chunk));
-    if (mem.ports() != 1) throw std::invalid_argument("dma_stream: exactly one memory port is supported");
+    if (chunk % 4)
+        throw std::invalid_argument(
+            fmt::format("dma_stream: chunk ({}) must be a multiple of 4", chunk));
+    if (mem.ports() != 1)
+        throw std::invalid_argument("dma_stream: exactly one memory port is supported");
     core::CoreParams cp = cp0;
     cp.functional = w.functional;
 
@@ -74,12 +81,14 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
         return distance(net, a, r.port_node) > distance(net, b, r.port_node);
     });
     if (w.cores == 0 || w.cores > order.size())
-        throw std::invalid_argument(fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)",
-                                                w.cores, order.size()));
+        throw std::invalid_argument(
+            fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)", w.cores,
+                        order.size()));
     r.cores.assign(order.begin(), order.begin() + w.cores);
 
     const uint64_t elems = w.bytes / 4;
-    if (chunk / 4 > UINT32_MAX) throw std::invalid_argument("dma_stream: chunk too large for one buffer");
+    if (chunk / 4 > UINT32_MAX)
+        throw std::invalid_argument("dma_stream: chunk too large for one buffer");
     // Each dma.load fills its own buffer T<k> (the instruction has no buffer offset); together
     // they hold the tensor in order.
     firmware::Firmware fw(net.nodes());
@@ -99,7 +108,8 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     }
     core::CoreArray cores(net, cp);
     cores.load(std::move(fw));
-    mem.attachOverNoc(cores, shell, net, w.functional, {r.port_node}, w.header_bytes, w.port_window);
+    mem.attachOverNoc(cores, shell, net, w.functional, {r.port_node}, w.header_bytes,
+                      w.port_window);
     if (w.functional) {
         std::vector<float> t(elems);
         for (uint32_t s = 0; s < w.cores; ++s) {
@@ -146,7 +156,8 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     // Bounds. All data leaves the port's node through its one NI link and enters each core through
     // its own: one flit per serialization time of the narrower of the local and the mesh link.
     auto ser = [&](uint32_t width) { return (np.flit_bytes + width - 1) / width; };
-    const uint32_t cyc_per_flit = std::max(ser(np.link.width_bytes), ser(np.local_link.width_bytes));
+    const uint32_t cyc_per_flit =
+        std::max(ser(np.link.width_bytes), ser(np.local_link.width_bytes));
     r.noc_link_gbps = double(np.flit_bytes) / cyc_per_flit * np.clock_hz / 1e9;
     const uint64_t burst = std::min<uint64_t>(cp.dma.burst_bytes, chunk);
     const uint64_t resp_flits = (burst + w.header_bytes + np.flit_bytes - 1) / np.flit_bytes;
@@ -168,11 +179,13 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     // target at once, each for the target's own unloaded time (HBM: its mean read latency).
     {
         const double in_target = std::min<double>(cp.memory.max_outstanding, w.port_window);
-        const double t_ns = r.hbm ? r.hbm_avg_read_latency_ns
-                                  : cp.memory.latency_ps / 1000.0 + double(burst) / cp.memory.bytes_per_ns;
+        const double t_ns =
+            r.hbm ? r.hbm_avg_read_latency_ns
+                  : cp.memory.latency_ps / 1000.0 + double(burst) / cp.memory.bytes_per_ns;
         if (t_ns > 0) r.memory_side_gbps = in_target * double(burst) / t_ns;
     }
-    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    r.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     if (stats) {
         nlohmann::json j = {{"cycles", r.cycles},
                             {"port_node", r.port_node},
@@ -207,30 +220,39 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
 
 void DmaStreamTestbench::printReport(std::ostream& os, const firmware::DmaStreamWorkload& w,
                                      const DmaStreamResult& r) {
-    os << fmt::format("dma_stream: {} core(s) each load {} B from {} at node {} through the NoC\n", r.cores.size(),
-                      w.bytes, r.hbm ? "an HBM3 stack" : "a simple memory", r.port_node);
+    os << fmt::format("dma_stream: {} core(s) each load {} B from {} at node {} through the NoC\n",
+                      r.cores.size(), w.bytes, r.hbm ? "an HBM3 stack" : "a simple memory",
+                      r.port_node);
     os << fmt::format("  cycles                {}\n", r.cycles);
-    os << fmt::format("  bandwidth reached     {:.2f} GB/s ({} B in {} cycles)\n", r.bandwidth_gbps, r.bytes,
-                      r.last_done - r.first_push);
+    os << fmt::format("  bandwidth reached     {:.2f} GB/s ({} B in {} cycles)\n", r.bandwidth_gbps,
+                      r.bytes, r.last_done - r.first_push);
     os << fmt::format("  NoC hops (avg)        {:.2f}\n", r.avg_hops);
-    os << fmt::format("  latency per burst     {:.1f} ns round trip (max {:.1f}) = request NoC {:.1f} + wait at port "
-                      "{:.1f} + memory {:.1f} + response NoC {:.1f}\n",
-                      r.avg_round_trip_ns, r.max_round_trip_ns, r.avg_req_noc_ns, r.avg_port_wait_ns, r.avg_mem_ns,
-                      r.avg_resp_noc_ns);
+    os << fmt::format(
+        "  latency per burst     {:.1f} ns round trip (max {:.1f}) = request NoC {:.1f} + wait at "
+        "port "
+        "{:.1f} + memory {:.1f} + response NoC {:.1f}\n",
+        r.avg_round_trip_ns, r.max_round_trip_ns, r.avg_req_noc_ns, r.avg_port_wait_ns,
+        r.avg_mem_ns, r.avg_resp_noc_ns);
     if (r.hbm)
-        os << fmt::format("  HBM controller        {:.2f} GB/s over its busy span, row-hit rate {:.1f}%, "
-                          "read latency {:.1f} ns\n",
-                          r.hbm_bandwidth_gbps, 100 * r.hbm_row_hit_rate, r.hbm_avg_read_latency_ns);
-    os << fmt::format("  bounds                memory peak {:.1f} GB/s; NoC link {:.1f} GB/s = {:.1f} GB/s of data "
-                      "after headers; memory side (bursts in flight / latency) {:.1f} GB/s\n",
-                      r.memory_peak_gbps, r.noc_link_gbps, r.noc_bound_gbps, r.memory_side_gbps);
+        os << fmt::format(
+            "  HBM controller        {:.2f} GB/s over its busy span, row-hit rate {:.1f}%, "
+            "read latency {:.1f} ns\n",
+            r.hbm_bandwidth_gbps, 100 * r.hbm_row_hit_rate, r.hbm_avg_read_latency_ns);
+    os << fmt::format(
+        "  bounds                memory peak {:.1f} GB/s; NoC link {:.1f} GB/s = {:.1f} GB/s of "
+        "data "
+        "after headers; memory side (bursts in flight / latency) {:.1f} GB/s\n",
+        r.memory_peak_gbps, r.noc_link_gbps, r.noc_bound_gbps, r.memory_side_gbps);
     double bound = std::min(r.memory_peak_gbps, r.noc_bound_gbps);
     const char* what = bound == r.noc_bound_gbps ? "NoC link" : "memory peak";
-    if (r.memory_side_gbps > 0 && r.memory_side_gbps < bound) bound = r.memory_side_gbps, what = "memory side";
-    os << fmt::format("  reached / tightest    {:.1f}% of {:.1f} GB/s ({})\n", 100 * r.bandwidth_gbps / bound, bound, what);
+    if (r.memory_side_gbps > 0 && r.memory_side_gbps < bound)
+        bound = r.memory_side_gbps, what = "memory side";
+    os << fmt::format("  reached / tightest    {:.1f}% of {:.1f} GB/s ({})\n",
+                      100 * r.bandwidth_gbps / bound, bound, what);
     if (r.checked)
         os << (r.correct ? "  SRAM equals the tensor in memory: yes\n"
-                         : fmt::format("  SRAM equals the tensor in memory: NO ({} mismatches)\n", r.mismatches));
+                         : fmt::format("  SRAM equals the tensor in memory: NO ({} mismatches)\n",
+                                       r.mismatches));
 }
 
 }  // namespace wsc::tb

@@ -6,10 +6,9 @@
 // functional mode it checks every core's SRAM against the tensor written to memory.
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/CoreParams.h"
 #include "firmware/DmaStreamWorkload.h"
@@ -20,21 +19,22 @@
 namespace wsc::tb {
 
 struct DmaStreamResult {
-    uint64_t cycles = 0;              // last cycle + 1
+    uint64_t cycles = 0;  // last cycle + 1
     double clock_hz = 1e9;
     uint32_t port_node = 0;
-    std::vector<uint32_t> cores;      // the streaming cores
-    uint64_t bytes = 0;               // data moved (all cores)
+    std::vector<uint32_t> cores;             // the streaming cores
+    uint64_t bytes = 0;                      // data moved (all cores)
     uint64_t first_push = 0, last_done = 0;  // cycles of the first request and the last answer seen
-    double bandwidth_gbps = 0;        // bytes / (last_done - first_push) cycles, GB/s (1e9 B/s)
+    double bandwidth_gbps = 0;  // bytes / (last_done - first_push) cycles, GB/s (1e9 B/s)
     double avg_hops = 0;
-    double avg_req_noc_ns = 0, avg_port_wait_ns = 0, avg_mem_ns = 0, avg_resp_noc_ns = 0, avg_round_trip_ns = 0, max_round_trip_ns = 0;
+    double avg_req_noc_ns = 0, avg_port_wait_ns = 0, avg_mem_ns = 0, avg_resp_noc_ns = 0,
+           avg_round_trip_ns = 0, max_round_trip_ns = 0;
     uint64_t request_msg_bytes = 0, response_msg_bytes = 0;
     // bounds, GB/s
-    double noc_link_gbps = 0;         // one flit stream into/out of the port node (NI link)
-    double noc_bound_gbps = 0;        // noc_link x data / (flits x flit bytes) of a response
-    double memory_peak_gbps = 0;      // HBM peak (or the simple memory's bandwidth)
-    double memory_side_gbps = 0;      // bursts in the target at once x burst / target latency
+    double noc_link_gbps = 0;     // one flit stream into/out of the port node (NI link)
+    double noc_bound_gbps = 0;    // noc_link x data / (flits x flit bytes) of a response
+    double memory_peak_gbps = 0;  // HBM peak (or the simple memory's bandwidth)
+    double memory_side_gbps = 0;  // bursts in the target at once x burst / target latency
     // HBM controller's own view (memory == hbm)
     bool hbm = false;
     double hbm_bandwidth_gbps = 0, hbm_row_hit_rate = 0, hbm_avg_read_latency_ns = 0;
@@ -45,14 +45,15 @@ struct DmaStreamResult {
 };
 
 class DmaStreamTestbench {
-public:
+  public:
     // Builds the MemorySystem the workload asks for (call once per process, before any run).
     static MemorySystem makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
                                    const firmware::DmaStreamWorkload& w);
     static DmaStreamResult run(const noc::NocParams& np, const core::CoreParams& cp,
-                               const firmware::DmaStreamWorkload& w, noc::NocShell& shell, MemorySystem& mem,
-                               nlohmann::json* stats = nullptr);
-    static void printReport(std::ostream& os, const firmware::DmaStreamWorkload& w, const DmaStreamResult& r);
+                               const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
+                               MemorySystem& mem, nlohmann::json* stats = nullptr);
+    static void printReport(std::ostream& os, const firmware::DmaStreamWorkload& w,
+                            const DmaStreamResult& r);
     // The tensor value at element e of core slot s (deterministic in the seed).
     static float value(uint64_t seed, uint32_t slot, uint64_t e);
 };

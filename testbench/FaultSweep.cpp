@@ -1,15 +1,17 @@
 #include "testbench/FaultSweep.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <algorithm>
 #include <ostream>
 
 #include "testbench/TrafficTestbench.h"
 
 namespace wsc::tb {
 
-std::vector<FaultSweep::Point> FaultSweep::run(const noc::NocParams& base, const noc::TrafficParams& tp,
+std::vector<FaultSweep::Point> FaultSweep::run(const noc::NocParams& base,
+                                               const noc::TrafficParams& tp,
                                                const std::vector<double>& rates, uint32_t seeds,
                                                noc::NocShell& shell, std::ostream* live) {
     std::vector<Point> out;
@@ -25,7 +27,8 @@ std::vector<FaultSweep::Point> FaultSweep::run(const noc::NocParams& base, const
             np.faults.link_rate = rate;
             np.faults.seed = 1000 + s;
             np.faults.allow_partition = true;
-            np.faults.force_updown = true;  // rate 0 too: the curve shows faults, not a routing switch
+            np.faults.force_updown =
+                true;  // rate 0 too: the curve shows faults, not a routing switch
             // Saturation throughput of this fault map: raise the offered load until the network
             // stops keeping up and keep the best accepted rate (a single heavy overload point
             // would measure post-saturation collapse instead).
@@ -62,12 +65,14 @@ std::vector<FaultSweep::Point> FaultSweep::run(const noc::NocParams& base, const
 }
 
 void FaultSweep::printTable(std::ostream& os, const std::vector<Point>& pts) {
-    fmt::print(os, "| link fault rate | failed links (mean) | accepted flits/node/cycle (mean) | min | max | unreachable pairs % | latency avg |\n");
+    fmt::print(os,
+               "| link fault rate | failed links (mean) | accepted flits/node/cycle (mean) | min | "
+               "max | unreachable pairs % | latency avg |\n");
     fmt::print(os, "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const auto& p : pts)
-        fmt::print(os, "| {:.3f} | {:.1f} | {:.4f} | {:.4f} | {:.4f} | {:.2f} | {:.1f} |\n", p.fault_rate,
-                   p.failed_links, p.accepted, p.accepted_min, p.accepted_max, 100 * p.unreachable_share,
-                   p.latency_avg);
+        fmt::print(os, "| {:.3f} | {:.1f} | {:.4f} | {:.4f} | {:.4f} | {:.2f} | {:.1f} |\n",
+                   p.fault_rate, p.failed_links, p.accepted, p.accepted_min, p.accepted_max,
+                   100 * p.unreachable_share, p.latency_avg);
 }
 
 }  // namespace wsc::tb

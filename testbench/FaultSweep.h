@@ -14,14 +14,14 @@
 namespace wsc::tb {
 
 class FaultSweep {
-public:
+  public:
     struct Point {
         double fault_rate = 0;
-        double failed_links = 0;      // mean over seeds
-        double accepted = 0;          // flits/node/cycle, mean over seeds
+        double failed_links = 0;  // mean over seeds
+        double accepted = 0;      // flits/node/cycle, mean over seeds
         double accepted_min = 0, accepted_max = 0;
-        double unreachable_share = 0; // packets not sent / packets generated
-        double latency_avg = 0;       // at the saturation point
+        double unreachable_share = 0;  // packets not sent / packets generated
+        double latency_avg = 0;        // at the saturation point
     };
     static std::vector<Point> run(const noc::NocParams& np, const noc::TrafficParams& tp,
                                   const std::vector<double>& rates, uint32_t seeds,

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <random>
 
@@ -22,7 +22,8 @@ double GemmResult::utilization() const {
     return peak > 0 ? double(macs) / peak : 0.0;
 }
 
-void GemmTestbench::operands(const firmware::GemmWorkload& w, std::vector<float>& a, std::vector<float>& b) {
+void GemmTestbench::operands(const firmware::GemmWorkload& w, std::vector<float>& a,
+                             std::vector<float>& b) {
     // Small integers: every partial sum is exact in fp32, so any summation order gives the same
     // bits and "equals the reference" can be checked exactly.
     std::mt19937_64 rng(w.seed);
@@ -46,19 +47,21 @@ std::vector<float> GemmTestbench::reference(const firmware::GemmWorkload& w) {
 }
 
 GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
-                              const firmware::GemmWorkload& w, noc::NocShell& shell, MemorySystem& mem,
-                              const GemmRunOptions& opt) {
+                              const firmware::GemmWorkload& w, noc::NocShell& shell,
+                              MemorySystem& mem, const GemmRunOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
     core::CoreParams cp = cp_in;
     cp.functional = w.functional;
     const firmware::ShiftGemmSchedule sched(np.topology.x, np.topology.y, w);
     if (np.topology.local_ports != 1)
-        throw std::invalid_argument("gemm: the core model needs topology.local_ports = 1 (one core per router)");
+        throw std::invalid_argument(
+            "gemm: the core model needs topology.local_ports = 1 (one core per router)");
     firmware::Firmware fw = sched.build();
     if (!opt.firmware_dump.empty()) firmware::ProgramText::saveFile(fw, opt.firmware_dump);
     if (sched.memoryBytes() > cp.memory.capacity_bytes)
-        throw std::invalid_argument(fmt::format("gemm: operands need {} bytes of memory, the port has {}",
-                                                sched.memoryBytes(), cp.memory.capacity_bytes));
+        throw std::invalid_argument(
+            fmt::format("gemm: operands need {} bytes of memory, the port has {}",
+                        sched.memoryBytes(), cp.memory.capacity_bytes));
 
     noc::Network net(np, w.seed);
     core::CoreArray cores(net, cp);
@@ -82,14 +85,16 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
                 for (uint32_t bk = 0; bk < P; ++bk) {
                     tile.clear();
                     for (uint32_t r = 0; r < tm; ++r)
-                        for (uint32_t x = 0; x < tk; ++x) tile.push_back(a[size_t(bi * tm + r) * w.k + bk * tk + x]);
+                        for (uint32_t x = 0; x < tk; ++x)
+                            tile.push_back(a[size_t(bi * tm + r) * w.k + bk * tk + x]);
                     m.write(sched.aTile(bi, bk), tile.data(), tile.size() * 4);
                 }
             for (uint32_t bk = 0; bk < P; ++bk)
                 for (uint32_t bj = 0; bj < P; ++bj) {
                     tile.clear();
                     for (uint32_t x = 0; x < tk; ++x)
-                        for (uint32_t cc = 0; cc < tn; ++cc) tile.push_back(b[size_t(bk * tk + x) * w.n + bj * tn + cc]);
+                        for (uint32_t cc = 0; cc < tn; ++cc)
+                            tile.push_back(b[size_t(bk * tk + x) * w.n + bj * tn + cc]);
                     m.write(sched.bTile(bk, bj), tile.data(), tile.size() * 4);
                 }
         }
@@ -121,9 +126,11 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         std::vector<float> tile(size_t(tm) * tn);
         for (uint32_t bi = 0; bi < P; ++bi)
             for (uint32_t bj = 0; bj < P; ++bj) {
-                mem.memory(sched.core(bi, bj) % mem.ports()).read(sched.cTile(bi, bj), tile.data(), tile.size() * 4);
+                mem.memory(sched.core(bi, bj) % mem.ports())
+                    .read(sched.cTile(bi, bj), tile.data(), tile.size() * 4);
                 for (uint32_t x = 0; x < tm; ++x)
-                    for (uint32_t y = 0; y < tn; ++y) r.c[size_t(bi * tm + x) * w.n + bj * tn + y] = tile[size_t(x) * tn + y];
+                    for (uint32_t y = 0; y < tn; ++y)
+                        r.c[size_t(bi * tm + x) * w.n + bj * tn + y] = tile[size_t(x) * tn + y];
             }
         const std::vector<float> ref = reference(w);
         r.checked = true;
@@ -137,37 +144,52 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         nlohmann::json& j = *opt.stats;
         cores.dumpStats(j["cores"]);
         net.dumpStats(j["noc"]);
-        j["gemm"] = {{"m", w.m}, {"k", w.k}, {"n", w.n}, {"mesh", P}, {"cycles", r.cycles},
-                     {"utilization", r.utilization()}, {"functional", w.functional},
-                     {"checked", r.checked}, {"correct", r.correct}, {"max_abs_error", r.max_abs_error}};
+        j["gemm"] = {{"m", w.m},
+                     {"k", w.k},
+                     {"n", w.n},
+                     {"mesh", P},
+                     {"cycles", r.cycles},
+                     {"utilization", r.utilization()},
+                     {"functional", w.functional},
+                     {"checked", r.checked},
+                     {"correct", r.correct},
+                     {"max_abs_error", r.max_abs_error}};
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }
 
-void GemmTestbench::printReport(std::ostream& os, const firmware::GemmWorkload& w, const GemmResult& r) {
-    fmt::print(os, "gemm {}x{}x{} on a {}x{} core block: tiles {}x{}x{}, {} bytes of SRAM per core\n", w.m, w.k,
-               w.n, r.p, r.p, r.tile_m, r.tile_k, r.tile_n, r.sram_bytes_per_core);
+void GemmTestbench::printReport(std::ostream& os, const firmware::GemmWorkload& w,
+                                const GemmResult& r) {
+    fmt::print(os,
+               "gemm {}x{}x{} on a {}x{} core block: tiles {}x{}x{}, {} bytes of SRAM per core\n",
+               w.m, w.k, w.n, r.p, r.p, r.tile_m, r.tile_k, r.tile_n, r.sram_bytes_per_core);
     fmt::print(os, "  cycles              {}\n", r.cycles);
-    fmt::print(os, "  utilization         {:.1f}% of peak ({} MACs, {} MACs/cycle per core)\n", 100 * r.utilization(),
-               r.macs, r.peak_macs_per_cycle);
+    fmt::print(os, "  utilization         {:.1f}% of peak ({} MACs, {} MACs/cycle per core)\n",
+               100 * r.utilization(), r.macs, r.peak_macs_per_cycle);
     if (r.checked)
         fmt::print(os, "  result              {} (max |C - reference| = {:g})\n",
-                   r.correct ? "equals the reference GEMM" : "DIFFERS from the reference GEMM", r.max_abs_error);
+                   r.correct ? "equals the reference GEMM" : "DIFFERS from the reference GEMM",
+                   r.max_abs_error);
     else
         fmt::print(os, "  result              not checked (timing-only mode)\n");
-    fmt::print(os, "  wall time           {:.3f} s, {} core evaluations, {} memory transactions\n", r.wall_seconds,
-               r.evaluations, r.memory_transactions);
-    fmt::print(os, "\n  {:<14} {:>6} {:>7} {:>7} | stall: {:>6} {:>7} {:>5} {:>6} {:>6} {:>6} {:>5} | {:>7} {:>8} {:>8}\n",
-               "core", "util", "busy", "idle", "data", "credits", "sram", "pe", "vector", "dma", "sync", "MACs",
-               "bytes in", "bytes out");
+    fmt::print(os, "  wall time           {:.3f} s, {} core evaluations, {} memory transactions\n",
+               r.wall_seconds, r.evaluations, r.memory_transactions);
+    fmt::print(os,
+               "\n  {:<14} {:>6} {:>7} {:>7} | stall: {:>6} {:>7} {:>5} {:>6} {:>6} {:>6} {:>5} | "
+               "{:>7} {:>8} {:>8}\n",
+               "core", "util", "busy", "idle", "data", "credits", "sram", "pe", "vector", "dma",
+               "sync", "MACs", "bytes in", "bytes out");
     for (size_t i = 0; i < r.cores.size(); ++i) {
         const core::CoreStats& s = r.stats[i];
         auto st = [&](core::StallCause c) { return s.stall[static_cast<size_t>(c)]; };
-        fmt::print(os, "  {:<14} {:>5.1f}% {:>7} {:>7} |        {:>6} {:>7} {:>5} {:>6} {:>6} {:>6} {:>5} | {:>7} {:>8} {:>8}\n",
-                   r.names[i], 100 * s.utilization(r.peak_macs_per_cycle, s.cycles()), s.busy, s.idle,
-                   st(core::StallCause::Data), st(core::StallCause::Credits), st(core::StallCause::Sram),
-                   st(core::StallCause::Pe), st(core::StallCause::Vector), st(core::StallCause::Dma),
+        fmt::print(os,
+                   "  {:<14} {:>5.1f}% {:>7} {:>7} |        {:>6} {:>7} {:>5} {:>6} {:>6} {:>6} "
+                   "{:>5} | {:>7} {:>8} {:>8}\n",
+                   r.names[i], 100 * s.utilization(r.peak_macs_per_cycle, s.cycles()), s.busy,
+                   s.idle, st(core::StallCause::Data), st(core::StallCause::Credits),
+                   st(core::StallCause::Sram), st(core::StallCause::Pe),
+                   st(core::StallCause::Vector), st(core::StallCause::Dma),
                    st(core::StallCause::Sync), s.macs, s.bytes_in, s.bytes_out);
     }
 }

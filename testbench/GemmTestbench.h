@@ -4,10 +4,9 @@
 // and reports per-core utilization and the stall breakdown.
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/CoreParams.h"
 #include "core/CoreStats.h"
@@ -20,8 +19,8 @@
 namespace wsc::tb {
 
 struct GemmRunOptions {
-    nlohmann::json* stats = nullptr;  // if set, every counter is written here
-    std::string firmware_dump;        // if set, the firmware text is written to this file
+    nlohmann::json* stats = nullptr;      // if set, every counter is written here
+    std::string firmware_dump;            // if set, the firmware text is written to this file
     std::vector<RunObserver*> observers;  // watch the run (heatmaps, core timelines, energy)
 };
 
@@ -30,7 +29,7 @@ struct GemmResult {
     uint32_t p = 0, tile_m = 0, tile_k = 0, tile_n = 0;
     bool checked = false, correct = false;
     double max_abs_error = 0;
-    std::vector<float> c;  // functional mode: the computed C, row-major
+    std::vector<float> c;         // functional mode: the computed C, row-major
     std::vector<uint32_t> cores;  // the P x P block
     std::vector<std::string> names;
     std::vector<core::CoreStats> stats;
@@ -43,13 +42,14 @@ struct GemmResult {
 };
 
 class GemmTestbench {
-public:
+  public:
     static GemmResult run(const noc::NocParams& np, const core::CoreParams& cp,
                           const firmware::GemmWorkload& w, noc::NocShell& shell, MemorySystem& mem,
                           const GemmRunOptions& opt = {});
     // The plain reference: C = A * B with the operands the run uses.
     static std::vector<float> reference(const firmware::GemmWorkload& w);
-    static void operands(const firmware::GemmWorkload& w, std::vector<float>& a, std::vector<float>& b);
+    static void operands(const firmware::GemmWorkload& w, std::vector<float>& a,
+                         std::vector<float>& b);
     static void printReport(std::ostream& os, const firmware::GemmWorkload& w, const GemmResult& r);
 };
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/SramOverflowError.h"
@@ -28,19 +28,24 @@ std::vector<uint32_t> parseUInts(const std::string& s, const std::string& flag, 
         char* end = nullptr;
         const unsigned long v = std::strtoul(item.c_str(), &end, 10);
         if (item.empty() || *end || v == 0 || v > (1ul << 20))
-            throw std::invalid_argument(fmt::format("{}: expected positive integers separated by '{}', got '{}'", flag, sep, s));
+            throw std::invalid_argument(fmt::format(
+                "{}: expected positive integers separated by '{}', got '{}'", flag, sep, s));
         out.push_back(static_cast<uint32_t>(v));
     }
     if (out.empty()) throw std::invalid_argument(fmt::format("{}: empty", flag));
     return out;
 }
 
-void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos, const std::string& shape_help) {
+void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
+               const std::string& shape_help) {
     c->add_option("--algo", o.algo, "algorithm: " + algos);
-    c->add_option("--mesh", o.mesh, "P (a P x P core mesh) or PxQ (P rows, Q columns; gemm meshgemm), or a comma-separated list");
+    c->add_option("--mesh", o.mesh,
+                  "P (a P x P core mesh) or PxQ (P rows, Q columns; gemm meshgemm), or a "
+                  "comma-separated list");
     c->add_option("--shape", o.shape, shape_help);
     c->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
-    c->add_flag("--compare", o.compare, "run every algorithm on the same shape and mesh, one table");
+    c->add_flag("--compare", o.compare,
+                "run every algorithm on the same shape and mesh, one table");
     c->add_flag("--timing-only", o.timing_only, "carry no values (same cycles, faster, no check)");
     c->add_option("--table", o.table, "also write the table (markdown) to this file");
     c->add_option("--seed", o.seed, "operand values");
@@ -49,21 +54,30 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos, con
 }  // namespace
 
 CLI::App* KernelCli::add(CLI::App& app, Options& o) {
-    auto* k = app.add_subcommand("kernel", "WaferLLM kernels on a P x P core mesh (PLMR metrics, cycles)");
-    auto* g = k->add_subcommand("gemm", "C = A x B: meshgemm, cannon, summa, allgather; C = A x B^T: meshgemm-t");
-    addCommon(g, o, "meshgemm, cannon, summa, allgather, meshgemm-t (C = A x B^T, B stored N x K; default meshgemm)",
+    auto* k = app.add_subcommand("kernel",
+                                 "WaferLLM kernels on a P x P core mesh (PLMR metrics, cycles)");
+    auto* g = k->add_subcommand(
+        "gemm", "C = A x B: meshgemm, cannon, summa, allgather; C = A x B^T: meshgemm-t");
+    addCommon(g, o,
+              "meshgemm, cannon, summa, allgather, meshgemm-t (C = A x B^T, B stored N x K; "
+              "default meshgemm)",
               "MxKxN or S for S x S x S (default 64)");
-    g->add_flag("--shift-align", o.shift_align, "meshgemm/cannon: align by ring shifts instead of by placement");
+    g->add_flag("--shift-align", o.shift_align,
+                "meshgemm/cannon: align by ring shifts instead of by placement");
     auto* v = k->add_subcommand("gemv", "y = x W: meshgemv (K-tree), pipeline, ring allreduce");
-    addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)", "KxN or S for S x S (default 256)");
-    v->add_option("--tree-k", o.tree_k, "meshgemv: levels of the K-tree (default 2)")->check(CLI::Range(1, 8));
-    v->add_flag("--broadcast", o.broadcast, "multicast the reduced result back to every core of its column");
+    addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)",
+              "KxN or S for S x S (default 256)");
+    v->add_option("--tree-k", o.tree_k, "meshgemv: levels of the K-tree (default 2)")
+        ->check(CLI::Range(1, 8));
+    v->add_flag("--broadcast", o.broadcast,
+                "multicast the reduced result back to every core of its column");
     k->require_subcommand(1);
     return k;
 }
 
 CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
-    auto* b = bench->add_subcommand("kernels", "MeshGEMV simulation speed at P = 64, 128, 256 (cycles/s, peak RSS)");
+    auto* b = bench->add_subcommand(
+        "kernels", "MeshGEMV simulation speed at P = 64, 128, 256 (cycles/s, peak RSS)");
     b->add_option("--meshes", o.bench_meshes, "comma-separated P (default 64,128,256)");
     b->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
     return b;
@@ -76,7 +90,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const auto& names = KernelTestbench::algorithms(op);
     std::vector<std::string> algos;
     if (o.compare) {
-        if (!o.algo.empty()) throw std::invalid_argument("--compare runs every algorithm; drop --algo");
+        if (!o.algo.empty())
+            throw std::invalid_argument("--compare runs every algorithm; drop --algo");
         algos = names;
     } else {
         algos = {o.algo.empty() ? names.front() : o.algo};
@@ -85,12 +100,14 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     base.op = op;
     base.tree_k = o.tree_k, base.broadcast = o.broadcast, base.shift_align = o.shift_align;
     base.functional = !o.timing_only, base.seed = o.seed;
-    const std::vector<uint32_t> shape = parseUInts(o.shape.empty() ? (gemv ? "256" : "64") : o.shape, "--shape", 'x');
+    const std::vector<uint32_t> shape =
+        parseUInts(o.shape.empty() ? (gemv ? "256" : "64") : o.shape, "--shape", 'x');
     if (gemv) {
         if (shape.size() > 2) throw std::invalid_argument("--shape: gemv takes KxN or S");
         base.m = 1, base.k = shape[0], base.n = shape.back();
     } else {
-        if (shape.size() != 1 && shape.size() != 3) throw std::invalid_argument("--shape: gemm takes MxKxN or S");
+        if (shape.size() != 1 && shape.size() != 3)
+            throw std::invalid_argument("--shape: gemm takes MxKxN or S");
         base.m = shape[0], base.k = shape.size() == 3 ? shape[1] : shape[0], base.n = shape.back();
     }
     // --mesh P[,P...] or PxQ (P rows by Q columns; non-square: gemm meshgemm by the lcm rule).
@@ -100,7 +117,9 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         std::string item;
         while (std::getline(ss, item, ',')) {
             const std::vector<uint32_t> pq = parseUInts(item, "--mesh", 'x');
-            if (pq.size() > 2) throw std::invalid_argument(fmt::format("--mesh: expected P or PxQ, got '{}'", item));
+            if (pq.size() > 2)
+                throw std::invalid_argument(
+                    fmt::format("--mesh: expected P or PxQ, got '{}'", item));
             meshes.emplace_back(pq[0], pq.size() == 2 && pq[1] != pq[0] ? pq[1] : 0);
         }
         if (meshes.empty()) throw std::invalid_argument("--mesh: empty");
@@ -111,7 +130,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
             std::string all;
             for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
             if (!gemv) all += ", meshgemm-t";
-            throw std::invalid_argument(fmt::format("--algo: unknown {} algorithm '{}' (expected one of {})", op, a, all));
+            throw std::invalid_argument(
+                fmt::format("--algo: unknown {} algorithm '{}' (expected one of {})", op, a, all));
         }
 
     std::vector<KernelResult> results;
@@ -146,14 +166,16 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     if (results.size() == 1) {
         KernelTestbench::printReport(os, results.front());
     } else {
-        fmt::print(os, "{} [{}x{}] x [{}x{}], {}\n\n", op, base.m, base.k, base.k, base.n, o.config);
+        fmt::print(os, "{} [{}x{}] x [{}x{}], {}\n\n", op, base.m, base.k, base.k, base.n,
+                   o.config);
         KernelTestbench::printTableHeader(os);
         for (const auto& r : results) KernelTestbench::printTableRow(os, r);
     }
     if (!o.table.empty()) {
         std::ofstream f(o.table);
         if (!f) throw std::runtime_error("cannot write " + o.table);
-        fmt::print(f, "{} [{}x{}] x [{}x{}] ({})\n\n", op, base.m, base.k, base.k, base.n, o.config);
+        fmt::print(f, "{} [{}x{}] x [{}x{}] ({})\n\n", op, base.m, base.k, base.k, base.n,
+                   o.config);
         KernelTestbench::printTableHeader(f);
         for (const auto& r : results) KernelTestbench::printTableRow(f, r);
     }
@@ -163,15 +185,21 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
 int KernelCli::runBench(const Options& o, std::ostream& os) {
     const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
     fmt::print(os, "MeshGEMV (K = 2, timing-only) simulation speed, {}\n", o.config);
-    fmt::print(os, "weak scaling: a 64 x 64 fp32 weight tile per core (16 KB), y = x W with K = N = 64 P\n\n");
-    fmt::print(os, "| P | cores | simulated cycles | wall s | simulated cycles/s | core evaluations | peak RSS MB |\n");
+    fmt::print(
+        os,
+        "weak scaling: a 64 x 64 fp32 weight tile per core (16 KB), y = x W with K = N = 64 P\n\n");
+    fmt::print(os,
+               "| P | cores | simulated cycles | wall s | simulated cycles/s | core evaluations | "
+               "peak RSS MB |\n");
     fmt::print(os, "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (uint32_t p : parseUInts(o.bench_meshes, "--meshes", ',')) {
         KernelSpec s;
-        s.op = "gemv", s.algo = "meshgemv", s.p = p, s.m = 1, s.k = s.n = 64 * p, s.functional = false;
+        s.op = "gemv", s.algo = "meshgemv", s.p = p, s.m = 1, s.k = s.n = 64 * p,
+        s.functional = false;
         const KernelResult r = KernelTestbench::run(h.noc, h.core, s);
-        fmt::print(os, "| {} | {} | {} | {:.2f} | {:.0f} | {} | {:.0f} |\n", p, uint64_t(p) * p, r.cycles, r.wall_seconds,
-                   double(r.cycles) / r.wall_seconds, r.evaluations, double(KernelTestbench::peakRssKb()) / 1024);
+        fmt::print(os, "| {} | {} | {} | {:.2f} | {:.0f} | {} | {:.0f} |\n", p, uint64_t(p) * p,
+                   r.cycles, r.wall_seconds, double(r.cycles) / r.wall_seconds, r.evaluations,
+                   double(KernelTestbench::peakRssKb()) / 1024);
         os.flush();
     }
     return 0;

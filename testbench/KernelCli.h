@@ -1,16 +1,15 @@
 #pragma once
 // The `wsc kernel gemm|gemv` subcommand and `wsc bench kernels`, kept out of main.cpp so the CLI
 // front end only wires them in. Bad input throws std::invalid_argument (main maps it to exit 2).
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 namespace wsc::tb {
 
 class KernelCli {
-public:
+  public:
     struct Options {
         std::string config = "configs/wse2_kernels.yaml";
         std::string algo, mesh = "4", shape, table;

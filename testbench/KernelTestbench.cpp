@@ -38,34 +38,42 @@ noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p, uint32_t cols) {
 }
 
 firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
-    const uint32_t X = net.topology().routers() ? net.params().topology.x : 0, Y = net.params().topology.y;
+    const uint32_t X = net.topology().routers() ? net.params().topology.x : 0,
+                   Y = net.params().topology.y;
     if (s.q && s.q != s.p) {  // non-square: MeshGEMM by the lcm rule (WaferLLM Sec. 5.4)
         if (s.op != "gemm" || s.algo != "meshgemm" || s.shift_align)
-            throw std::invalid_argument(fmt::format("kernel {} {}: a {}x{} (non-square) mesh is supported by gemm "
-                                                    "meshgemm with placement alignment only",
-                                                    s.op, s.algo, s.p, s.q));
+            throw std::invalid_argument(
+                fmt::format("kernel {} {}: a {}x{} (non-square) mesh is supported by gemm "
+                            "meshgemm with placement alignment only",
+                            s.op, s.algo, s.p, s.q));
         return firmware::RectRingGemmSchedule(X, Y, s.p, s.q, s.m, s.k, s.n).build(net);
     }
     if (s.op == "gemm") {
         if (s.algo == "meshgemm" || s.algo == "cannon")
-            return firmware::RingGemmSchedule(s.algo == "meshgemm" ? firmware::RingOrder::Kind::Interleave
-                                                                   : firmware::RingOrder::Kind::Linear,
+            return firmware::RingGemmSchedule(s.algo == "meshgemm"
+                                                  ? firmware::RingOrder::Kind::Interleave
+                                                  : firmware::RingOrder::Kind::Linear,
                                               X, Y, s.p, s.m, s.k, s.n, s.shift_align)
                 .build(net);
-        if (s.algo == "meshgemm-t") return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n).build(net);
+        if (s.algo == "meshgemm-t")
+            return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n).build(net);
         if (s.algo == "summa" || s.algo == "allgather")
-            return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather").build(net);
+            return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather")
+                .build(net);
     } else if (s.op == "gemv") {
         using A = firmware::GemvSchedule::Allreduce;
         const A a = s.algo == "meshgemv" ? A::KTree : s.algo == "pipeline" ? A::Pipeline : A::Ring;
         if (s.algo == "meshgemv" || s.algo == "pipeline" || s.algo == "ring")
             return firmware::GemvSchedule(a, X, Y, s.p, s.k, s.n, s.tree_k, s.broadcast).build(net);
     } else {
-        throw std::invalid_argument(fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));
+        throw std::invalid_argument(
+            fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));
     }
     std::string names;
-    for (const auto& a : KernelTestbench::algorithms(s.op)) names += (names.empty() ? "" : ", ") + a;
-    throw std::invalid_argument(fmt::format("kernel {}: unknown algorithm '{}' (expected one of {})", s.op, s.algo, names));
+    for (const auto& a : KernelTestbench::algorithms(s.op))
+        names += (names.empty() ? "" : ", ") + a;
+    throw std::invalid_argument(
+        fmt::format("kernel {}: unknown algorithm '{}' (expected one of {})", s.op, s.algo, names));
 }
 
 void operands(const KernelSpec& s, std::vector<float>& a, std::vector<float>& b) {
@@ -86,7 +94,9 @@ std::string KernelTestbench::meshName(const KernelSpec& s) {
     return s.q && s.q != s.p ? fmt::format("{}x{}", s.p, s.q) : std::to_string(s.p);
 }
 
-bool KernelTestbench::transB(const KernelSpec& s) { return s.op == "gemm" && s.algo == "meshgemm-t"; }
+bool KernelTestbench::transB(const KernelSpec& s) {
+    return s.op == "gemm" && s.algo == "meshgemm-t";
+}
 
 bool KernelTestbench::known(const std::string& op, const std::string& algo) {
     const auto& v = algorithms(op);
@@ -98,7 +108,8 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
     static const std::vector<std::string> gemv{"meshgemv", "pipeline", "ring"};
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
-    throw std::invalid_argument(fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
+    throw std::invalid_argument(
+        fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
 }
 
 firmware::KernelPlan KernelTestbench::plan(const noc::NocParams& np, const KernelSpec& s) {
@@ -113,11 +124,13 @@ uint64_t KernelTestbench::pathCycles(const noc::NocParams& np, const core::CoreP
     const uint64_t per_hop = np.router.pipeline + np.link.latency;
     // Each stage: out of the core, through its router, hops, into the next core; the message
     // must have arrived whole before the next stage (a core forwards whole messages).
-    const uint64_t stage_fixed = 2 * uint64_t(np.local_link.latency) + np.router.pipeline + flits - 1;
+    const uint64_t stage_fixed =
+        2 * uint64_t(np.local_link.latency) + np.router.pipeline + flits - 1;
     return p.hops * per_hop + p.stages * stage_fixed + uint64_t(p.stages - 1) * cp.relay_cycles;
 }
 
-KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreParams& cp_in, const KernelSpec& s) {
+KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreParams& cp_in,
+                                  const KernelSpec& s) {
     const auto t0 = std::chrono::steady_clock::now();
     if (s.p == 0) throw std::invalid_argument("kernel: --mesh must be at least 1");
     const noc::NocParams np = kernelNoc(np_in, s.p, cols(s));
@@ -132,13 +145,16 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
     if (s.functional) {
         operands(s, a, b);
-        auto place = [&](const std::vector<firmware::TilePlacement>& ts, const std::vector<float>& mat, uint32_t cols) {
+        auto place = [&](const std::vector<firmware::TilePlacement>& ts,
+                         const std::vector<float>& mat, uint32_t cols) {
             for (const auto& t : ts) {
                 float* d = cores.core(t.core).buffer(t.buffer);
-                if (!d) throw std::logic_error("kernel: placement names a missing buffer " + t.buffer);
+                if (!d)
+                    throw std::logic_error("kernel: placement names a missing buffer " + t.buffer);
                 for (uint32_t r = 0; r < t.rows; ++r)
                     for (uint32_t c = 0; c < t.cols; ++c)
-                        d[size_t(r) * t.rowStride() + c] = mat[size_t(t.row0 + r) * cols + t.col0 + c];
+                        d[size_t(r) * t.rowStride() + c] =
+                            mat[size_t(t.row0 + r) * cols + t.col0 + c];
             }
         };
         place(plan.a, a, s.k);
@@ -171,7 +187,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         r.relays += st.relays, r.relay_cycles += st.relay_cycles;
     }
     r.exposed_comm = r.cycles > r.compute_cycles ? r.cycles - r.compute_cycles : 0;
-    const double peak = double(r.peak_macs_per_cycle) * double(plan.cores.size()) * double(r.cycles);
+    const double peak =
+        double(r.peak_macs_per_cycle) * double(plan.cores.size()) * double(r.cycles);
     r.efficiency = peak > 0 ? double(r.useful_macs) / peak : 0;
 
     if (s.functional) {
@@ -180,7 +197,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
             for (uint32_t x = 0; x < s.k; ++x) {
                 const float av = a[size_t(i) * s.k + x];
                 for (uint32_t j = 0; j < s.n; ++j)
-                    ref[size_t(i) * s.n + j] += av * (transB(s) ? b[size_t(j) * s.k + x] : b[size_t(x) * s.n + j]);
+                    ref[size_t(i) * s.n + j] +=
+                        av * (transB(s) ? b[size_t(j) * s.k + x] : b[size_t(x) * s.n + j]);
             }
         std::vector<uint8_t> covered(ref.size(), 0);
         r.checked = true, r.correct = true;
@@ -206,43 +224,57 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
     const KernelSpec& s = r.spec;
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
     if (transB(s))
-        fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.n, s.k, s.p, cols(s), r.notes);
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m,
+                   s.k, s.n, s.k, s.p, cols(s), r.notes);
     else
-        fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k, s.k, s.n, s.p, cols(s), r.notes);
+        fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k,
+                   s.k, s.n, s.p, cols(s), r.notes);
     fmt::print(os, "  cycles                 {}\n", r.cycles);
-    fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n", 100 * r.efficiency,
-               r.useful_macs, r.peak_macs_per_cycle);
-    fmt::print(os, "  compute / exposed comm {} / {} cycles ({:.1f}% communication)\n", r.compute_cycles,
-               r.exposed_comm, r.cycles ? 100.0 * double(r.exposed_comm) / double(r.cycles) : 0.0);
-    fmt::print(os, "  PLMR R: routes/router  {} (max entries; {} direct routes, {} relayed paths, {} multicasts refused)\n",
+    fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n",
+               100 * r.efficiency, r.useful_macs, r.peak_macs_per_cycle);
+    fmt::print(os, "  compute / exposed comm {} / {} cycles ({:.1f}% communication)\n",
+               r.compute_cycles, r.exposed_comm,
+               r.cycles ? 100.0 * double(r.exposed_comm) / double(r.cycles) : 0.0);
+    fmt::print(os,
+               "  PLMR R: routes/router  {} (max entries; {} direct routes, {} relayed paths, {} "
+               "multicasts refused)\n",
                r.routes_per_core, r.direct_routes, r.relayed_paths, r.rejected_multicasts);
-    fmt::print(os, "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per step ({} steps)\n",
+    fmt::print(os,
+               "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per step "
+               "({} steps)\n",
                r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
     fmt::print(os, "  PLMR M: SRAM per core  {} bytes\n", r.sram_bytes);
-    if (r.relays) fmt::print(os, "  software relays        {} ({} controller cycles)\n", r.relays, r.relay_cycles);
+    if (r.relays)
+        fmt::print(os, "  software relays        {} ({} controller cycles)\n", r.relays,
+                   r.relay_cycles);
     if (r.checked)
         fmt::print(os, "  result                 {} (max |C - reference| = {:g})\n",
-                   r.correct ? "equals the reference" : "DIFFERS from the reference", r.max_abs_error);
+                   r.correct ? "equals the reference" : "DIFFERS from the reference",
+                   r.max_abs_error);
     else
         fmt::print(os, "  result                 not checked (timing-only mode)\n");
-    fmt::print(os, "  wall time              {:.3f} s, {} core evaluations\n", r.wall_seconds, r.evaluations);
+    fmt::print(os, "  wall time              {:.3f} s, {} core evaluations\n", r.wall_seconds,
+               r.evaluations);
 }
 
 void KernelTestbench::printTableHeader(std::ostream& os) {
-    fmt::print(os, "| algo | P | cycles | efficiency | compute | exposed comm | routes/router | crit. path hops | stages | path cycles | SRAM B/core | relays | result |\n");
+    fmt::print(os,
+               "| algo | P | cycles | efficiency | compute | exposed comm | routes/router | crit. "
+               "path hops | stages | path cycles | SRAM B/core | relays | result |\n");
     fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 void KernelTestbench::printTableRow(std::ostream& os, const KernelResult& r) {
     if (r.cycles == 0) {  // did not run: the SRAM does not hold its buffers (PLMR M)
         const bool dl = r.notes == "NoC deadlock";
-        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo, meshName(r.spec),
-                   dl ? "-" : "> SRAM", dl ? "NoC deadlock" : "does not fit");
+        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo,
+                   meshName(r.spec), dl ? "-" : "> SRAM", dl ? "NoC deadlock" : "does not fit");
         return;
     }
-    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.spec.algo, meshName(r.spec), r.cycles,
-               100 * r.efficiency, r.compute_cycles, r.exposed_comm, r.routes_per_core, r.step_path.hops,
-               r.step_path.stages, r.step_path_cycles, r.sram_bytes, r.relays,
+    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+               r.spec.algo, meshName(r.spec), r.cycles, 100 * r.efficiency, r.compute_cycles,
+               r.exposed_comm, r.routes_per_core, r.step_path.hops, r.step_path.stages,
+               r.step_path_cycles, r.sram_bytes, r.relays,
                r.checked ? (r.correct ? "ok" : "WRONG") : "timing");
 }
 

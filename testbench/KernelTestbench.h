@@ -36,21 +36,21 @@ struct KernelResult {
     bool checked = false, correct = false;
     double max_abs_error = 0;
     uint64_t macs = 0, useful_macs = 0, peak_macs_per_cycle = 0;
-    double efficiency = 0;           // useful MACs / (P^2 * peak * cycles)
-    uint64_t compute_cycles = 0;     // PE + vector busy cycles of the busiest core
-    uint64_t exposed_comm = 0;       // cycles - compute_cycles
+    double efficiency = 0;        // useful MACs / (P^2 * peak * cycles)
+    uint64_t compute_cycles = 0;  // PE + vector busy cycles of the busiest core
+    uint64_t exposed_comm = 0;    // cycles - compute_cycles
     uint32_t routes_per_core = 0, direct_routes = 0, relayed_paths = 0, rejected_multicasts = 0;
     uint32_t steps = 0;
     firmware::CriticalPath step_path, total_path;
-    uint64_t step_path_cycles = 0;   // zero-load estimate of the worst step's critical path
-    uint64_t sram_bytes = 0;         // most SRAM any core uses
+    uint64_t step_path_cycles = 0;  // zero-load estimate of the worst step's critical path
+    uint64_t sram_bytes = 0;        // most SRAM any core uses
     uint64_t relays = 0, relay_cycles = 0;
     uint64_t evaluations = 0;
     double wall_seconds = 0;
 };
 
 class KernelTestbench {
-public:
+  public:
     // The algorithms --compare runs (all compute C = A x B, or y = x W).
     static const std::vector<std::string>& algorithms(const std::string& op);
     // Those plus the transposed GEMM "meshgemm-t" (C = A x B^T, B stored [n x k]), which
@@ -60,12 +60,14 @@ public:
     static uint32_t cols(const KernelSpec& s) { return s.q ? s.q : s.p; }
     static std::string meshName(const KernelSpec& s);  // "P" or "PxQ"
     // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
-    static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp, const KernelSpec& s);
+    static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp,
+                            const KernelSpec& s);
     // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).
     static firmware::KernelPlan plan(const noc::NocParams& np, const KernelSpec& s);
     // Zero-load cycles of a critical path: every stage is a full store-and-forward of `bytes`,
     // every stage after the first a software forward (relay cost).
-    static uint64_t pathCycles(const noc::NocParams& np, const core::CoreParams& cp, const firmware::CriticalPath& p);
+    static uint64_t pathCycles(const noc::NocParams& np, const core::CoreParams& cp,
+                               const firmware::CriticalPath& p);
     static void printReport(std::ostream& os, const KernelResult& r);
     static void printTableHeader(std::ostream& os);
     static void printTableRow(std::ostream& os, const KernelResult& r);

@@ -40,7 +40,8 @@ void LinkRecorder::finish(uint64_t last) {
         snap_.push_back(busyNow());
     }
     const std::vector<uint64_t> final = busyNow();
-    const auto uses = [&](const std::vector<uint64_t>& from, const std::vector<uint64_t>& to, uint64_t cycles) {
+    const auto uses = [&](const std::vector<uint64_t>& from, const std::vector<uint64_t>& to,
+                          uint64_t cycles) {
         std::vector<hw::LinkUse> out;
         out.reserve(ids_.size());
         for (size_t i = 0; i < ids_.size(); ++i) {
@@ -58,7 +59,8 @@ void LinkRecorder::finish(uint64_t last) {
         const uint64_t b = snap_cycle_[p];
         const uint64_t e = p + 1 < snap_.size() ? snap_cycle_[p + 1] : end;
         if (e <= b) continue;
-        done_.push_back({starts_[p].name, b, e, uses(snap_[p], p + 1 < snap_.size() ? snap_[p + 1] : final, e - b)});
+        done_.push_back({starts_[p].name, b, e,
+                         uses(snap_[p], p + 1 < snap_.size() ? snap_[p + 1] : final, e - b)});
     }
     whole_ = {"run", 0, end, uses(std::vector<uint64_t>(ids_.size(), 0), final, end)};
     events_ = hw::EnergyEvents{};

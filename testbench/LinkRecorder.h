@@ -19,7 +19,7 @@ struct LinkPhase {
 };
 
 class LinkRecorder : public RunObserver {
-public:
+  public:
     struct PhaseStart {
         std::string name;
         uint64_t begin;
@@ -38,13 +38,13 @@ public:
     // Link bits by kind (cycles left 0: the caller knows the run length).
     const hw::EnergyEvents& linkEvents() const { return events_; }
 
-private:
+  private:
     std::vector<uint64_t> busyNow() const;
 
     std::vector<PhaseStart> starts_;
     const noc::Network* net_ = nullptr;
-    std::vector<uint32_t> ids_;               // router-to-router link ids
-    std::vector<std::vector<uint64_t>> snap_; // busy cycles at each phase start
+    std::vector<uint32_t> ids_;                // router-to-router link ids
+    std::vector<std::vector<uint64_t>> snap_;  // busy cycles at each phase start
     std::vector<uint64_t> snap_cycle_;
     std::vector<LinkPhase> done_;
     LinkPhase whole_;

@@ -27,7 +27,7 @@ namespace wsc::tb {
 enum class MemoryTarget { Simple, Hbm };
 
 class MemorySystem {
-public:
+  public:
     MemorySystem(const core::CoreParams& p, double clock_hz);
     // `hbm` configures every HbmTarget (one stack per port) when target is Hbm.
     MemorySystem(const core::CoreParams& p, double clock_hz, MemoryTarget target,
@@ -36,8 +36,9 @@ public:
     void attach(core::CoreArray& cores, noc::NocShell& shell, bool functional);
     // Same, but port i sits at NoC node nodes[i] and DMA crosses the NoC (nodes.size() == ports());
     // header and window as in core::NocMemoryPort.
-    void attachOverNoc(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net, bool functional,
-                       const std::vector<uint32_t>& nodes, uint32_t header_bytes = 16, uint32_t window = 32);
+    void attachOverNoc(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net,
+                       bool functional, const std::vector<uint32_t>& nodes,
+                       uint32_t header_bytes = 16, uint32_t window = 32);
     uint32_t ports() const { return static_cast<uint32_t>(bridges_.size()); }
     MemoryTarget target() const { return target_; }
     core::SimpleMemory& memory(uint32_t port);  // throws unless the target is Simple
@@ -49,7 +50,7 @@ public:
     const std::vector<std::unique_ptr<core::NocMemoryPort>>& nocPorts() const { return noc_ports_; }
     uint64_t transactions() const;
 
-private:
+  private:
     MemoryTarget target_ = MemoryTarget::Simple;
     std::vector<std::unique_ptr<core::MemoryBridge>> bridges_;
     std::vector<std::unique_ptr<core::SimpleMemory>> memories_;

@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <ostream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <ostream>
 
 #include "noc/NocShell.h"
 #include "testbench/TrafficTestbench.h"
@@ -15,9 +16,9 @@ namespace wsc::tb {
 std::vector<NocBench::Case> NocBench::defaultCases(bool quick) {
     // Saturated large meshes are bounded by a fixed cycle budget: the point is speed, not curves.
     if (quick) return {{8, 0.1, 200, 2000}, {8, 0.3, 200, 2000}, {32, 0.02, 200, 1000}};
-    return {{8, 0.1, 1000, 20000},   {8, 0.3, 1000, 20000},  {32, 0.02, 1000, 5000},
-            {32, 0.1, 500, 3000},    {32, 0.3, 500, 3000},   {128, 0.02, 200, 1000},
-            {128, 0.1, 100, 400},    {128, 0.3, 100, 400}};
+    return {{8, 0.1, 1000, 20000}, {8, 0.3, 1000, 20000}, {32, 0.02, 1000, 5000},
+            {32, 0.1, 500, 3000},  {32, 0.3, 500, 3000},  {128, 0.02, 200, 1000},
+            {128, 0.1, 100, 400},  {128, 0.3, 100, 400}};
 }
 
 NocBench::Row NocBench::runCase(const Case& c) {
@@ -72,7 +73,9 @@ NocBench::Row NocBench::runCase(const Case& c) {
 }
 
 void NocBench::run(std::ostream& os, const std::vector<Case>& cases) {
-    fmt::print(os, "| mesh | rate | cycles | wall s | cycles/s | M flit-router traversals/s | accepted | peak RSS MB |\n");
+    fmt::print(os,
+               "| mesh | rate | cycles | wall s | cycles/s | M flit-router traversals/s | accepted "
+               "| peak RSS MB |\n");
     fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const auto& c : cases) {
         Row r = runCase(c);
@@ -80,9 +83,10 @@ void NocBench::run(std::ostream& os, const std::vector<Case>& cases) {
             fmt::print(os, "| {0}x{0} | {1} | error: {2} |\n", c.k, c.rate, r.error);
             continue;
         }
-        fmt::print(os, "| {0}x{0} | {1:.2f} | {2} | {3:.2f} | {4:.0f} | {5:.2f} | {6:.4f} | {7:.1f} |\n", c.k,
-                   c.rate, r.cycles, r.wall, r.cycles / r.wall, r.traversals / r.wall / 1e6,
-                   r.accepted, r.rss_kb / 1024.0);
+        fmt::print(
+            os, "| {0}x{0} | {1:.2f} | {2} | {3:.2f} | {4:.0f} | {5:.2f} | {6:.4f} | {7:.1f} |\n",
+            c.k, c.rate, r.cycles, r.wall, r.cycles / r.wall, r.traversals / r.wall / 1e6,
+            r.accepted, r.rss_kb / 1024.0);
         os.flush();
     }
 }

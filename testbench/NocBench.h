@@ -9,10 +9,10 @@
 namespace wsc::tb {
 
 class NocBench {
-public:
+  public:
     struct Case {
-        uint32_t k;       // k x k mesh
-        double rate;      // flits/node/cycle
+        uint32_t k;   // k x k mesh
+        double rate;  // flits/node/cycle
         uint64_t warmup, measure;
     };
     struct Row {

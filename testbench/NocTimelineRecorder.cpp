@@ -5,7 +5,8 @@
 namespace wsc::tb {
 
 NocTimelineRecorder::NocTimelineRecorder(hw::PerfettoTrace& trace,
-                                         std::vector<LinkRecorder::PhaseStart> phases, uint64_t every)
+                                         std::vector<LinkRecorder::PhaseStart> phases,
+                                         uint64_t every)
     : trace_(trace), phases_(std::move(phases)), every_(std::max<uint64_t>(1, every)) {}
 
 void NocTimelineRecorder::attach(const noc::Network& net, const core::CoreArray*) {

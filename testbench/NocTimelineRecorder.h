@@ -12,14 +12,14 @@
 namespace wsc::tb {
 
 class NocTimelineRecorder : public RunObserver {
-public:
+  public:
     NocTimelineRecorder(hw::PerfettoTrace& trace, std::vector<LinkRecorder::PhaseStart> phases,
                         uint64_t every);
     void attach(const noc::Network& net, const core::CoreArray* cores) override;
     void afterStep(uint64_t cycle) override;
     void finish(uint64_t last_cycle) override;
 
-private:
+  private:
     hw::PerfettoTrace& trace_;
     std::vector<LinkRecorder::PhaseStart> phases_;
     uint64_t every_;

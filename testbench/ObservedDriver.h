@@ -10,7 +10,7 @@
 namespace wsc::tb {
 
 class ObservedDriver : public noc::CycleDriver {
-public:
+  public:
     // Attaches every observer to `net` (and `cores`, may be null).
     ObservedDriver(noc::CycleDriver& inner, const std::vector<RunObserver*>& observers,
                    const noc::Network& net, const core::CoreArray* cores);
@@ -21,7 +21,7 @@ public:
     // Tells every observer the run is over (call while the network still exists).
     void finish(uint64_t last_cycle);
 
-private:
+  private:
     noc::CycleDriver& inner_;
     std::vector<RunObserver*> observers_;
 };

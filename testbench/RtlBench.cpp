@@ -1,8 +1,9 @@
 #include "testbench/RtlBench.h"
 
-#include <chrono>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <chrono>
 #include <ostream>
 #include <random>
 

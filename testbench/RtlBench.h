@@ -10,7 +10,7 @@
 namespace wsc::tb {
 
 class RtlBench {
-public:
+  public:
     struct Row {
         std::string name;
         uint64_t cycles = 0;
@@ -19,7 +19,7 @@ public:
     };
     static void run(std::ostream& os, bool quick);
 
-private:
+  private:
     static Row singleRouter(bool rtl, uint64_t cycles);
 };
 

@@ -12,7 +12,7 @@
 namespace wsc::tb {
 
 class RunObserver {
-public:
+  public:
     virtual ~RunObserver() = default;
     virtual void attach(const noc::Network& net, const core::CoreArray* cores) = 0;
     virtual void beforeStep(uint64_t) {}

@@ -16,12 +16,15 @@ namespace {
 constexpr uint64_t kTraceSamples = 2000;
 }  // namespace
 
-RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path)
+RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path,
+                       std::string perfetto_path)
     : sc_(sc), heatmap_(std::move(heatmap_path)), perfetto_(std::move(perfetto_path)) {
     uint64_t expected = 0;
     if (sc_.workload_type == "traffic") {
         const auto& tp = sc_.traffic;
-        phases_ = {{"warm-up", 0}, {"measure", tp.warmup_cycles}, {"drain", tp.warmup_cycles + tp.measure_cycles}};
+        phases_ = {{"warm-up", 0},
+                   {"measure", tp.warmup_cycles},
+                   {"drain", tp.warmup_cycles + tp.measure_cycles}};
         expected = tp.warmup_cycles + tp.measure_cycles;
     } else {
         phases_ = {{"run", 0}};
@@ -30,8 +33,10 @@ RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, s
     links_ = std::make_unique<LinkRecorder>(phases_);
     if (!perfetto_.empty()) {
         trace_ = std::make_unique<hw::PerfettoTrace>(sc_.noc.clock_hz);
-        noc_timeline_ = std::make_unique<NocTimelineRecorder>(*trace_, phases_, expected / kTraceSamples);
-        if (sc_.workload_type != "traffic") core_timeline_ = std::make_unique<CoreTimelineRecorder>(*trace_);
+        noc_timeline_ =
+            std::make_unique<NocTimelineRecorder>(*trace_, phases_, expected / kTraceSamples);
+        if (sc_.workload_type != "traffic")
+            core_timeline_ = std::make_unique<CoreTimelineRecorder>(*trace_);
     }
 }
 
@@ -68,9 +73,12 @@ void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::
     energy_.print(os);
     if (stats) {
         energy_.toJson((*stats)["energy"]);
-        (*stats)["energy"]["events"] = {{"cycles", ev.cycles},         {"flops", ev.flops},
-                                        {"sram_bytes", ev.sram_bytes}, {"link_bits", ev.link_bits},
-                                        {"local_bits", ev.local_bits}, {"d2d_bits", ev.d2d_bits},
+        (*stats)["energy"]["events"] = {{"cycles", ev.cycles},
+                                        {"flops", ev.flops},
+                                        {"sram_bytes", ev.sram_bytes},
+                                        {"link_bits", ev.link_bits},
+                                        {"local_bits", ev.local_bits},
+                                        {"d2d_bits", ev.d2d_bits},
                                         {"hbm_read_bits", ev.hbm_read_bits},
                                         {"hbm_write_bits", ev.hbm_write_bits}};
     }
@@ -78,16 +86,19 @@ void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::
         const auto& t = sc_.noc.topology;
         for (const LinkPhase& p : links_->phases()) {
             const std::string path = p.name == main_phase ? heatmap_ : phasePath(heatmap_, p.name);
-            const std::string title = fmt::format("{}: link utilization, {} phase, cycles {}..{} ({}x{} routers)",
-                                                  sc_.name, p.name, p.begin, p.end, t.x, t.y);
+            const std::string title =
+                fmt::format("{}: link utilization, {} phase, cycles {}..{} ({}x{} routers)",
+                            sc_.name, p.name, p.begin, p.end, t.x, t.y);
             hw::LinkHeatmap(t, title).writeFile(path, p.links);
-            fmt::print(os, "  heatmap             {} ({} phase, {} links)\n", path, p.name, p.links.size());
+            fmt::print(os, "  heatmap             {} ({} phase, {} links)\n", path, p.name,
+                       p.links.size());
         }
     }
     if (trace_) {
         trace_->writeFile(perfetto_);
-        fmt::print(os, "  perfetto trace      {} ({} core tracks, {} spans; open in ui.perfetto.dev)\n", perfetto_,
-                   core_timeline_ ? core_timeline_->tracks() : 0, trace_->spans());
+        fmt::print(os,
+                   "  perfetto trace      {} ({} core tracks, {} spans; open in ui.perfetto.dev)\n",
+                   perfetto_, core_timeline_ ? core_timeline_->tracks() : 0, trace_->spans());
     }
 }
 

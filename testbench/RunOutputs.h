@@ -5,10 +5,9 @@
 // hands to the testbench and writes the files when the run is over.
 #include <iosfwd>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "hw/EnergyReport.h"
 #include "hw/PerfettoTrace.h"
@@ -22,7 +21,7 @@
 namespace wsc::tb {
 
 class RunOutputs {
-public:
+  public:
     // Traffic runs have warm-up / measure / drain phases; other runs one phase, "run".
     RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path);
 
@@ -37,8 +36,9 @@ public:
     // "out.svg" + "drain" -> "out.drain.svg": one heatmap file per phase beside the named one.
     static std::string phasePath(const std::string& path, const std::string& phase);
 
-private:
-    void finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats, const std::string& main_phase);
+  private:
+    void finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,
+                const std::string& main_phase);
 
     hw::ScenarioConfig sc_;
     std::string heatmap_, perfetto_;

@@ -8,7 +8,7 @@
 namespace wsc::tb {
 
 class SvgPlot {
-public:
+  public:
     struct Series {
         std::string name;
         std::vector<std::pair<double, double>> points;
@@ -20,7 +20,7 @@ public:
     std::string render() const;
     void write(const std::string& path) const;  // throws std::runtime_error naming the file
 
-private:
+  private:
     std::string title_, xlabel_, ylabel_;
     std::vector<Series> series_;
     double ymax_ = 0;

@@ -99,7 +99,8 @@ void TrafficGenerator::fill(TrafficResult& r) const {
     const double nodes = net_.nodes();
     r.offered = tp_.rate;
     r.offered_actual = window_flits_created_ / (nodes * tp_.measure_cycles);
-    uint64_t ejected = (ejected_at_end_ ? ejected_at_end_ : net_.flitsEjected()) - ejected_at_start_;
+    uint64_t ejected =
+        (ejected_at_end_ ? ejected_at_end_ : net_.flitsEjected()) - ejected_at_start_;
     r.accepted = ejected / (nodes * tp_.measure_cycles);
     r.measured_packets = latency_.count();
     r.latency_avg = latency_.mean();

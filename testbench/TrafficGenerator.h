@@ -23,8 +23,9 @@
 namespace wsc::tb {
 
 class TrafficGenerator : public noc::CycleDriver, public noc::NetworkObserver {
-public:
-    TrafficGenerator(noc::Network& net, const noc::TrafficParams& tp, const TrafficPattern& pattern);
+  public:
+    TrafficGenerator(noc::Network& net, const noc::TrafficParams& tp,
+                     const TrafficPattern& pattern);
 
     void beforeStep(uint64_t cycle) override;
     void afterStep(uint64_t cycle) override;
@@ -35,19 +36,21 @@ public:
     // Fills the latency/throughput part of a result (the testbench adds the rest).
     void fill(TrafficResult& r) const;
     // Busy cycles of each link during the measurement window: (link id, cycles).
-    const std::vector<std::pair<uint32_t, uint64_t>>& windowLinkBusy() const { return window_link_busy_; }
+    const std::vector<std::pair<uint32_t, uint64_t>>& windowLinkBusy() const {
+        return window_link_busy_;
+    }
     // Progress callback, called about once per second of wall time with the current cycle.
     std::function<void(uint64_t)> progress;
 
-private:
+  private:
     void scheduleNext(uint32_t node, uint64_t after);
 
     noc::Network& net_;
     noc::TrafficParams tp_;
     const TrafficPattern& pattern_;
     std::mt19937_64 rng_;
-    double p_packet_;     // packets per node per cycle
-    double log1mp_;       // log(1 - p) for geometric gaps
+    double p_packet_;                             // packets per node per cycle
+    double log1mp_;                               // log(1 - p) for geometric gaps
     using Entry = std::pair<uint64_t, uint32_t>;  // (cycle, node): ties broken by node id
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next_;
     bool injecting_ = true, done_ = false, drained_ = true;

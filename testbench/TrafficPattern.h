@@ -13,8 +13,17 @@
 namespace wsc::tb {
 
 class TrafficPattern {
-public:
-    enum class Kind { Uniform, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbor, Hotspot };
+  public:
+    enum class Kind {
+        Uniform,
+        Transpose,
+        BitComplement,
+        BitReverse,
+        Shuffle,
+        Tornado,
+        Neighbor,
+        Hotspot
+    };
 
     // Throws std::invalid_argument naming the pattern and the requirement it fails.
     TrafficPattern(const std::string& name, const noc::Topology& topo, uint32_t hotspot_node = 0,
@@ -25,7 +34,7 @@ public:
     Kind kind() const { return kind_; }
     const std::string& name() const { return name_; }
 
-private:
+  private:
     uint32_t destRouter(uint32_t r) const;
     std::string name_;
     Kind kind_;

@@ -6,18 +6,18 @@
 namespace wsc::tb {
 
 struct TrafficResult {
-    double offered = 0;            // flits/node/cycle asked for
-    double offered_actual = 0;     // flits/node/cycle created during the measurement window
-    double accepted = 0;           // flits/node/cycle ejected during the measurement window
+    double offered = 0;         // flits/node/cycle asked for
+    double offered_actual = 0;  // flits/node/cycle created during the measurement window
+    double accepted = 0;        // flits/node/cycle ejected during the measurement window
     uint64_t measured_packets = 0;
-    double latency_avg = 0;        // creation -> tail ejection, cycles
+    double latency_avg = 0;  // creation -> tail ejection, cycles
     uint64_t latency_p50 = 0, latency_p99 = 0, latency_max = 0;
     double network_latency_avg = 0;  // head injection -> tail ejection
     double hops_avg = 0;
-    double zero_load_latency = 0;    // closed form for this pattern (uniform: mean over pairs)
+    double zero_load_latency = 0;  // closed form for this pattern (uniform: mean over pairs)
     double link_util_avg = 0, link_util_max = 0;  // router-to-router links, measurement window
     std::string link_util_max_name;
-    bool drained = true;           // every measured packet arrived before the drain limit
+    bool drained = true;  // every measured packet arrived before the drain limit
     uint64_t warmup = 0, measure = 0, drain = 0, total_cycles = 0;
     uint64_t flit_router_traversals = 0;
     uint64_t flits_injected = 0, flits_ejected = 0;

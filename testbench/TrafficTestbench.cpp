@@ -1,9 +1,10 @@
 #include "testbench/TrafficTestbench.h"
 
-#include <algorithm>
-#include <chrono>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -18,11 +19,12 @@ namespace wsc::tb {
 std::string TrafficTestbench::describe(const noc::NocParams& np) {
     const auto& t = np.topology;
     static const char* algos[] = {"xy", "yx", "table"};
-    std::string routing = np.faults.any() ? "up*/down* (faults)" : algos[static_cast<int>(np.routing)];
-    return fmt::format("{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
-                       t.x, t.y, t.wrap ? "torus" : "mesh", routing,
-                       np.router.vcs, np.router.vc_buffer_flits, np.router.pipeline, np.flit_bytes,
-                       np.link.latency, np.link.width_bytes);
+    std::string routing =
+        np.faults.any() ? "up*/down* (faults)" : algos[static_cast<int>(np.routing)];
+    return fmt::format(
+        "{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
+        t.x, t.y, t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits,
+        np.router.pipeline, np.flit_bytes, np.link.latency, np.link.width_bytes);
 }
 
 TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::TrafficParams& tp,
@@ -42,7 +44,8 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
             *last = now;
             *shown = true;
             double s = std::chrono::duration<double>(now - t0).count();
-            fmt::print(stderr, "\r[wsc] cycle {:>10} ({:.0f}% of warm-up+measure), {:.0f} cycles/s   ", c,
+            fmt::print(stderr,
+                       "\r[wsc] cycle {:>10} ({:.0f}% of warm-up+measure), {:.0f} cycles/s   ", c,
                        100.0 * c / double(tp.warmup_cycles + tp.measure_cycles), c / s);
             std::fflush(stderr);
         };
@@ -114,7 +117,11 @@ void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
          {"link_util_max", r.link_util_max},
          {"link_util_max_link", r.link_util_max_name},
          {"drained", r.drained},
-         {"cycles", {{"warmup", r.warmup}, {"measure", r.measure}, {"drain", r.drain}, {"total", r.total_cycles}}},
+         {"cycles",
+          {{"warmup", r.warmup},
+           {"measure", r.measure},
+           {"drain", r.drain},
+           {"total", r.total_cycles}}},
          {"flit_router_traversals", r.flit_router_traversals},
          {"flits_injected", r.flits_injected},
          {"flits_ejected", r.flits_ejected},
@@ -131,14 +138,15 @@ void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
 void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                                    const noc::TrafficParams& tp, const TrafficResult& r) {
     fmt::print(os, "wsc traffic: {}\n", describe(np));
-    fmt::print(os, "  workload            {} at {:.3f} flits/node/cycle, {}-flit packets, seed {}\n",
+    fmt::print(os,
+               "  workload            {} at {:.3f} flits/node/cycle, {}-flit packets, seed {}\n",
                tp.pattern, tp.rate, tp.packet_flits, tp.seed);
     fmt::print(os, "  phases (cycles)     warm-up {}, measure {}, drain {}, total {}\n", r.warmup,
                r.measure, r.drain, r.total_cycles);
     fmt::print(os, "  packets measured    {}{}\n", r.measured_packets,
                r.drained ? "" : "  (NOT all drained: network saturated)");
-    fmt::print(os, "  packet latency      avg {:.2f}  p50 {}  p99 {}  max {} cycles\n", r.latency_avg,
-               r.latency_p50, r.latency_p99, r.latency_max);
+    fmt::print(os, "  packet latency      avg {:.2f}  p50 {}  p99 {}  max {} cycles\n",
+               r.latency_avg, r.latency_p50, r.latency_p99, r.latency_max);
     fmt::print(os, "  network latency     avg {:.2f} cycles (head injection to tail ejection)\n",
                r.network_latency_avg);
     if (r.zero_load_latency > 0)
@@ -149,11 +157,13 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                r.offered_actual, r.accepted);
     fmt::print(os, "  link utilization    avg {:.3f}, max {:.3f} ({})\n", r.link_util_avg,
                r.link_util_max, r.link_util_max_name);
-    fmt::print(os, "  max VC occupancy    {} of {} flits\n", r.max_vc_occupancy, np.router.vc_buffer_flits);
+    fmt::print(os, "  max VC occupancy    {} of {} flits\n", r.max_vc_occupancy,
+               np.router.vc_buffer_flits);
     if (r.link_retries) fmt::print(os, "  D2D link retries    {}\n", r.link_retries);
     if (r.failed_links || r.failed_routers)
-        fmt::print(os, "  faults              {} failed links, {} failed routers (up*/down* routing); "
-                       "{} packets not sent: destination unreachable\n",
+        fmt::print(os,
+                   "  faults              {} failed links, {} failed routers (up*/down* routing); "
+                   "{} packets not sent: destination unreachable\n",
                    r.failed_links, r.failed_routers, r.unreachable_packets);
     fmt::print(os, "  link energy         {:.3f} uJ\n", r.link_energy_pj * 1e-6);
     fmt::print(os, "  conservation        {}\n",
@@ -161,9 +171,10 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                                                "duplicated",
                                                r.flits_injected, r.flits_ejected)
                                  : std::string("not checked (run did not drain)"));
-    fmt::print(os, "  simulation speed    {:.0f} cycles/s, {:.2f} M flit-router traversals/s ({:.2f} s)\n",
-               r.total_cycles / r.wall_seconds, r.flit_router_traversals / r.wall_seconds / 1e6,
-               r.wall_seconds);
+    fmt::print(
+        os, "  simulation speed    {:.0f} cycles/s, {:.2f} M flit-router traversals/s ({:.2f} s)\n",
+        r.total_cycles / r.wall_seconds, r.flit_router_traversals / r.wall_seconds / 1e6,
+        r.wall_seconds);
 }
 
 bool TrafficTestbench::saturated(const TrafficResult& r) {
@@ -177,16 +188,17 @@ std::vector<TrafficResult> TrafficTestbench::sweep(const noc::NocParams& np, noc
                                                    const std::vector<double>& rates,
                                                    noc::NocShell& shell, std::ostream* live) {
     std::vector<TrafficResult> out;
-    if (live) fmt::print(*live, "{:>8} {:>9} {:>9} {:>9} {:>6} {:>6}  {}\n", "offered", "accepted",
-                         "lat_avg", "net_lat", "p99", "hops", "note");
+    if (live)
+        fmt::print(*live, "{:>8} {:>9} {:>9} {:>9} {:>6} {:>6}  {}\n", "offered", "accepted",
+                   "lat_avg", "net_lat", "p99", "hops", "note");
     for (double rate : rates) {
         tp.rate = rate;
         TrafficResult r = run(np, tp, shell);
         out.push_back(r);
         if (live) {
-            fmt::print(*live, "{:>8.3f} {:>9.4f} {:>9.2f} {:>9.2f} {:>6} {:>6.2f}  {}\n", r.offered_actual,
-                       r.accepted, r.latency_avg, r.network_latency_avg, r.latency_p99, r.hops_avg,
-                       saturated(r) ? "saturated" : "");
+            fmt::print(*live, "{:>8.3f} {:>9.4f} {:>9.2f} {:>9.2f} {:>6} {:>6.2f}  {}\n",
+                       r.offered_actual, r.accepted, r.latency_avg, r.network_latency_avg,
+                       r.latency_p99, r.hops_avg, saturated(r) ? "saturated" : "");
             live->flush();
         }
         if (saturated(r)) break;
@@ -195,12 +207,13 @@ std::vector<TrafficResult> TrafficTestbench::sweep(const noc::NocParams& np, noc
 }
 
 void TrafficTestbench::printSweep(std::ostream& os, const std::vector<TrafficResult>& rs) {
-    fmt::print(os, "| offered | accepted | latency avg | network latency | p99 | hops | saturated |\n");
+    fmt::print(os,
+               "| offered | accepted | latency avg | network latency | p99 | hops | saturated |\n");
     fmt::print(os, "|---:|---:|---:|---:|---:|---:|:--|\n");
     for (const auto& r : rs)
-        fmt::print(os, "| {:.3f} | {:.4f} | {:.2f} | {:.2f} | {} | {:.2f} | {} |\n", r.offered_actual,
-                   r.accepted, r.latency_avg, r.network_latency_avg, r.latency_p99, r.hops_avg,
-                   saturated(r) ? "yes" : "");
+        fmt::print(os, "| {:.3f} | {:.4f} | {:.2f} | {:.2f} | {} | {:.2f} | {} |\n",
+                   r.offered_actual, r.accepted, r.latency_avg, r.network_latency_avg,
+                   r.latency_p99, r.hops_avg, saturated(r) ? "yes" : "");
 }
 
 }  // namespace wsc::tb

@@ -2,10 +2,9 @@
 // Runs synthetic traffic on a NoC configuration and reports it: one run, or a sweep of injection
 // rates up to and past saturation. The SystemC shell is created by the caller once per process.
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
@@ -25,11 +24,11 @@ struct TrafficRunOptions {
 };
 
 class TrafficTestbench {
-public:
+  public:
     static TrafficResult run(const noc::NocParams& np, const noc::TrafficParams& tp,
                              noc::NocShell& shell, const TrafficRunOptions& opt = {});
-    static void printReport(std::ostream& os, const noc::NocParams& np, const noc::TrafficParams& tp,
-                            const TrafficResult& r);
+    static void printReport(std::ostream& os, const noc::NocParams& np,
+                            const noc::TrafficParams& tp, const TrafficResult& r);
     static void toJson(nlohmann::json& j, const TrafficResult& r);
     static std::string describe(const noc::NocParams& np);
 

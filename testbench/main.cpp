@@ -6,15 +6,16 @@
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
 //   bench kernels       MeshGEMV simulation speed
 // Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
-#include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <yaml-cpp/yaml.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <yaml-cpp/yaml.h>
 
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
@@ -22,10 +23,10 @@
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
+#include "testbench/DmaStreamCli.h"
+#include "testbench/FaultSweep.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
-#include "testbench/FaultSweep.h"
-#include "testbench/DmaStreamCli.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/RtlBench.h"
@@ -75,7 +76,8 @@ std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
         char* end = nullptr;
         unsigned long v = std::strtoul(item.c_str(), &end, 10);
         if (item.empty() || *end)
-            throw UsageError(fmt::format("{}: expected a comma-separated list of router indices, got '{}'", flag, s));
+            throw UsageError(fmt::format(
+                "{}: expected a comma-separated list of router indices, got '{}'", flag, s));
         out.push_back(static_cast<uint32_t>(v));
     }
     return out;
@@ -89,7 +91,8 @@ std::vector<double> parseRates(const std::string& s) {
         char* end = nullptr;
         double v = std::strtod(item.c_str(), &end);
         if (item.empty() || *end || !(v > 0 && v <= 1))
-            throw UsageError(fmt::format("--rates: expected comma-separated rates in (0, 1], got '{}'", item));
+            throw UsageError(
+                fmt::format("--rates: expected comma-separated rates in (0, 1], got '{}'", item));
         out.push_back(v);
     }
     return out;
@@ -109,10 +112,16 @@ struct OutputOpts {
 void addOutputFlags(CLI::App* app, OutputOpts& o) {
     app->add_option("--stats", o.stats, "write every counter to this JSON file");
     app->add_option("--vcd", o.vcd, "write a VCD waveform of the traced routers (GTKWave)");
-    app->add_option("--trace", o.trace, "routers in the VCD: comma-separated indices (default: 0 and the centre)");
-    app->add_option("--heatmap", o.heatmap, "write link-utilization heatmaps (SVG): FILE for the measurement window or the run, FILE with .warm-up/.drain before the extension for the other phases");
-    app->add_option("--perfetto", o.perfetto, "write a Chrome/Perfetto trace JSON (one track per core, NoC phases and counters)");
-    app->add_option("--rtl-fst", o.rtl_fst, "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
+    app->add_option("--trace", o.trace,
+                    "routers in the VCD: comma-separated indices (default: 0 and the centre)");
+    app->add_option("--heatmap", o.heatmap,
+                    "write link-utilization heatmaps (SVG): FILE for the measurement window or the "
+                    "run, FILE with .warm-up/.drain before the extension for the other phases");
+    app->add_option(
+        "--perfetto", o.perfetto,
+        "write a Chrome/Perfetto trace JSON (one track per core, NoC phases and counters)");
+    app->add_option("--rtl-fst", o.rtl_fst,
+                    "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
 
 int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
@@ -124,8 +133,11 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     opt.rtl_fst_path = o.rtl_fst;
     if (!o.vcd.empty()) {
         uint32_t R = sc.noc.topology.x * sc.noc.topology.y;
-        opt.trace_routers = o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace");
-        if (o.trace.empty() && R > 1) opt.trace_routers.push_back(sc.noc.topology.x * (sc.noc.topology.y / 2) + sc.noc.topology.x / 2);
+        opt.trace_routers =
+            o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace");
+        if (o.trace.empty() && R > 1)
+            opt.trace_routers.push_back(sc.noc.topology.x * (sc.noc.topology.y / 2) +
+                                        sc.noc.topology.x / 2);
     }
     opt.progress = true;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
@@ -167,7 +179,9 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
 
 // libsystemc references sc_main; wsc has its own main (so the SystemC banner can be switched off
 // before the kernel starts) and never goes through SystemC's.
-extern "C" int sc_main(int, char**) { return 1; }
+extern "C" int sc_main(int, char**) {
+    return 1;
+}
 
 int main(int argc, char** argv) {
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
@@ -197,21 +211,28 @@ int main(int argc, char** argv) {
     traffic->add_option("config", tconfig, "hardware or scenario YAML")->required();
     traffic->add_option("--pattern", pattern, "traffic pattern")
         ->check(CLI::IsMember(tb::TrafficPattern::names()));
-    traffic->add_option("--rate", rate, "offered load, flits/node/cycle")->check(CLI::Range(1e-9, 1.0));
-    traffic->add_option("--packet-size", packet, "packet length in flits")->check(CLI::Range(1, 65535));
+    traffic->add_option("--rate", rate, "offered load, flits/node/cycle")
+        ->check(CLI::Range(1e-9, 1.0));
+    traffic->add_option("--packet-size", packet, "packet length in flits")
+        ->check(CLI::Range(1, 65535));
     traffic->add_option("--warmup", warmup, "warm-up cycles");
-    traffic->add_option("--measure", measure, "measurement cycles")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    traffic->add_option("--measure", measure, "measurement cycles")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     traffic->add_option("--drain", drain, "max drain cycles");
     traffic->add_option("--seed", seed, "random seed");
     traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
-    traffic->add_option("--rates", rates, "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
+    traffic->add_option("--rates", rates,
+                        "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
     traffic->add_option("--svg", svg, "sweep: write the latency/throughput curve as SVG");
-    traffic->add_option("--pipelines", pipelines, "sweep: repeat for these router pipeline depths, e.g. 1,2,4");
+    traffic->add_option("--pipelines", pipelines,
+                        "sweep: repeat for these router pipeline depths, e.g. 1,2,4");
     std::string fault_rates;
     uint32_t fault_seeds = 3;
-    traffic->add_option("--fault-rates", fault_rates,
-                        "throughput vs link-fault rate: comma-separated rates in [0, 1] (TEMP Fig. 20b)");
-    traffic->add_option("--fault-seeds", fault_seeds, "fault maps per rate (default 3)")->check(CLI::Range(1, 100));
+    traffic->add_option(
+        "--fault-rates", fault_rates,
+        "throughput vs link-fault rate: comma-separated rates in [0, 1] (TEMP Fig. 20b)");
+    traffic->add_option("--fault-seeds", fault_seeds, "fault maps per rate (default 3)")
+        ->check(CLI::Range(1, 100));
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
     addOutputFlags(traffic, t_out);
 
@@ -220,7 +241,8 @@ int main(int argc, char** argv) {
     bool quick = false;
     auto* bnoc = bench->add_subcommand("noc", "NoC: cycles/s, flit-router traversals/s, peak RSS");
     bnoc->add_flag("--quick", quick, "small cases only");
-    auto* brtl = bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
+    auto* brtl =
+        bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
     brtl->add_flag("--quick", quick, "short runs");
     tb::KernelCli::Options kopt;
     auto* bkern = tb::KernelCli::addBench(bench, kopt);
@@ -236,19 +258,23 @@ int main(int argc, char** argv) {
     try {
         if (*run) {
             hw::ScenarioConfig sc = scenario.empty()
-                                        ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml, "<embedded default scenario>")
+                                        ? hw::ScenarioLoader::loadString(
+                                              kDefaultScenarioYaml, "<embedded default scenario>")
                                         : hw::ScenarioLoader::loadFile(scenario);
             fmt::print("scenario: {}\n", sc.name);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
-            if (sc.workload_type == "dma_stream") return tb::runDmaStreamScenario(sc, run_out.stats);
+            if (sc.workload_type == "dma_stream")
+                return tb::runDmaStreamScenario(sc, run_out.stats);
             if (sc.workload_type != "traffic")
-                throw UsageError(fmt::format("workload type '{}' is not supported yet", sc.workload_type));
+                throw UsageError(
+                    fmt::format("workload type '{}' is not supported yet", sc.workload_type));
             return runTraffic(sc, run_out);
         }
         if (*validate) {
             for (const auto& f : vfiles) {
                 hw::ScenarioConfig sc = loadAny(f);
-                noc::Network net(sc.noc, 1);  // builds the network: topology, routes, watchdog checks
+                noc::Network net(sc.noc,
+                                 1);  // builds the network: topology, routes, watchdog checks
                 fmt::print("{}: ok ({})\n", f, tb::TrafficTestbench::describe(sc.noc));
             }
             return 0;
@@ -271,12 +297,16 @@ int main(int argc, char** argv) {
                     char* end = nullptr;
                     double v = std::strtod(item.c_str(), &end);
                     if (item.empty() || *end || !(v >= 0 && v <= 1))
-                        throw UsageError(fmt::format("--fault-rates: expected comma-separated rates in [0, 1], got '{}'", item));
+                        throw UsageError(fmt::format(
+                            "--fault-rates: expected comma-separated rates in [0, 1], got '{}'",
+                            item));
                     fr.push_back(v);
                 }
                 noc::NocShell shell("noc", sc.noc.clock_hz);
-                fmt::print("wsc fault sweep: {}\n  {} traffic, saturation throughput of {} fault maps per rate\n",
-                           tb::TrafficTestbench::describe(sc.noc), tp.pattern, fault_seeds);
+                fmt::print(
+                    "wsc fault sweep: {}\n  {} traffic, saturation throughput of {} fault maps per "
+                    "rate\n",
+                    tb::TrafficTestbench::describe(sc.noc), tp.pattern, fault_seeds);
                 auto pts = tb::FaultSweep::run(sc.noc, tp, fr, fault_seeds, shell, &std::cout);
                 if (!table.empty()) {
                     std::ofstream f(table);
@@ -284,9 +314,10 @@ int main(int argc, char** argv) {
                     tb::FaultSweep::printTable(f, pts);
                 }
                 if (!svg.empty()) {
-                    tb::SvgPlot plot(fmt::format("throughput vs link-fault rate, {}x{} mesh, {} traffic",
-                                                 sc.noc.topology.x, sc.noc.topology.y, tp.pattern),
-                                     "link fault rate", "accepted throughput (flits/node/cycle)");
+                    tb::SvgPlot plot(
+                        fmt::format("throughput vs link-fault rate, {}x{} mesh, {} traffic",
+                                    sc.noc.topology.x, sc.noc.topology.y, tp.pattern),
+                        "link fault rate", "accepted throughput (flits/node/cycle)");
                     tb::SvgPlot::Series s{"accepted (mean)", {}};
                     for (const auto& p : pts) s.points.push_back({p.fault_rate, p.accepted});
                     plot.add(s);
@@ -300,22 +331,26 @@ int main(int argc, char** argv) {
                     throw UsageError("--svg, --table and --rates need --sweep");
                 return runTraffic(sc, t_out);
             }
-            std::vector<double> rs = rates.empty() ? std::vector<double>{0.02, 0.05} : parseRates(rates);
+            std::vector<double> rs =
+                rates.empty() ? std::vector<double>{0.02, 0.05} : parseRates(rates);
             if (rates.empty())
                 for (int i = 2; i <= 20; ++i) rs.push_back(0.05 * i);
             noc::NocShell shell("noc", sc.noc.clock_hz);
-            std::vector<uint32_t> depths = pipelines.empty() ? std::vector<uint32_t>{sc.noc.router.pipeline}
-                                                             : parseList(pipelines, "--pipelines");
+            std::vector<uint32_t> depths = pipelines.empty()
+                                               ? std::vector<uint32_t>{sc.noc.router.pipeline}
+                                               : parseList(pipelines, "--pipelines");
             for (uint32_t d : depths)
-                if (d < 1 || d > 4) throw UsageError(fmt::format("--pipelines: expected depths 1..4, got {}", d));
+                if (d < 1 || d > 4)
+                    throw UsageError(fmt::format("--pipelines: expected depths 1..4, got {}", d));
             std::ofstream tf;
             if (!table.empty()) {
                 tf.open(table);
                 if (!tf) throw std::runtime_error("cannot write " + table);
             }
-            tb::SvgPlot plot(fmt::format("{} traffic, {}x{} {}", tp.pattern, sc.noc.topology.x, sc.noc.topology.y,
-                                         sc.noc.topology.wrap ? "torus" : "mesh"),
-                             "offered load (flits/node/cycle)", "average packet latency (cycles)");
+            tb::SvgPlot plot(
+                fmt::format("{} traffic, {}x{} {}", tp.pattern, sc.noc.topology.x,
+                            sc.noc.topology.y, sc.noc.topology.wrap ? "torus" : "mesh"),
+                "offered load (flits/node/cycle)", "average packet latency (cycles)");
             std::vector<tb::TrafficResult> all;
             double ylim = 50;
             for (uint32_t d : depths) {

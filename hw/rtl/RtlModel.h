@@ -31,7 +31,7 @@ struct RtlPins {
 };
 
 class RtlModel {
-public:
+  public:
     virtual ~RtlModel() = default;
     virtual RtlPins& pins() = 0;
     // Clock low with the inputs of the cycle: the combinational outputs settle.

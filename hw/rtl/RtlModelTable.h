@@ -11,7 +11,7 @@
 namespace wsc::rtl {
 
 class RtlModelTable {
-public:
+  public:
     struct Shape {
         uint32_t ports, vcs, depth, pipeline;
         bool traced;  // built with --trace-fst

@@ -1,8 +1,9 @@
 #include "hw/rtl/RtlRouter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <stdexcept>
 
 namespace wsc::rtl {
@@ -23,7 +24,8 @@ RtlRouter::RtlRouter(const noc::Network& net, uint32_t r, std::unique_ptr<RtlMod
     depth_ = static_cast<uint8_t>(p.router.vc_buffer_flits);
     if (topo.x(r) >= kCoordLimit || topo.y(r) >= kCoordLimit || topo.kx() > kCoordLimit ||
         topo.ky() > kCoordLimit)
-        throw std::invalid_argument("RTL router: mesh coordinates are 12-bit (at most 4096 per side)");
+        throw std::invalid_argument(
+            "RTL router: mesh coordinates are 12-bit (at most 4096 per side)");
     const noc::Router& wiring = net.router(r);
     uint8_t en = 0;
     for (uint32_t q = 0; q < 8; ++q) {
@@ -82,8 +84,8 @@ uint64_t RtlRouter::pack(const noc::Flit& f, uint32_t tag) const {
     const uint32_t dr = topo.routerOfNode(pk.dst);
     const uint64_t local = topo.portOfNode(pk.dst) - noc::Topology::kFirstLocal;
     return uint64_t(f.head()) | uint64_t(f.tail()) << 1 | uint64_t(f.vc & 0xF) << kVcShift |
-           local << kLocalShift | uint64_t(topo.x(dr)) << kXShift | uint64_t(topo.y(dr)) << kYShift |
-           uint64_t(tag) << kIdShift;
+           local << kLocalShift | uint64_t(topo.x(dr)) << kXShift |
+           uint64_t(topo.y(dr)) << kYShift | uint64_t(tag) << kIdShift;
 }
 
 void RtlRouter::acceptFlit(uint8_t port, const noc::Flit& f, uint64_t) {
@@ -191,10 +193,9 @@ void RtlRouter::evaluate(uint64_t now, noc::Network& net) {
     // Same call order as noc::Router::send, input ports ascending: forward, credit, flitsMoved.
     const uint8_t sent = *pins_.cr_out_valid;
     if (__builtin_popcount(sent) != __builtin_popcount(*pins_.out_valid))
-        throw std::logic_error(fmt::format("RTL router {}: {} flits out but {} credits at cycle {}",
-                                           net_.topology().name(id_),
-                                           __builtin_popcount(*pins_.out_valid),
-                                           __builtin_popcount(sent), now));
+        throw std::logic_error(fmt::format(
+            "RTL router {}: {} flits out but {} credits at cycle {}", net_.topology().name(id_),
+            __builtin_popcount(*pins_.out_valid), __builtin_popcount(sent), now));
     for (uint8_t m = sent; m; m &= m - 1) {
         const uint32_t q = __builtin_ctz(m);
         const uint32_t o = pins_.sw_out[q];

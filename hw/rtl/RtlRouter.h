@@ -25,10 +25,10 @@
 namespace wsc::rtl {
 
 class RtlRouter : public noc::ExternalRouter {
-public:
+  public:
     // What the router did in a cycle, for lockstep comparison against noc::Router.
     class Listener {
-    public:
+      public:
         virtual ~Listener() = default;
         virtual void onFlitOut(uint64_t cycle, uint32_t router, uint8_t out_port,
                                const noc::Flit& f) = 0;
@@ -53,7 +53,7 @@ public:
     uint32_t maxOccupancy() const override { return max_occupancy_; }
     uint64_t clocks() const { return clocks_; }  // RTL clock cycles simulated (incl. replayed)
 
-private:
+  private:
     void clockIdle(uint64_t cycle);
     void checkErrors(uint64_t cycle) const;
     uint64_t pack(const noc::Flit& f, uint32_t tag) const;

@@ -1,15 +1,20 @@
 #include "hw/rtl/RtlRouterFactory.h"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "hw/rtl/RtlModelTable.h"
 
 namespace wsc::rtl {
 
-bool RtlRouterFactory::available() { return !RtlModelTable::rows().empty(); }
+bool RtlRouterFactory::available() {
+    return !RtlModelTable::rows().empty();
+}
 
-std::string RtlRouterFactory::reason() { return RtlModelTable::unavailableReason(); }
+std::string RtlRouterFactory::reason() {
+    return RtlModelTable::unavailableReason();
+}
 
 std::string RtlRouterFactory::variants() {
     std::string s;
@@ -21,12 +26,13 @@ std::string RtlRouterFactory::variants() {
     return s.empty() ? "none" : s;
 }
 
-std::unique_ptr<RtlRouter> RtlRouterFactory::make(const noc::Network& net, uint32_t r, bool traced) {
+std::unique_ptr<RtlRouter> RtlRouterFactory::make(const noc::Network& net, uint32_t r,
+                                                  bool traced) {
     if (!available())
-        throw std::invalid_argument(fmt::format(
-            "rtl_routers: this build has no Verilated RTL router ({}); rebuild with "
-            "-DWSC_WITH_VERILATOR=ON and Verilator installed",
-            reason()));
+        throw std::invalid_argument(
+            fmt::format("rtl_routers: this build has no Verilated RTL router ({}); rebuild with "
+                        "-DWSC_WITH_VERILATOR=ON and Verilator installed",
+                        reason()));
     const noc::NocParams& p = net.params();
     if (p.topology.wrap)
         throw std::invalid_argument("rtl_routers: the RTL router implements a mesh, not a torus");
@@ -36,8 +42,8 @@ std::unique_ptr<RtlRouter> RtlRouterFactory::make(const noc::Network& net, uint3
         throw std::invalid_argument(
             "rtl_routers: the RTL router routes XY and cannot route around faults (up*/down*)");
     if (r >= net.topology().routers())
-        throw std::invalid_argument(fmt::format("rtl_routers: router {} does not exist (mesh has {})",
-                                                r, net.topology().routers()));
+        throw std::invalid_argument(fmt::format(
+            "rtl_routers: router {} does not exist (mesh has {})", r, net.topology().routers()));
     const uint32_t ports = net.topology().ports();
     for (const auto& row : RtlModelTable::rows()) {
         const auto& v = row.shape;
@@ -45,16 +51,18 @@ std::unique_ptr<RtlRouter> RtlRouterFactory::make(const noc::Network& net, uint3
             v.pipeline == p.router.pipeline && v.traced == traced)
             return std::make_unique<RtlRouter>(net, r, row.make());
     }
-    throw std::invalid_argument(fmt::format(
-        "rtl_routers: no Verilated router with ports={} vcs={} depth={} pipeline={}{} in this build "
-        "(compiled: {}); add the set to WSC_RTL_VARIANTS in hw/rtl/CMakeLists.txt",
-        ports, p.router.vcs, p.router.vc_buffer_flits, p.router.pipeline,
-        traced ? " and FST tracing" : "", variants()));
+    throw std::invalid_argument(
+        fmt::format("rtl_routers: no Verilated router with ports={} vcs={} depth={} pipeline={}{} "
+                    "in this build "
+                    "(compiled: {}); add the set to WSC_RTL_VARIANTS in hw/rtl/CMakeLists.txt",
+                    ports, p.router.vcs, p.router.vc_buffer_flits, p.router.pipeline,
+                    traced ? " and FST tracing" : "", variants()));
 }
 
 std::string RtlRouterFactory::tracePath(const std::string& fst_path, uint32_t r) {
     std::string stem = fst_path;
-    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".fst") == 0) stem.resize(stem.size() - 4);
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".fst") == 0)
+        stem.resize(stem.size() - 4);
     return fmt::format("{}.r{}.fst", stem, r);
 }
 

@@ -13,14 +13,15 @@
 namespace wsc::rtl {
 
 class RtlRouterFactory {
-public:
+  public:
     // True when this build has Verilated models; otherwise reason() says why not.
     static bool available();
     static std::string reason();
     // "ports=5 vcs=4 depth=8 pipeline=2 (fst), ..." for messages and `wsc bench rtl`.
     static std::string variants();
     // The RTL router for position r of `net`. `traced` asks for the FST-capable variant.
-    static std::unique_ptr<RtlRouter> make(const noc::Network& net, uint32_t r, bool traced = false);
+    static std::unique_ptr<RtlRouter> make(const noc::Network& net, uint32_t r,
+                                           bool traced = false);
     // Replaces every router in `routers` (before the first step). With a non-empty fst_path each
     // one writes its internals to "<fst_path without .fst>.r<index>.fst". The network owns the
     // routers; the returned pointers are for statistics and listeners.

@@ -2,11 +2,11 @@
 // Adapter from one Verilated wsc_router_top class to RtlModel. A template, because each
 // parameter set is its own generated class; every one has the same port members (the top shell
 // fixes their shapes), so one body fits all. Only RtlModelTable.cpp includes this header.
-#include <memory>
-#include <string>
-
 #include <verilated.h>
 #include <verilated_fst_c.h>
+
+#include <memory>
+#include <string>
 
 #include "hw/rtl/RtlModel.h"
 
@@ -14,7 +14,7 @@ namespace wsc::rtl {
 
 template <class V, bool kTraced>
 class VerilatedRouterModel : public RtlModel {
-public:
+  public:
     VerilatedRouterModel() : ctx_(std::make_unique<VerilatedContext>()) {
         // Tracing must be allowed before the model is built, or trace() has nothing to hook.
         if (kTraced) ctx_->traceEverOn(true);
@@ -70,7 +70,7 @@ public:
         (void)time_ps;
     }
 
-private:
+  private:
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<V> m_;
     std::unique_ptr<VerilatedFstC> tfp_;

@@ -2,7 +2,6 @@
 // a relay costs the relaying core its cycles; barriers hold cores until the last arrives;
 // one-sided DMA put/get with events; vector-op pieces of softmax and RMSNorm compute correctly.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "../noc/NocTestUtil.h"
@@ -188,7 +187,8 @@ vsilu a=x c=t n=16
 }
 
 TEST_CASE("a firmware deadlock is reported with the stuck cores", "[core][deadlock]") {
-    const std::string text = ".core 0\n.buffer A 4\nrecv buf=A from=1 bytes=16\n.core 1\n.buffer B 4\n";
+    const std::string text =
+        ".core 0\n.buffer A 4\nrecv buf=A from=1 bytes=16\n.core 1\n.buffer B 4\n";
     auto net = std::make_unique<noc::Network>(test::meshParams(2, 1));
     core::CoreArray cores(*net, core::CoreParams{});
     cores.load(firmware::ProgramText::parse(text, "dl.fw", 2));

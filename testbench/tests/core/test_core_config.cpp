@@ -25,7 +25,8 @@ TEST_CASE("core: section loads into CoreParams", "[core][config]") {
   memory: {ports: 2, latency: 100 ns, bandwidth: 1 TB/s, capacity: 1 GB, max_outstanding: 32}
   relay_latency: 12 cycles
   tx_queue: 6
-)", "hw.yaml");
+)",
+                                                   "hw.yaml");
     const auto& c = hw.core;
     CHECK(c.pe.rows == 8);
     CHECK(c.pe.cols == 16);
@@ -49,12 +50,16 @@ TEST_CASE("core: section loads into CoreParams", "[core][config]") {
 }
 
 TEST_CASE("core: section errors name the key", "[core][config]") {
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(kNoc + "core:\n  pe_array: {rows: 0}\n", "hw.yaml"),
-                      Contains("core.pe_array.rows"));
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(kNoc + "core:\n  sram: {capasity: 1 KB}\n", "hw.yaml"),
-                      Contains("capasity"));
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(kNoc + "core:\n  sram: {banks: 2, ports: 4}\n", "hw.yaml"),
-                      Contains("core.sram.ports"));
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(kNoc + "core:\n  pe_array: {dataflow: rs}\n", "hw.yaml"),
-                      Contains("core.pe_array.dataflow"));
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(kNoc + "core:\n  pe_array: {rows: 0}\n", "hw.yaml"),
+        Contains("core.pe_array.rows"));
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(kNoc + "core:\n  sram: {capasity: 1 KB}\n", "hw.yaml"),
+        Contains("capasity"));
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(kNoc + "core:\n  sram: {banks: 2, ports: 4}\n", "hw.yaml"),
+        Contains("core.sram.ports"));
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(kNoc + "core:\n  pe_array: {dataflow: rs}\n", "hw.yaml"),
+        Contains("core.pe_array.dataflow"));
 }

@@ -58,19 +58,22 @@ void runBoth(uint32_t side, const firmware::GemmWorkload& w, const core::CorePar
 
 }  // namespace
 
-TEST_CASE("GEMM on a 2x2 core mesh equals the reference and timing-only has identical cycles", "[core][gemm]") {
+TEST_CASE("GEMM on a 2x2 core mesh equals the reference and timing-only has identical cycles",
+          "[core][gemm]") {
     firmware::GemmWorkload w;
     w.m = 32, w.k = 32, w.n = 32, w.seed = 3;
     runBoth(2, w, core::CoreParams{});
 }
 
-TEST_CASE("GEMM on a 4x4 core mesh equals the reference and timing-only has identical cycles", "[core][gemm]") {
+TEST_CASE("GEMM on a 4x4 core mesh equals the reference and timing-only has identical cycles",
+          "[core][gemm]") {
     firmware::GemmWorkload w;
     w.m = 32, w.k = 64, w.n = 48, w.seed = 7;
     runBoth(4, w, core::CoreParams{});
 }
 
-TEST_CASE("GEMM on a 3x3 block of a 4x4 mesh, weight-stationary, two memory ports", "[core][gemm]") {
+TEST_CASE("GEMM on a 3x3 block of a 4x4 mesh, weight-stationary, two memory ports",
+          "[core][gemm]") {
     firmware::GemmWorkload w;
     w.m = 12, w.k = 24, w.n = 18, w.mesh = 3, w.seed = 11;
     core::CoreParams cp;
@@ -79,7 +82,8 @@ TEST_CASE("GEMM on a 3x3 block of a 4x4 mesh, weight-stationary, two memory port
     runBoth(4, w, cp);
 }
 
-TEST_CASE("GEMM with memory_path noc: DMA crosses the NoC and C still equals the reference", "[core][gemm][noc]") {
+TEST_CASE("GEMM with memory_path noc: DMA crosses the NoC and C still equals the reference",
+          "[core][gemm][noc]") {
     firmware::GemmWorkload w;
     w.m = 32, w.k = 32, w.n = 32, w.seed = 3;
     const core::CoreParams cp;
@@ -97,8 +101,9 @@ TEST_CASE("GEMM with memory_path noc: DMA crosses the NoC and C still equals the
     CHECK(f.max_abs_error == 0);
     CHECK(f.c == direct.c);
     CHECK(f.macs == direct.macs);
-    CHECK(f.memory_transactions - direct.memory_transactions == direct.memory_transactions);  // cumulative per MemorySystem
-    CHECK(f.cycles > direct.cycles);  // bursts now pay NoC hops and headers
+    CHECK(f.memory_transactions - direct.memory_transactions ==
+          direct.memory_transactions);  // cumulative per MemorySystem
+    CHECK(f.cycles > direct.cycles);    // bursts now pay NoC hops and headers
     // Timing-only over the NoC takes the same cycles.
     nw.functional = false;
     const tb::GemmResult t = tb::GemmTestbench::run(np, cp, nw, shell, mem);

@@ -1,9 +1,8 @@
 // The memory port across the NoC (core::NocMemoryPort): DMA requests travel as messages to the
 // port's node, the port issues the TLM transactions to SimpleMemory or dram::HbmTarget, and data
 // comes back as messages. Each TEST_CASE runs in its own process (SystemC elaborates once).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
 
@@ -40,8 +39,9 @@ core::CoreParams streamCore() {
 
 }  // namespace
 
-TEST_CASE("NoC memory port: loads over the NoC land the data and timing-only mode gives the same cycles",
-          "[core][dma][noc_memory]") {
+TEST_CASE(
+    "NoC memory port: loads over the NoC land the data and timing-only mode gives the same cycles",
+    "[core][dma][noc_memory]") {
     const noc::NocParams np = streamNoc();
     const core::CoreParams cp = streamCore();
     firmware::DmaStreamWorkload w;
@@ -66,8 +66,8 @@ TEST_CASE("NoC memory port: loads over the NoC land the data and timing-only mod
     CHECK(f.avg_mem_ns >= 100.0);  // the simple memory's latency, at least
     const auto& ps = mem.nocPorts().at(0)->stats();
     CHECK(ps.requests == 3 * w.bytes / 256);
-    CHECK(ps.request_msg_bytes == ps.requests * 16);                     // headers only
-    CHECK(ps.response_msg_bytes == ps.requests * 16 + 3 * w.bytes);      // header + data
+    CHECK(ps.request_msg_bytes == ps.requests * 16);                 // headers only
+    CHECK(ps.response_msg_bytes == ps.requests * 16 + 3 * w.bytes);  // header + data
     CHECK(mem.nocPorts().at(0)->inFlight() == 0);
 
     w.functional = false;
@@ -104,7 +104,7 @@ TEST_CASE("NoC memory port: streaming from HBM stays within the NoC bound and co
     CHECK(r.bandwidth_gbps <= r.noc_bound_gbps * 1.0001);
     CHECK(r.bandwidth_gbps >= 0.9 * r.noc_bound_gbps);
     CHECK(r.hbm_bytes_read == w.bytes);
-    CHECK(r.hbm_row_hit_rate > 0.5);  // a sequential stream mostly hits open rows
+    CHECK(r.hbm_row_hit_rate > 0.5);   // a sequential stream mostly hits open rows
     CHECK(r.avg_hops == Approx(5.0));  // (3,3) -> (0,1)
 }
 
@@ -128,8 +128,10 @@ TEST_CASE("NoC memory port: several cores streaming from HBM share the port node
     CHECK(r.hbm_bytes_read == 4 * w.bytes);
 }
 
-TEST_CASE("NoC memory port: a store then a load through HBM returns the data (also from the port node itself)",
-          "[core][dma][noc_memory][hbm]") {
+TEST_CASE(
+    "NoC memory port: a store then a load through HBM returns the data (also from the port node "
+    "itself)",
+    "[core][dma][noc_memory][hbm]") {
     const noc::NocParams np = streamNoc();
     core::CoreParams cp = streamCore();
     cp.functional = true;
@@ -145,7 +147,8 @@ TEST_CASE("NoC memory port: a store then a load through HBM returns the data (al
         firmware::Program& p = fw.program(users[u]);
         const uint16_t a = p.addBuffer("A", elems), b = p.addBuffer("B", elems);
         firmware::Instruction st;
-        st.op = firmware::Opcode::DmaStore, st.a = a, st.addr = 0x10000 * (u + 1), st.bytes = elems * 4;
+        st.op = firmware::Opcode::DmaStore, st.a = a, st.addr = 0x10000 * (u + 1),
+        st.bytes = elems * 4;
         p.add(st);
         firmware::Instruction wa;
         wa.op = firmware::Opcode::WaitAll;
@@ -164,7 +167,8 @@ TEST_CASE("NoC memory port: a store then a load through HBM returns the data (al
     const uint64_t last = shell.run(net, cores);
     cores.finish(last);
     for (size_t u = 0; u < users.size(); ++u) {
-        std::vector<float> b(cores.core(users[u]).sram().data(1), cores.core(users[u]).sram().data(1) + elems);
+        std::vector<float> b(cores.core(users[u]).sram().data(1),
+                             cores.core(users[u]).sram().data(1) + elems);
         CHECK(b == a[u]);
         std::vector<float> m(elems);
         mem.hostRead(0, 0x10000 * (u + 1), m.data(), elems * 4);

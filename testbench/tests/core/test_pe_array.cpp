@@ -27,16 +27,24 @@ struct Case {
 uint64_t foldByFold(const Case& t) {
     uint64_t sr, sc, T;
     switch (t.df) {
-        case DataflowKind::OutputStationary: sr = t.m, sc = t.n, T = t.k; break;
-        case DataflowKind::WeightStationary: sr = t.k, sc = t.n, T = t.m; break;
-        default: sr = t.k, sc = t.m, T = t.n; break;
+        case DataflowKind::OutputStationary:
+            sr = t.m, sc = t.n, T = t.k;
+            break;
+        case DataflowKind::WeightStationary:
+            sr = t.k, sc = t.n, T = t.m;
+            break;
+        default:
+            sr = t.k, sc = t.m, T = t.n;
+            break;
     }
     const uint64_t per = uint64_t(t.macs_per_cycle) * 32;
-    const uint64_t stream = std::max<uint64_t>(1, (T * firmware::dtypeBits(t.dtype) + per - 1) / per);
+    const uint64_t stream =
+        std::max<uint64_t>(1, (T * firmware::dtypeBits(t.dtype) + per - 1) / per);
     uint64_t total = 0;
     for (uint64_t r0 = 0; r0 < sr; r0 += t.rows)
         for (uint64_t c0 = 0; c0 < sc; c0 += t.cols) {
-            const uint64_t r = std::min<uint64_t>(t.rows, sr - r0), c = std::min<uint64_t>(t.cols, sc - c0);
+            const uint64_t r = std::min<uint64_t>(t.rows, sr - r0),
+                           c = std::min<uint64_t>(t.cols, sc - c0);
             total += (r - 1 + c - 1) + stream + r;
         }
     return total;
@@ -64,7 +72,8 @@ const Case kCases[] = {
     // GEMV (m = 1) k=64 n=32: OS 2*1*8 + 32*1 + 8*62 = 544; WS 2*64*8 + 32*16 + 128*(1-2) = 1408
     {4, 4, DataflowKind::OutputStationary, 1, 64, 32, 1, DType::FP32, 544},
     {4, 4, DataflowKind::WeightStationary, 1, 64, 32, 1, DType::FP32, 1408},
-    // a wide, short array: 2x16 IS 8x8x100: S_R=8 (4 folds), S_C=8 (1 fold), T=100: 2*8 + 8*4 + 4*98 = 440
+    // a wide, short array: 2x16 IS 8x8x100: S_R=8 (4 folds), S_C=8 (1 fold), T=100: 2*8 + 8*4 +
+    // 4*98 = 440
     {2, 16, DataflowKind::InputStationary, 8, 8, 100, 1, DType::FP32, 440},
 };
 
@@ -76,8 +85,8 @@ TEST_CASE("PE-array cycles equal the closed-form fold model", "[core][pe]") {
         p.rows = t.rows, p.cols = t.cols, p.dataflow = t.df, p.macs_per_cycle = t.macs_per_cycle;
         core::PeArray pe(p);
         const core::PeTiming tm = pe.timing(t.m, t.k, t.n, t.dtype);
-        INFO(pe.dataflow().name() << " " << t.rows << "x" << t.cols << " array, m=" << t.m << " k=" << t.k
-                                  << " n=" << t.n);
+        INFO(pe.dataflow().name() << " " << t.rows << "x" << t.cols << " array, m=" << t.m
+                                  << " k=" << t.k << " n=" << t.n);
         CHECK(tm.cycles == t.expected);
         CHECK(tm.cycles == foldByFold(t));
         CHECK(tm.macs == uint64_t(t.m) * t.k * t.n);
@@ -90,7 +99,8 @@ TEST_CASE("a GEMM instruction occupies the core for exactly the fold-model cycle
         auto np = test::meshParams(1, 1);
         noc::Network net(np);
         core::CoreParams cp;
-        cp.pe.rows = t.rows, cp.pe.cols = t.cols, cp.pe.dataflow = t.df, cp.pe.macs_per_cycle = t.macs_per_cycle;
+        cp.pe.rows = t.rows, cp.pe.cols = t.cols, cp.pe.dataflow = t.df,
+        cp.pe.macs_per_cycle = t.macs_per_cycle;
         cp.sram.capacity_bytes = 1 << 20;
         core::CoreArray cores(net, cp);
         firmware::Firmware fw(1);

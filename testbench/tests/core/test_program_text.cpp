@@ -93,25 +93,31 @@ TEST_CASE("firmware text dumps and loads back unchanged", "[core][isa]") {
 }
 
 TEST_CASE("malformed firmware text names the file, the line and what was expected", "[core][isa]") {
-    expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=x4 n=4\n", 3, "expected an integer for 'k', got 'x4'");
+    expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=x4 n=4\n", 3,
+                "expected an integer for 'k', got 'x4'");
     expectError(".core 0\n\n  frobnicate a=1\n", 3, "expected an opcode");
     expectError("gemm a=A\n", 1, "expected '.core <id>' before the first statement");
     expectError(".core 0\n.buffer A 16\nvadd a=A c=A n=16\n", 3, "expected key 'b' for 'vadd'");
-    expectError(".core 0\n.buffer A 16\nvadd a=A b=Q c=A n=16\n", 3, "expected a declared buffer for 'b', got 'Q'");
-    expectError(".core 0\n.buffer A 16\nsend buf=A to=1 bytes=64 color=3\n", 3, "expected one of the keys of 'send'");
+    expectError(".core 0\n.buffer A 16\nvadd a=A b=Q c=A n=16\n", 3,
+                "expected a declared buffer for 'b', got 'Q'");
+    expectError(".core 0\n.buffer A 16\nsend buf=A to=1 bytes=64 color=3\n", 3,
+                "expected one of the keys of 'send'");
     expectError(".core 0\n.buffer A 16 fp64\n", 2, "expected a dtype");
     expectError(".core 0\n.buffer A 16\n.buffer A 8\n", 3, "declared before");
-    expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=4 n=4 acc=1\n", 3, "flag 'acc' without a value");
+    expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=4 n=4 acc=1\n", 3,
+                "flag 'acc' without a value");
     expectError(".core 0\n.buffer A 16\n.core 0\n", 3, "core 0 is defined twice");
-    expectError(".core 0\n.buffer A 4\n.core 1\n.buffer B 4\ndma.get buf=B core=0 src=Z bytes=16\n", 5,
-                "expected a buffer declared on core 0, got 'Z'");
-    expectError(".core 0\n.buffer A 16\nsend buf=A to=1 bytes=64=2\n", 3, "expected an integer for 'bytes'");
+    expectError(".core 0\n.buffer A 4\n.core 1\n.buffer B 4\ndma.get buf=B core=0 src=Z bytes=16\n",
+                5, "expected a buffer declared on core 0, got 'Z'");
+    expectError(".core 0\n.buffer A 16\nsend buf=A to=1 bytes=64=2\n", 3,
+                "expected an integer for 'bytes'");
     // Semantic checks after parsing name the core and the instruction.
     try {
         ProgramText::parse(".core 0\n.buffer A 16\nvadd a=A b=A c=A n=32\n", "big.fw");
         FAIL("no error");
     } catch (const ParseError& e) {
-        CHECK_THAT(std::string(e.what()), Contains("big.fw") && Contains("core 0") && Contains("holds 16 elements"));
+        CHECK_THAT(std::string(e.what()),
+                   Contains("big.fw") && Contains("core 0") && Contains("holds 16 elements"));
     }
     CHECK_THROWS_WITH(ProgramText::loadFile("/nonexistent/x.fw"), Contains("/nonexistent/x.fw"));
 }

@@ -1,10 +1,10 @@
 // SRAM capacity (PLMR "M"): a buffer past capacity is an error naming the core, the buffer and
 // the sizes; and the optional TLM-2.0 target reaches a core's buffers.
-#include <catch2/catch.hpp>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <catch2/catch.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "../noc/NocTestUtil.h"
 #include "core/CoreArray.h"
@@ -57,7 +57,9 @@ struct Initiator : sc_core::sc_module {
     bool write_ok = false, read_ok = false;
     tlm::tlm_sync_enum nb_status = tlm::TLM_ACCEPTED;
     SC_HAS_PROCESS(Initiator);
-    explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") { SC_THREAD(run); }
+    explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+        SC_THREAD(run);
+    }
     void run() {
         tlm::tlm_generic_payload t;
         std::vector<float> data = {1.5f, -2.0f, 3.25f, 4.0f};
@@ -140,7 +142,8 @@ BankRun bankCase(uint32_t bank_width, uint32_t pad, bool functional) {
     core::CoreArray cores(net, cp);
     firmware::Firmware fw(1);
     auto& prog = fw.program(0);
-    const uint16_t a = prog.addBuffer("A", 16), b = prog.addBuffer("B", 16), c = prog.addBuffer("C", 16);
+    const uint16_t a = prog.addBuffer("A", 16), b = prog.addBuffer("B", 16),
+                   c = prog.addBuffer("C", 16);
     if (pad) prog.addBuffer("pad", pad);
     const uint16_t d = prog.addBuffer("D", 16), e = prog.addBuffer("E", 16);
     firmware::Instruction g;
@@ -161,12 +164,13 @@ BankRun bankCase(uint32_t bank_width, uint32_t pad, bool functional) {
 TEST_CASE("SRAM bank conflicts serialize streams on one bank", "[core][sram][banks]") {
     core::CoreParams cp;
     const uint64_t G = core::PeArray(cp.pe).timing(4, 4, 4, firmware::DType::FP32).cycles;
-    const uint64_t V = core::VectorUnit(cp.vector, 16).cycles(firmware::Opcode::VCopy, 16, firmware::DType::FP32);
+    const uint64_t V =
+        core::VectorUnit(cp.vector, 16).cycles(firmware::Opcode::VCopy, 16, firmware::DType::FP32);
     REQUIRE(G > 2);
     for (bool functional : {true, false}) {
         INFO("functional " << functional);
-        // Different banks (pad 4 values = 16 B: D -> bank 5, E -> bank 1): the copy issues at cycle 1
-        // and overlaps the GEMM.
+        // Different banks (pad 4 values = 16 B: D -> bank 5, E -> bank 1): the copy issues at cycle
+        // 1 and overlaps the GEMM.
         const BankRun apart = bankCase(16, 4, functional);
         CHECK(apart.finish == std::max(G, 1 + V));
         CHECK(apart.sram_stall == 0);
@@ -183,8 +187,8 @@ TEST_CASE("SRAM bank conflicts serialize streams on one bank", "[core][sram][ban
     core::SramParams sp;
     sp.banks = 8, sp.port_bytes = 64, sp.bank_width = 16, sp.ports = 2;
     core::Sram sram(sp, false);
-    sram.allocate("c", "x", 96, 24);   // @0 -> banks 0..3
-    sram.allocate("c", "y", 64, 16);   // @96 -> banks 6,7,0,1
+    sram.allocate("c", "x", 96, 24);  // @0 -> banks 0..3
+    sram.allocate("c", "y", 64, 16);  // @96 -> banks 6,7,0,1
     CHECK(sram.banksOf({0}) == std::vector<uint32_t>{0, 1, 2, 3});
     CHECK(sram.banksOf({1}) == std::vector<uint32_t>{0, 1, 6, 7});
     sram.claimPort(0, 10, {0});

@@ -12,7 +12,9 @@ namespace {
 
 constexpr uint64_t kN = 1000;
 
-Opcode vop(size_t i) { return static_cast<Opcode>(static_cast<size_t>(Opcode::VAdd) + i); }
+Opcode vop(size_t i) {
+    return static_cast<Opcode>(static_cast<size_t>(Opcode::VAdd) + i);
+}
 
 // cycles = latency + max(ceil(n / lanes), ceil(bytes / port)) - 1 (+ ceil(log2 lanes) if reducing)
 uint64_t closedForm(const core::VectorParams& p, uint32_t port, Opcode op, uint64_t n) {
@@ -22,7 +24,8 @@ uint64_t closedForm(const core::VectorParams& p, uint32_t port, Opcode op, uint6
     const uint64_t bytes = (n * core::VectorUnit::inputs(op) + (red ? 1 : n)) * 4;
     uint32_t tree = 0;
     while ((1u << tree) < p.lanes) ++tree;
-    return lat + std::max((n + p.lanes - 1) / p.lanes, (bytes + port - 1) / port) - 1 + (red ? tree : 0);
+    return lat + std::max((n + p.lanes - 1) / p.lanes, (bytes + port - 1) / port) - 1 +
+           (red ? tree : 0);
 }
 
 }  // namespace
@@ -47,7 +50,8 @@ TEST_CASE("changing one op's latency changes exactly that op's cycles", "[core][
         p.op_latency[j] = old_lat + 7;
         const core::VectorUnit vu(p, 16);
         for (size_t i = 0; i < core::VectorParams::kOps; ++i) {
-            INFO("changed " << firmware::opcodeName(vop(j)) << ", op " << firmware::opcodeName(vop(i)));
+            INFO("changed " << firmware::opcodeName(vop(j)) << ", op "
+                            << firmware::opcodeName(vop(i)));
             const uint64_t before = ref.cycles(vop(i), kN, firmware::DType::FP32);
             const uint64_t after = vu.cycles(vop(i), kN, firmware::DType::FP32);
             CHECK(after == closedForm(p, 16, vop(i), kN));
@@ -65,12 +69,16 @@ TEST_CASE("core.vector.op_latency loads per-op latencies in cycles", "[core][vec
 )";
     const auto hw = hw::HardwareLoader::loadString(noc + R"(core:
   vector: {lanes: 4, latency: 3 cycles, special_latency: 9 cycles, op_latency: {vexp: 20 cycles, vredsum: 5 ns}}
-)", "hw.yaml");
+)",
+                                                   "hw.yaml");
     const auto& v = hw.core.vector;
-    const auto idx = [](Opcode op) { return static_cast<size_t>(op) - static_cast<size_t>(Opcode::VAdd); };
+    const auto idx = [](Opcode op) {
+        return static_cast<size_t>(op) - static_cast<size_t>(Opcode::VAdd);
+    };
     CHECK(v.latencyOf(idx(Opcode::VExp), true) == 20);
     CHECK(v.latencyOf(idx(Opcode::VRedSum), false) == 5);
-    CHECK(v.latencyOf(idx(Opcode::VAdd), false) == 3);    // unset: its class
+    CHECK(v.latencyOf(idx(Opcode::VAdd), false) == 3);  // unset: its class
     CHECK(v.latencyOf(idx(Opcode::VGelu), true) == 9);
-    CHECK_THROWS(hw::HardwareLoader::loadString(noc + "core:\n  vector: {op_latency: {vfoo: 2 cycles}}\n", "hw.yaml"));
+    CHECK_THROWS(hw::HardwareLoader::loadString(
+        noc + "core:\n  vector: {op_latency: {vfoo: 2 cycles}}\n", "hw.yaml"));
 }

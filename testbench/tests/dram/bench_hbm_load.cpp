@@ -3,7 +3,6 @@
 // latency counts from generation, so the source backlog shows beyond saturation). Hidden tag:
 // run with `test_dram "[.bench]"`; writes bench/hbm_latency_vs_load.csv in the source tree.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -71,11 +70,13 @@ TEST_CASE("bench: HBM3 latency versus offered load", "[.bench][dram]") {
     const std::string path = std::string(WSC_SOURCE_DIR) + "/bench/hbm_latency_vs_load.csv";
     FILE* f = std::fopen(path.c_str(), "w");
     REQUIRE(f != nullptr);
-    std::fprintf(f, "# HBM3 6.4 Gb/s stack (hbm3Default, per-bank refresh, open page), 64 B reads,\n"
-                    "# open-loop fixed-rate arrivals, 60000 requests (first 10000 are warm-up).\n"
-                    "# Latency counts from generation to last data beat (includes source backlog).\n");
-    std::fprintf(f, "pattern,offered_load,offered_gbps,achieved_gbps,avg_latency_ns,p50_latency_ns,"
-                    "p99_latency_ns,row_hit_rate,sim_cycles_per_s\n");
+    std::fprintf(f,
+                 "# HBM3 6.4 Gb/s stack (hbm3Default, per-bank refresh, open page), 64 B reads,\n"
+                 "# open-loop fixed-rate arrivals, 60000 requests (first 10000 are warm-up).\n"
+                 "# Latency counts from generation to last data beat (includes source backlog).\n");
+    std::fprintf(f,
+                 "pattern,offered_load,offered_gbps,achieved_gbps,avg_latency_ns,p50_latency_ns,"
+                 "p99_latency_ns,row_hit_rate,sim_cycles_per_s\n");
     const double peak = p.stackPeakBandwidthBytesPerSec() / 1e9;
     for (bool seq : {true, false}) {
         for (double load : {0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0}) {
@@ -84,8 +85,8 @@ TEST_CASE("bench: HBM3 latency versus offered load", "[.bench][dram]") {
                          seq ? "sequential" : "random", load, load * peak, pt.achieved_gbps,
                          pt.avg_ns, pt.p50_ns, pt.p99_ns, pt.hit_rate, pt.sim_cycles_per_s);
             std::printf("%-10s load %.2f: %.1f GB/s, avg %.1f ns, p99 %.1f ns, hits %.3f\n",
-                        seq ? "sequential" : "random", load, pt.achieved_gbps, pt.avg_ns,
-                        pt.p99_ns, pt.hit_rate);
+                        seq ? "sequential" : "random", load, pt.achieved_gbps, pt.avg_ns, pt.p99_ns,
+                        pt.hit_rate);
         }
     }
     std::fclose(f);

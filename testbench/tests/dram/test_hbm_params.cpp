@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <stdexcept>
 #include <string>
 
@@ -65,7 +64,7 @@ TEST_CASE("validate rejects a bandwidth or capacity the organization cannot deli
     CHECK_THROWS_WITH(m.validate(), Contains("171.80 GB") && Contains("180.00 GB"));
     m.stacks = 11;
     CHECK_NOTHROW(m.validate());
-    m.stacks = 9;   // 7.37 TB/s
+    m.stacks = 9;  // 7.37 TB/s
     CHECK_THROWS_WITH(m.validate(), Contains("7372.8 GB/s") && Contains("8000.0 GB/s"));
 }
 
@@ -102,7 +101,9 @@ TEST_CASE("address mapping round-trips and places fields as the string says", "[
         REQUIRE(m.offsetBits() == 5);
         uint64_t x = 0x9E3779B97F4A7C15ull;
         for (int i = 0; i < 20000; ++i) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;  // xorshift
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;  // xorshift
             const uint64_t addr = x % m.capacity();
             const DecodedAddress d = m.decode(addr);
             REQUIRE(d.channel < p.channels);

@@ -1,15 +1,14 @@
 // The SystemC TLM-2.0 shell, end to end. SystemC elaborates once per process, so this file holds a
 // single test case (catch_discover_tests runs each case in its own process anyway).
-#include <catch2/catch.hpp>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
-#include <unordered_map>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <unordered_map>
+#include <vector>
 
 #include "dram/HbmTarget.h"
 
@@ -19,13 +18,15 @@ using namespace wsc::dram;
 
 // libsystemc.so needs an extern "C" sc_main to link. The shared test runner should provide it;
 // this weak fallback only fills in when it does not (a strong definition elsewhere wins).
-extern "C" __attribute__((weak)) int sc_main(int, char**) { return 1; }
+extern "C" __attribute__((weak)) int sc_main(int, char**) {
+    return 1;
+}
 
 namespace {
 
 // Pool of payloads: the target acquires/releases them, as the base protocol expects.
 class PayloadPool : public tlm_mm_interface {
-public:
+  public:
     tlm_generic_payload* get() {
         tlm_generic_payload* t;
         if (free_.empty()) {
@@ -44,7 +45,7 @@ public:
     }
     size_t inUse() const { return all_.size() - free_.size(); }
 
-private:
+  private:
     std::vector<std::unique_ptr<tlm_generic_payload>> all_;
     std::vector<tlm_generic_payload*> free_;
 };
@@ -60,7 +61,7 @@ struct Txn {
 };
 
 class Initiator : public sc_module {
-public:
+  public:
     tlm_utils::simple_initiator_socket<Initiator> socket;
     std::vector<Txn> txns;
     uint64_t mismatches = 0;
@@ -77,7 +78,7 @@ public:
         SC_THREAD(endResponses);
     }
 
-private:
+  private:
     PayloadPool pool_;
     sc_event end_req_, done_ev_, end_resp_ev_;
     tlm_generic_payload* end_resp_for_ = nullptr;
@@ -161,7 +162,8 @@ private:
                 for (auto& b : x.data) b = uint8_t(rng());
                 std::memcpy(&shadow[x.addr], x.data.data(), x.len);
             } else {
-                x.expect.assign(shadow.begin() + long(x.addr), shadow.begin() + long(x.addr + x.len));
+                x.expect.assign(shadow.begin() + long(x.addr),
+                                shadow.begin() + long(x.addr + x.len));
             }
             txns.push_back(std::move(x));
         }
@@ -243,8 +245,10 @@ TEST_CASE("TLM-2.0 AT shell: one response per transaction, correct data, event-d
     size_t bad = 0, errors = 0;
     for (const Txn& x : init.txns) {
         if (x.responses != 1) ++bad;
-        if (x.status == TLM_ADDRESS_ERROR_RESPONSE) ++errors;
-        else if (x.status != TLM_OK_RESPONSE) ++bad;
+        if (x.status == TLM_ADDRESS_ERROR_RESPONSE)
+            ++errors;
+        else if (x.status != TLM_OK_RESPONSE)
+            ++bad;
     }
     CHECK(bad == 0);
     CHECK(errors == 2);

@@ -1,14 +1,13 @@
 // Traffic tests on the plain C++ controller (fast, no SystemC). The protocol checker is attached
 // to every pseudo-channel in all of them (check_protocol defaults to true).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <random>
 
+#include "HbmTestDriver.h"
 #include "dram/HbmController.h"
 #include "dram/ProtocolChecker.h"
-#include "HbmTestDriver.h"
 
 using namespace wsc::dram;
 using namespace wsc::dram::test;
@@ -19,8 +18,8 @@ void report(const char* name, const HbmParams& p, const DriveResult& r) {
 }
 
 void requireEachAnsweredOnce(const DriveResult& r) {
-    const auto bad = std::count_if(r.responses.begin(), r.responses.end(),
-                                   [](uint32_t n) { return n != 1; });
+    const auto bad =
+        std::count_if(r.responses.begin(), r.responses.end(), [](uint32_t n) { return n != 1; });
     REQUIRE(bad == 0);
 }
 
@@ -36,8 +35,9 @@ TEST_CASE("sequential reads reach at least 90% of peak bandwidth", "[dram][traff
         HbmController c(p);
         const uint32_t bytes = 64;
         const uint64_t n = 300000;  // 19.2 MB: several refresh intervals
-        const DriveResult r =
-            drive(c, n, bytes, [&](uint64_t i) { return Access{i * bytes, false}; });
+        const DriveResult r = drive(c, n, bytes, [&](uint64_t i) {
+            return Access{i * bytes, false};
+        });
         report(mode == RefreshMode::PerBank ? "sequential reads, per-bank refresh"
                                             : "sequential reads, all-bank refresh",
                p, r);
@@ -45,8 +45,10 @@ TEST_CASE("sequential reads reach at least 90% of peak bandwidth", "[dram][traff
         CHECK(r.stats.bytes_read == n * bytes);
         CHECK(c.commandsChecked() > n);  // every RD went past the checker
         CHECK(r.stats.rowHitRate() > 0.9);
-        if (mode == RefreshMode::PerBank) CHECK(fractionOfPeak(p, r) >= 0.90);
-        else CHECK(fractionOfPeak(p, r) >= 0.85);  // tRFC/tREFI = 9% of time is lost
+        if (mode == RefreshMode::PerBank)
+            CHECK(fractionOfPeak(p, r) >= 0.90);
+        else
+            CHECK(fractionOfPeak(p, r) >= 0.85);  // tRFC/tREFI = 9% of time is lost
     }
 }
 
@@ -61,7 +63,7 @@ TEST_CASE("random reads reach less bandwidth and report their row-hit rate", "[d
     report("random 32 B reads", p, r);
     requireEachAnsweredOnce(r);
     const double f = fractionOfPeak(p, r);
-    CHECK(f < 0.6);   // tRC/tFAW-bound, far from peak
+    CHECK(f < 0.6);  // tRC/tFAW-bound, far from peak
     CHECK(f > 0.05);
     CHECK(r.stats.rowHitRate() < 0.1);
     CHECK(c.commandsChecked() > 2 * n);  // ACT + RD (+ PRE) each
@@ -77,12 +79,13 @@ TEST_CASE("mixed random reads and writes, open and closed page, pass the checker
         const uint64_t n = 60000;
         // Half the traffic is in 2 KB chunks (row-local), half scattered: both kinds of banks.
         const DriveResult r = drive(c, n, 128, [&](uint64_t i) {
-            const uint64_t base = (i % 2) ? (rng() % c.mapper().capacity())
-                                          : ((i / 2) * 128) % (uint64_t(64) << 20);
+            const uint64_t base =
+                (i % 2) ? (rng() % c.mapper().capacity()) : ((i / 2) * 128) % (uint64_t(64) << 20);
             return Access{base & ~uint64_t(127), (rng() % 3) == 0};
         });
-        report(policy == PagePolicy::Open ? "mixed 2:1 R/W, open page" : "mixed 2:1 R/W, closed page",
-               p, r);
+        report(
+            policy == PagePolicy::Open ? "mixed 2:1 R/W, open page" : "mixed 2:1 R/W, closed page",
+            p, r);
         requireEachAnsweredOnce(r);
         CHECK(r.stats.bytes_written > 0);
         CHECK(r.stats.channels.write_drains > 0);
@@ -94,10 +97,14 @@ TEST_CASE("mixed random reads and writes, open and closed page, pass the checker
 TEST_CASE("a scheduler that ignores a timing rule is caught by the protocol checker",
           "[dram][checker]") {
     // Each rule with traffic that exercises it; the checker must name the broken rule.
-    struct Case { const char* rule; bool writes; bool random; };
-    for (const Case k : {Case{"tRCD", false, true}, Case{"tRP", false, true},
-                         Case{"tFAW", false, true}, Case{"tWTR_S", true, true},
-                         Case{"tCCD_L", false, false}}) {
+    struct Case {
+        const char* rule;
+        bool writes;
+        bool random;
+    };
+    for (const Case k :
+         {Case{"tRCD", false, true}, Case{"tRP", false, true}, Case{"tFAW", false, true},
+          Case{"tWTR_S", true, true}, Case{"tCCD_L", false, false}}) {
         HbmParams p = HbmParams::hbm3Default();
         p.address_mapping = k.random ? "RoBaCoBgPcCh" : "RoBaBgCoPcCh";  // same-group streams
         p.debug_break_rule = k.rule;

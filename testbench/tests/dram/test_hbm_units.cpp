@@ -1,7 +1,6 @@
 // Unit tests of the policy classes, without SystemC and without the full controller.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <vector>
 
 #include "dram/AllBankRefresh.h"
@@ -79,8 +78,8 @@ TEST_CASE("protocol checker accepts a legal sequence and names the rule of an il
         }
         return "none";
     };
-    const std::string rcd = violation({{cmd(CommandType::ACT, 1, 2, 9), 10},
-                                       {cmd(CommandType::RD, 1, 2, 9), 10 + p.tRCD - 1}});
+    const std::string rcd = violation(
+        {{cmd(CommandType::ACT, 1, 2, 9), 10}, {cmd(CommandType::RD, 1, 2, 9), 10 + p.tRCD - 1}});
     CHECK_THAT(rcd, Contains("tRCD |") && Contains("RD on pseudo-channel 3") &&
                         Contains("bank group 1 bank 2") && Contains("cycle 41") &&
                         Contains("needs 32 cycles after ACT at cycle 10"));
@@ -92,9 +91,9 @@ TEST_CASE("protocol checker accepts a legal sequence and names the rule of an il
                Contains("tFAW |"));
     CHECK_THAT(violation({{cmd(CommandType::ACT, 0, 0, 1), 0}, {cmd(CommandType::REF), 100}}),
                Contains("bank state |") && Contains("still has row 1 open"));
-    CHECK_THAT(violation({{cmd(CommandType::ACT, 0, 0, 1), 0},
-                          {cmd(CommandType::RD, 0, 0, 2), 40}}),
-               Contains("bank state |") && Contains("open row is 1"));
+    CHECK_THAT(
+        violation({{cmd(CommandType::ACT, 0, 0, 1), 0}, {cmd(CommandType::RD, 0, 0, 2), 40}}),
+        Contains("bank state |") && Contains("open row is 1"));
     CHECK_THAT(violation({{cmd(CommandType::ACT, 0, 0, 1), 0},
                           {cmd(CommandType::WR, 0, 0, 1), 40},
                           {cmd(CommandType::RD, 1, 0, 1), 41}}),
@@ -106,8 +105,9 @@ TEST_CASE("protocol checker accepts a legal sequence and names the rule of an il
                Contains("tWTR_S |"));
     CHECK_THAT(violation({{cmd(CommandType::ACT, 0, 0, 1), 0}, {cmd(CommandType::PRE), 44}}),
                Contains("tRAS |"));
-    CHECK_THAT(violation({{cmd(CommandType::ACT, 0, 0, 1), 0}, {cmd(CommandType::ACT, 1, 0, 1), 0}}),
-               Contains("command bus |"));
+    CHECK_THAT(
+        violation({{cmd(CommandType::ACT, 0, 0, 1), 0}, {cmd(CommandType::ACT, 1, 0, 1), 0}}),
+        Contains("command bus |"));
     // Refresh deadline: nothing refreshed for more than 2 x tREFI.
     ProtocolChecker late(p, 0);
     CHECK_THROWS_AS(late.finish(2 * p.tREFI + 1), ProtocolViolation);
@@ -158,8 +158,8 @@ TEST_CASE("a request starved by row hits is served after the starvation limit",
     auto refresh = RefreshPolicy::create(p);
     FrFcfsScheduler s(p);
     std::vector<BurstRequest> reads(2), writes;
-    reads[0].row = 9;    // conflicts with open row 5, arrived at cycle 0
-    reads[1].row = 5;    // a hit, younger
+    reads[0].row = 9;  // conflicts with open row 5, arrived at cycle 0
+    reads[1].row = 5;  // a hit, younger
     reads[1].arrival = 900;
     SchedulerView v{reads, writes, false, tr, *refresh, 0};
     Decision d = s.decide(v, 999);
@@ -200,11 +200,11 @@ TEST_CASE("closed-page policy precharges a row nobody waits for", "[dram][schedu
 
 TEST_CASE("write drain watermarks have hysteresis", "[dram][drain]") {
     WriteDrainPolicy w(8, 2);
-    CHECK_FALSE(w.update(5, 3));   // reads waiting, writes below high
-    CHECK(w.update(5, 8));         // high watermark reached
-    CHECK(w.update(5, 5));         // keep draining above low
-    CHECK_FALSE(w.update(5, 2));   // low watermark with reads waiting
-    CHECK(w.update(0, 1));         // no reads: serve writes opportunistically
+    CHECK_FALSE(w.update(5, 3));  // reads waiting, writes below high
+    CHECK(w.update(5, 8));        // high watermark reached
+    CHECK(w.update(5, 5));        // keep draining above low
+    CHECK_FALSE(w.update(5, 2));  // low watermark with reads waiting
+    CHECK(w.update(0, 1));        // no reads: serve writes opportunistically
     CHECK_FALSE(w.update(0, 0));
     CHECK(w.drains() == 2);
 }

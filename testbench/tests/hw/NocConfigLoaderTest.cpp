@@ -202,7 +202,8 @@ TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
           "of: pipeline, vcs, vc_buffer");
     CHECK(errorOf(insertAfter(1, "  hbm: 1")) ==
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
-          "topology, routing, route_limit, router, link, local_link, d2d, watchdog, rtl_routers, faults");
+          "topology, routing, route_limit, router, link, local_link, d2d, watchdog, rtl_routers, "
+          "faults");
 }
 
 TEST_CASE("noc config error: wrong type, a map where a scalar is expected", "[hw][noc-config]") {

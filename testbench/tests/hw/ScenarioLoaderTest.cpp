@@ -98,8 +98,7 @@ TEST_CASE("Scenario hardware given as a path is resolved next to the scenario fi
     CHECK(s.traffic.seed == 12345678901ULL);
 }
 
-TEST_CASE("Scenario error: an unknown workload type names the allowed set",
-          "[hw][scenario]") {
+TEST_CASE("Scenario error: an unknown workload type names the allowed set", "[hw][scenario]") {
     std::string text = scenario("");
     text.replace(text.find("type: traffic"), 13, "type: llm");
     CHECK(errorOf(text, configsName()) ==

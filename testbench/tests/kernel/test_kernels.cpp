@@ -3,9 +3,8 @@
 // per-step critical path stays at 2 hops as P grows while Cannon's and SUMMA's grow; K-tree group
 // counts follow the facts file; routes stay within the route limit, and a too-small limit makes
 // transfers relay through cores that pay the relay cost.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <numeric>
 #include <stdexcept>
 
@@ -36,8 +35,8 @@ core::CoreParams wseCore() {
     return c;
 }
 
-tb::KernelResult run(const std::string& op, const std::string& algo, uint32_t p, uint32_t m, uint32_t k,
-                     uint32_t n, noc::NocParams np = wseNoc()) {
+tb::KernelResult run(const std::string& op, const std::string& algo, uint32_t p, uint32_t m,
+                     uint32_t k, uint32_t n, noc::NocParams np = wseNoc()) {
     tb::KernelSpec s;
     s.op = op, s.algo = algo, s.p = p, s.m = m, s.k = k, s.n = n;
     return tb::KernelTestbench::run(np, wseCore(), s);
@@ -81,11 +80,17 @@ TEST_CASE("dist-GEMM-T (meshgemm-t) equals A x B^T without transposing B") {
             CHECK(r.correct);
             CHECK(r.max_abs_error == 0);
             CHECK(r.relays == 0);
-            if (p > 1) CHECK(r.step_path.hops == (p == 2 ? 1u : 2u));  // interleaved rings: at most two hops
+            if (p > 1)
+                CHECK(r.step_path.hops ==
+                      (p == 2 ? 1u : 2u));  // interleaved rings: at most two hops
         }
     // Not square in shape, and B's layout [n x k] differs from A x B's [k x n]: a plain GEMM
     // schedule on the same operands would not match the B^T reference.
-    CHECK(tb::KernelTestbench::transB([] { tb::KernelSpec s; s.algo = "meshgemm-t"; return s; }()));
+    CHECK(tb::KernelTestbench::transB([] {
+        tb::KernelSpec s;
+        s.algo = "meshgemm-t";
+        return s;
+    }()));
     CHECK(tb::KernelTestbench::known("gemm", "meshgemm-t"));
     CHECK_FALSE(tb::KernelTestbench::known("gemv", "meshgemm-t"));
 }
@@ -107,8 +112,9 @@ TEST_CASE("dist-GEMM-T timing-only cycles equal functional cycles") {
 
 TEST_CASE("MeshGEMM on non-square meshes by the lcm rule equals the reference") {
     // P rows x Q columns; K in lcm(P, Q) blocks. Includes 1 x Q and P x 1 lines.
-    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 2}, std::array<uint32_t, 2>{3, 4},
-                           std::array<uint32_t, 2>{4, 6}, std::array<uint32_t, 2>{1, 3}, std::array<uint32_t, 2>{5, 1},
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 2},
+                           std::array<uint32_t, 2>{3, 4}, std::array<uint32_t, 2>{4, 6},
+                           std::array<uint32_t, 2>{1, 3}, std::array<uint32_t, 2>{5, 1},
                            std::array<uint32_t, 2>{2, 5}}) {
         const uint32_t l = std::lcm(pq[0], pq[1]);
         for (const auto& f : {std::array<uint32_t, 3>{2, 1, 3}, std::array<uint32_t, 3>{1, 2, 1}}) {
@@ -138,7 +144,8 @@ TEST_CASE("GEMM with message alignment equals the reference") {
     for (const std::string algo : {"meshgemm", "cannon"})
         for (uint32_t p : {3u, 4u, 6u}) {
             tb::KernelSpec s;
-            s.op = "gemm", s.algo = algo, s.p = p, s.m = 2 * p, s.k = 3 * p, s.n = p, s.shift_align = true;
+            s.op = "gemm", s.algo = algo, s.p = p, s.m = 2 * p, s.k = 3 * p, s.n = p,
+            s.shift_align = true;
             INFO(algo << " P = " << p);
             const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
             CHECK(r.correct);
@@ -151,7 +158,8 @@ TEST_CASE("GEMV algorithms equal the reference, with and without broadcast") {
         for (uint32_t p : {1u, 2u, 3u, 5u, 8u})
             for (bool bc : {false, true}) {
                 tb::KernelSpec s;
-                s.op = "gemv", s.algo = algo, s.p = p, s.m = 1, s.k = 4 * p, s.n = 3 * p, s.broadcast = bc;
+                s.op = "gemv", s.algo = algo, s.p = p, s.m = 1, s.k = 4 * p, s.n = 3 * p,
+                s.broadcast = bc;
                 INFO(algo << " P = " << p << " broadcast " << bc);
                 const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
                 CHECK(r.correct);
@@ -242,9 +250,11 @@ TEST_CASE("timing-only mode gives the same cycles as functional mode") {
 TEST_CASE("bad kernel requests are refused with a reason") {
     tb::KernelSpec s;
     s.op = "gemm", s.algo = "strassen", s.p = 2, s.m = s.k = s.n = 4;
-    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s), Catch::Contains("meshgemm"));
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("meshgemm"));
     s.algo = "meshgemm", s.m = 5;
-    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s), Catch::Contains("multiple of 2"));
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("multiple of 2"));
     s.op = "conv";
     CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
 }

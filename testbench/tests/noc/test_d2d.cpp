@@ -69,7 +69,8 @@ TEST_CASE("a D2D link with BER > 0 loses nothing and counts its retries", "[noc]
     uint64_t c = 0, sent = 0;
     for (; c < 4000; ++c) {
         if (c % 4 == 0)
-            for (uint32_t n = 0; n < 16; ++n, ++sent) net.enqueuePacket(n, rng() % 16, noc::kNoRoute, 4, c, false);
+            for (uint32_t n = 0; n < 16; ++n, ++sent)
+                net.enqueuePacket(n, rng() % 16, noc::kNoRoute, 4, c, false);
         net.step(c);
     }
     test::runUntilIdle(net, c, c + 10000000);

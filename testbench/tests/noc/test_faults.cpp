@@ -22,7 +22,8 @@ uint64_t linkFlits(const noc::Network& net, const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("with a failed link on the XY path routing delivers everything around it", "[noc][faults]") {
+TEST_CASE("with a failed link on the XY path routing delivers everything around it",
+          "[noc][faults]") {
     auto p = test::meshParams(4, 4);
     // Node 0 = (0,0) -> node 3 = (3,0): XY runs along row 0 through r(1,0).E.
     p.faults.links.push_back(link(1, 0, noc::Topology::kEast));
@@ -50,16 +51,18 @@ TEST_CASE("with a failed link on the XY path routing delivers everything around 
     CHECK_NOTHROW(net.checkConservation());
 }
 
-TEST_CASE("a die cut off by failed links is reported naming the unreachable routers", "[noc][faults]") {
+TEST_CASE("a die cut off by failed links is reported naming the unreachable routers",
+          "[noc][faults]") {
     auto p = test::meshParams(4, 4);
     p.topology.die_x = p.topology.die_y = 2;
     p.d2d.latency = 4;
     // Every link into the south-east die (routers (2,2), (3,2), (2,3), (3,3)).
     p.faults.links = {link(1, 2, noc::Topology::kEast), link(1, 3, noc::Topology::kEast),
                       link(2, 1, noc::Topology::kSouth), link(3, 1, noc::Topology::kSouth)};
-    CHECK_THROWS_WITH(noc::Network(p), Catch::Contains("4 routers are cut off") && Catch::Contains("r(2,2)") &&
-                                           Catch::Contains("r(3,2)") && Catch::Contains("r(2,3)") &&
-                                           Catch::Contains("r(3,3)") && !Catch::Contains("r(0,0)"));
+    CHECK_THROWS_WITH(noc::Network(p), Catch::Contains("4 routers are cut off") &&
+                                           Catch::Contains("r(2,2)") && Catch::Contains("r(3,2)") &&
+                                           Catch::Contains("r(2,3)") && Catch::Contains("r(3,3)") &&
+                                           !Catch::Contains("r(0,0)"));
     p.faults.allow_partition = true;
     noc::Network net(p);
     CHECK(net.cutOffRouters().size() == 4);
@@ -75,7 +78,8 @@ TEST_CASE("a failed router drops its core and traffic routes around it", "[noc][
     p.faults.routers = {12};  // the centre
     noc::Network net(p);
     CHECK_FALSE(net.nodeAlive(12));
-    CHECK_THROWS_WITH(net.enqueuePacket(11, 12, noc::kNoRoute, 1, 0, false), Catch::Contains("a failed core"));
+    CHECK_THROWS_WITH(net.enqueuePacket(11, 12, noc::kNoRoute, 1, 0, false),
+                      Catch::Contains("a failed core"));
     test::Recorder rec;
     net.setObserver(&rec);
     net.enqueuePacket(11, 13, noc::kNoRoute, 2, 0, false);  // straight through the dead centre
@@ -84,7 +88,8 @@ TEST_CASE("a failed router drops its core and traffic routes around it", "[noc][
     CHECK(rec.packets[0].hops >= 4);
 }
 
-TEST_CASE("random link faults: up*/down* stays deadlock-free and conserves flits", "[noc][faults]") {
+TEST_CASE("random link faults: up*/down* stays deadlock-free and conserves flits",
+          "[noc][faults]") {
     for (uint64_t seed : {1, 2, 3}) {
         auto p = test::meshParams(8, 8, 2, 2, 4);
         p.faults.link_rate = 0.1;
@@ -99,7 +104,8 @@ TEST_CASE("random link faults: up*/down* stays deadlock-free and conserves flits
         for (; c < 4000; ++c) {
             for (uint32_t n = 0; n < 64; ++n) {
                 uint32_t d = rng() % 64;
-                if (rng() % 4 == 0 && net.reachable(n, d)) net.enqueuePacket(n, d, noc::kNoRoute, 2, c, false), ++sent;
+                if (rng() % 4 == 0 && net.reachable(n, d))
+                    net.enqueuePacket(n, d, noc::kNoRoute, 2, c, false), ++sent;
             }
             REQUIRE_NOTHROW(net.step(c));
         }
@@ -110,19 +116,24 @@ TEST_CASE("random link faults: up*/down* stays deadlock-free and conserves flits
 }
 
 TEST_CASE("faults load from YAML and bad entries name the key", "[noc][faults][config]") {
-    const std::string base = "noc:\n  clock: 1 GHz\n  flit_size: 16 B\n  topology:\n    mesh: {x: 4, y: 4}\n"
-                             "  link: {latency: 1 cycle, width: 16 B}\n";
-    auto hw = hw::HardwareLoader::loadString(
-        base + "  faults:\n    links: [{x: 1, y: 0, dir: E}]\n    routers: [5]\n    link_rate: 0.05\n    seed: 9\n",
-        "f.yaml");
+    const std::string base =
+        "noc:\n  clock: 1 GHz\n  flit_size: 16 B\n  topology:\n    mesh: {x: 4, y: 4}\n"
+        "  link: {latency: 1 cycle, width: 16 B}\n";
+    auto hw =
+        hw::HardwareLoader::loadString(base +
+                                           "  faults:\n    links: [{x: 1, y: 0, dir: E}]\n    "
+                                           "routers: [5]\n    link_rate: 0.05\n    seed: 9\n",
+                                       "f.yaml");
     REQUIRE(hw.noc.faults.links.size() == 1);
     CHECK(hw.noc.faults.links[0].port == 0);
     CHECK(hw.noc.faults.routers == std::vector<uint32_t>{5});
     CHECK(hw.noc.faults.link_rate == 0.05);
     CHECK(hw.noc.faults.seed == 9);
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(base + "  faults:\n    links: [{x: 3, y: 0, dir: E}]\n", "f.yaml"),
+    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(
+                          base + "  faults:\n    links: [{x: 3, y: 0, dir: E}]\n", "f.yaml"),
                       Catch::Contains("f.yaml:8:") && Catch::Contains("noc.faults.links[0].dir") &&
                           Catch::Contains("no link E"));
-    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(base + "  faults:\n    link_rate: 2\n", "f.yaml"),
-                      Catch::Contains("noc.faults.link_rate"));
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(base + "  faults:\n    link_rate: 2\n", "f.yaml"),
+        Catch::Contains("noc.faults.link_rate"));
 }

@@ -26,14 +26,18 @@ uint64_t hammer(noc::Network& net, double rate, uint32_t flits, uint64_t cycles,
 }  // namespace
 
 TEST_CASE("no buffer ever overflows under credit flow control", "[noc][credits]") {
-    struct Cfg { uint32_t vcs, depth, pipeline, flits, width; double rate; };
+    struct Cfg {
+        uint32_t vcs, depth, pipeline, flits, width;
+        double rate;
+    };
     for (Cfg k : {Cfg{1, 1, 1, 1, 16, 0.9}, Cfg{1, 2, 2, 5, 16, 0.9}, Cfg{2, 4, 2, 4, 16, 0.8},
                   Cfg{4, 8, 4, 8, 8, 0.7}, Cfg{3, 2, 3, 3, 5, 0.9}}) {
         auto p = test::meshParams(4, 4, k.pipeline, k.vcs, k.depth);
         p.link.width_bytes = k.width;
         p.link.credit_latency = 2;
         noc::Network net(p, 7);
-        INFO("vcs " << k.vcs << " depth " << k.depth << " pipeline " << k.pipeline << " flits " << k.flits);
+        INFO("vcs " << k.vcs << " depth " << k.depth << " pipeline " << k.pipeline << " flits "
+                    << k.flits);
         REQUIRE_NOTHROW(hammer(net, k.rate, k.flits, 3000, 11));
         CHECK(net.maxBufferOccupancy() <= k.depth);
         CHECK(net.maxBufferOccupancy() == k.depth);  // overloaded: buffers do fill up completely
@@ -49,7 +53,8 @@ TEST_CASE("conservation check notices undelivered flits", "[noc][integrity]") {
     net.enqueuePacket(0, 15, noc::kNoRoute, 4, 0, false);
     net.step(0);
     net.step(1);  // head in flight, not delivered
-    CHECK_THROWS_WITH(net.checkConservation(), Catch::Contains("conservation") && Catch::Contains("still in the network"));
+    CHECK_THROWS_WITH(net.checkConservation(),
+                      Catch::Contains("conservation") && Catch::Contains("still in the network"));
     test::runUntilIdle(net, 2);
     CHECK_NOTHROW(net.checkConservation());
 }

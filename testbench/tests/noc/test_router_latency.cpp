@@ -14,12 +14,15 @@ uint64_t closedForm(uint32_t D, uint32_t P, uint32_t l, uint32_t s, uint32_t F) 
     // The tail trails the head by the slowest link on the path: the mesh links (s) when the
     // packet leaves its router, else the 1-cycle-per-flit local links.
     const uint32_t s_path = D > 0 ? s : 1;
-    return l_inj + l_ej + uint64_t(D + 1) * P + uint64_t(D) * (l + s - 1) + uint64_t(F - 1) * s_path;
+    return l_inj + l_ej + uint64_t(D + 1) * P + uint64_t(D) * (l + s - 1) +
+           uint64_t(F - 1) * s_path;
 }
 }  // namespace
 
 TEST_CASE("single-packet latency equals the closed form", "[noc][latency]") {
-    struct Mesh { uint32_t kx, ky; };
+    struct Mesh {
+        uint32_t kx, ky;
+    };
     for (Mesh m : {Mesh{2, 2}, Mesh{4, 4}, Mesh{8, 8}, Mesh{5, 3}}) {
         for (uint32_t P : {1u, 2u, 3u, 4u}) {
             for (uint32_t l : {1u, 3u}) {
@@ -35,14 +38,15 @@ TEST_CASE("single-packet latency equals the closed form", "[noc][latency]") {
                         // Corner to corner, and a same-router packet.
                         uint32_t src = 0, dst = net.nodes() - 1;
                         uint64_t start = 0;
-                        for (auto [a, b] : {std::pair{src, dst}, std::pair{dst, src}, std::pair{src, src}}) {
+                        for (auto [a, b] :
+                             {std::pair{src, dst}, std::pair{dst, src}, std::pair{src, src}}) {
                             rec.packets.clear();
                             net.enqueuePacket(a, b, noc::kNoRoute, F, start, false);
                             uint64_t end = test::runUntilIdle(net, start);
                             REQUIRE(rec.packets.size() == 1);
                             uint32_t D = net.topology().distance(a, b);
-                            INFO("mesh " << m.kx << "x" << m.ky << " P=" << P << " l=" << l << " s=" << s
-                                         << " F=" << F << " D=" << D);
+                            INFO("mesh " << m.kx << "x" << m.ky << " P=" << P << " l=" << l
+                                         << " s=" << s << " F=" << F << " D=" << D);
                             CHECK(rec.packets[0].cycle - start == closedForm(D, P, l, s, F));
                             CHECK(rec.packets[0].hops == D);
                             CHECK(noc::ZeroLoadModel(net).packetLatency(a, b, F) ==

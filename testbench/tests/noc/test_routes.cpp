@@ -33,7 +33,8 @@ TEST_CASE("multicast reaches every destination exactly once", "[noc][multicast]"
     CHECK(net.flitsEjected() == 3 * 20 * dsts.size());
 }
 
-TEST_CASE("a multicast that needs more route entries than a router holds is rejected", "[noc][routes]") {
+TEST_CASE("a multicast that needs more route entries than a router holds is rejected",
+          "[noc][routes]") {
     auto p = test::meshParams(8, 1);
     p.route_limit = 3;
     noc::Network net(p);
@@ -41,9 +42,9 @@ TEST_CASE("a multicast that needs more route entries than a router holds is reje
     net.addMulticastRoute(0, {7});
     net.addMulticastRoute(1, {7});
     net.addMulticastRoute(2, {7});
-    CHECK_THROWS_WITH(net.addMulticastRoute(0, {6}),
-                      Catch::Contains("router r(2,0)") && Catch::Contains("4 route entries") &&
-                          Catch::Contains("limit of 3"));
+    CHECK_THROWS_WITH(net.addMulticastRoute(0, {6}), Catch::Contains("router r(2,0)") &&
+                                                         Catch::Contains("4 route entries") &&
+                                                         Catch::Contains("limit of 3"));
     // Nothing of the rejected route was installed.
     CHECK(net.routeEntries(0) == 1);
     CHECK(net.routeEntries(2) == 3);
@@ -72,7 +73,8 @@ TEST_CASE("destination table routing delivers like XY when the tables fit", "[no
     CHECK_NOTHROW(net.checkConservation());
 }
 
-TEST_CASE("hand-built routes are walked to count deliveries and a missing entry is reported", "[noc][routes]") {
+TEST_CASE("hand-built routes are walked to count deliveries and a missing entry is reported",
+          "[noc][routes]") {
     auto p = test::meshParams(3, 1);
     noc::Network net(p);
     const uint8_t E = noc::Topology::kEast, L = noc::Topology::kFirstLocal;

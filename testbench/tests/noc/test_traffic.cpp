@@ -41,7 +41,8 @@ TEST_CASE("uniform 8x8 XY at 0.02 is within 5% of the zero-load closed form", "[
     CHECK(r.conservation_ok);
 }
 
-TEST_CASE("uniform 8x8 with 4 VCs x 8 flits and a 2-cycle router saturates above 0.40", "[noc][traffic]") {
+TEST_CASE("uniform 8x8 with 4 VCs x 8 flits and a 2-cycle router saturates above 0.40",
+          "[noc][traffic]") {
     auto np = mesh8x8();
     REQUIRE(np.router.vcs == 4);
     REQUIRE(np.router.vc_buffer_flits == 8);
@@ -68,7 +69,8 @@ TEST_CASE("2 VCs x 4-flit buffers saturate earlier than 4 VCs x 8", "[noc][traff
     CHECK(small.accepted > 0.25);
 }
 
-TEST_CASE("the same seed gives identical results through the SystemC shell", "[noc][traffic][determinism]") {
+TEST_CASE("the same seed gives identical results through the SystemC shell",
+          "[noc][traffic][determinism]") {
     auto np = mesh8x8();
     noc::NocShell shell("noc", np.clock_hz);
     auto t = uniform(0.3, 3000);
@@ -86,7 +88,8 @@ TEST_CASE("the same seed gives identical results through the SystemC shell", "[n
 TEST_CASE("every traffic pattern runs and conserves flits", "[noc][traffic]") {
     auto np = mesh8x8();
     noc::NocShell shell("noc", np.clock_hz);
-    for (const char* pat : {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "hotspot"}) {
+    for (const char* pat : {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado",
+                            "neighbor", "hotspot"}) {
         auto t = uniform(0.05, 2000);
         t.pattern = pat;
         t.packet_flits = 3;
@@ -97,7 +100,8 @@ TEST_CASE("every traffic pattern runs and conserves flits", "[noc][traffic]") {
     }
 }
 
-TEST_CASE("the stats JSON holds every router and link and the VCD opens with its signals", "[noc][traffic][outputs]") {
+TEST_CASE("the stats JSON holds every router and link and the VCD opens with its signals",
+          "[noc][traffic][outputs]") {
     auto np = mesh8x8();
     noc::NocShell shell("noc", np.clock_hz);
     nlohmann::json j;

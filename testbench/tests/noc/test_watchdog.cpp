@@ -16,7 +16,10 @@ TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc]
     const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
                   S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
     // Ring r0(0,0) -E-> r1(1,0) -S-> r3(1,1) -W-> r2(0,1) -N-> r0.
-    struct Hop { uint32_t r; uint8_t out, in_next; };
+    struct Hop {
+        uint32_t r;
+        uint8_t out, in_next;
+    };
     const uint32_t ring[4] = {0, 1, 3, 2};
     const uint8_t outp[4] = {E, S, W, N};
     for (uint32_t i = 0; i < 4; ++i) {

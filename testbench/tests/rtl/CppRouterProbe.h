@@ -13,7 +13,7 @@
 namespace wsc::test {
 
 class CppRouterProbe : public noc::ExternalRouter {
-public:
+  public:
     CppRouterProbe(const noc::Network& net, uint32_t r, rtl::RtlRouter::Listener* l)
         : r_(r, net.topology().ports(), net.params().router), listener_(l) {
         const noc::Router& w = net.router(r);
@@ -23,7 +23,9 @@ public:
             r_.setOutCredits(p, static_cast<uint8_t>(w.credits(p, 0)));
         }
     }
-    void acceptFlit(uint8_t port, const noc::Flit& f, uint64_t now) override { r_.acceptFlit(port, f, now); }
+    void acceptFlit(uint8_t port, const noc::Flit& f, uint64_t now) override {
+        r_.acceptFlit(port, f, now);
+    }
     void acceptCredit(uint8_t port, uint8_t vc) override { r_.acceptCredit(port, vc); }
     uint32_t buffered() const override { return r_.buffered(); }
     uint64_t traversals() const override { return r_.traversals(); }
@@ -49,7 +51,7 @@ public:
         }
     }
 
-private:
+  private:
     noc::Router r_;
     rtl::RtlRouter::Listener* listener_;
     std::vector<noc::Router::Stuck> fronts_;

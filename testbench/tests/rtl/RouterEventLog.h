@@ -2,12 +2,12 @@
 // What routers did, cycle by cycle, for lockstep comparison: every flit that left (cycle, router,
 // output port, flit with its output VC) and every credit returned upstream (cycle, router, input
 // port, VC). Both the RTL wrapper and CppRouterProbe report here through RtlRouter::Listener.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "hw/rtl/RtlRouter.h"
 #include "noc/Network.h"
@@ -30,7 +30,7 @@ struct RouterEvent {
 };
 
 class RouterEventLog : public rtl::RtlRouter::Listener {
-public:
+  public:
     std::vector<RouterEvent> events;
     void onFlitOut(uint64_t c, uint32_t r, uint8_t o, const noc::Flit& f) override {
         events.push_back({c, r, 'F', o, f.vc, f});
@@ -46,16 +46,18 @@ public:
 
 inline std::string describe(const noc::Network& net, const RouterEvent* e) {
     if (!e) return "nothing";
-    const std::string where = fmt::format("cycle {} router {} ", e->cycle, net.topology().name(e->router));
+    const std::string where =
+        fmt::format("cycle {} router {} ", e->cycle, net.topology().name(e->router));
     if (e->kind == 'C')
         return where + fmt::format("credit on input port {} ({}) VC {}", e->port,
                                    noc::Topology::portName(e->port), e->vc);
     const noc::PacketInfo& pk = net.packet(e->flit.packet);
-    return where + fmt::format("flit out on port {} ({}) VC {}: packet {} (slot {}, node {} -> {}) "
-                               "flit {}/{}{}{}",
-                               e->port, noc::Topology::portName(e->port), e->vc, pk.id, e->flit.packet,
-                               pk.src, pk.dst, e->flit.seq + 1, pk.flits,
-                               e->flit.head() ? " head" : "", e->flit.tail() ? " tail" : "");
+    return where + fmt::format(
+                       "flit out on port {} ({}) VC {}: packet {} (slot {}, node {} -> {}) "
+                       "flit {}/{}{}{}",
+                       e->port, noc::Topology::portName(e->port), e->vc, pk.id, e->flit.packet,
+                       pk.src, pk.dst, e->flit.seq + 1, pk.flits, e->flit.head() ? " head" : "",
+                       e->flit.tail() ? " tail" : "");
 }
 
 // The first difference between two logs, or "" when they are equal. Events are matched by
@@ -77,13 +79,13 @@ inline std::string firstMismatch(const noc::Network& cppNet, RouterEventLog& cpp
         const RouterEvent* b = i < rtl.events.size() ? &rtl.events[i] : nullptr;
         if (a && b && *a == *b) continue;
         if (a && b && a->key() == b->key())
-            return fmt::format("first mismatch:\n  C++ router: {}\n  RTL router: {}", describe(cppNet, a),
-                               describe(rtlNet, b));
+            return fmt::format("first mismatch:\n  C++ router: {}\n  RTL router: {}",
+                               describe(cppNet, a), describe(rtlNet, b));
         if (a && (!b || a->key() < b->key()))
-            return fmt::format("first mismatch:\n  C++ router: {}\n  RTL router did:{}", describe(cppNet, a),
-                               sameCycle(rtlNet, rtl, *a));
-        return fmt::format("first mismatch:\n  RTL router: {}\n  C++ router did:{}", describe(rtlNet, b),
-                           sameCycle(cppNet, cpp, *b));
+            return fmt::format("first mismatch:\n  C++ router: {}\n  RTL router did:{}",
+                               describe(cppNet, a), sameCycle(rtlNet, rtl, *a));
+        return fmt::format("first mismatch:\n  RTL router: {}\n  C++ router did:{}",
+                           describe(rtlNet, b), sameCycle(cppNet, cpp, *b));
     }
     return "";
 }

@@ -36,9 +36,10 @@ std::string errorOf(const std::string& rtl) {
 
 TEST_CASE("noc.rtl_routers lists router indices, default empty", "[rtl][config]") {
     CHECK(HardwareLoader::loadString(config(""), "t.yaml").noc.rtl_routers.empty());
-    CHECK(HardwareLoader::loadString(config("  rtl_routers: [0, 5, 15]\n"), "t.yaml").noc.rtl_routers ==
-          std::vector<uint32_t>{0, 5, 15});
-    CHECK(HardwareLoader::loadString(config("  rtl_routers: []\n"), "t.yaml").noc.rtl_routers.empty());
+    CHECK(HardwareLoader::loadString(config("  rtl_routers: [0, 5, 15]\n"), "t.yaml")
+              .noc.rtl_routers == std::vector<uint32_t>{0, 5, 15});
+    CHECK(HardwareLoader::loadString(config("  rtl_routers: []\n"), "t.yaml")
+              .noc.rtl_routers.empty());
 }
 
 TEST_CASE("noc.rtl_routers rejects bad entries with the position", "[rtl][config]") {

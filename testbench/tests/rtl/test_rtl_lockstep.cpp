@@ -22,8 +22,8 @@ struct LockstepCase {
     const char* name;
     uint32_t vcs, depth, pipeline, local_ports;
     uint32_t link_latency, link_width, credit_latency;
-    bool dies;        // 2x2 dies: D2D links with their own latency and serialisation
-    double rate;      // flits/node/cycle offered while injecting
+    bool dies;                 // 2x2 dies: D2D links with their own latency and serialisation
+    double rate;               // flits/node/cycle offered while injecting
     uint32_t hotspot_percent;  // share of packets sent to node 5
 };
 
@@ -63,7 +63,7 @@ LockstepResult runLockstep(const LockstepCase& lc, uint64_t target_flits, uint64
             for (uint32_t n = 0; n < nodes; ++n) {
                 if (u(rng) >= p_packet) continue;
                 uint32_t dst = uint32_t(rng() % 100) < lc.hotspot_percent ? 5 % nodes
-                                                                         : uint32_t(rng() % nodes);
+                                                                          : uint32_t(rng() % nodes);
                 uint32_t len = 1 + uint32_t(rng() % 5);
                 cppNet.enqueuePacket(n, dst, noc::kNoRoute, len, c, false);
                 rtlNet.enqueuePacket(n, dst, noc::kNoRoute, len, c, false);
@@ -107,7 +107,8 @@ TEST_CASE("lockstep: 1 VC depth 2 pipeline 1", "[rtl][lockstep]") {
     check({"vcs=1 depth=2 pipeline=1", 1, 2, 1, 1, 1, 16, 1, false, 0.30, 0});
 }
 
-TEST_CASE("lockstep: 2 VCs depth 4 pipeline 3 with 2 local ports and D2D links", "[rtl][lockstep]") {
+TEST_CASE("lockstep: 2 VCs depth 4 pipeline 3 with 2 local ports and D2D links",
+          "[rtl][lockstep]") {
     check({"vcs=2 depth=4 pipeline=3 ports=6 dies", 2, 4, 3, 2, 2, 16, 2, true, 0.25, 10});
 }
 

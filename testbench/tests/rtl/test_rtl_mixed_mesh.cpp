@@ -79,10 +79,12 @@ TEST_CASE("every position RTL: the 4x4 mesh still equals the all-C++ mesh", "[rt
     noc::TrafficParams tp = sc.traffic;
     tp.pattern = "transpose";
     tp.rate = 0.25;
-    requireSame(tb::TrafficTestbench::run(all_rtl, tp, shell), tb::TrafficTestbench::run(all_cpp, tp, shell));
+    requireSame(tb::TrafficTestbench::run(all_rtl, tp, shell),
+                tb::TrafficTestbench::run(all_cpp, tp, shell));
 }
 
-TEST_CASE("rtl_routers errors for parameters without a variant and for YX routing", "[rtl][config]") {
+TEST_CASE("rtl_routers errors for parameters without a variant and for YX routing",
+          "[rtl][config]") {
     hw::ScenarioConfig sc =
         hw::ScenarioLoader::loadFile(std::string(WSC_SOURCE_DIR) + "/configs/mesh4x4_rtl.yaml");
     noc::NocShell shell("noc", sc.noc.clock_hz);
@@ -92,7 +94,8 @@ TEST_CASE("rtl_routers errors for parameters without a variant and for YX routin
                       Catch::Contains("no Verilated router with ports=5 vcs=4 depth=7 pipeline=2"));
     p = sc.noc;
     p.routing = noc::RoutingAlgo::YX;
-    CHECK_THROWS_WITH(tb::TrafficTestbench::run(p, sc.traffic, shell), Catch::Contains("XY routing only"));
+    CHECK_THROWS_WITH(tb::TrafficTestbench::run(p, sc.traffic, shell),
+                      Catch::Contains("XY routing only"));
 }
 
 #endif

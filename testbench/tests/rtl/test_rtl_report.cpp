@@ -30,6 +30,7 @@ TEST_CASE("lockstep report names the cycle router port VC and both flits", "[rtl
     cpp.onCreditOut(7, 1, 1, 0);
     rtl.onFlitOut(7, 1, 3, head);
     d = test::firstMismatch(net, cpp, net, rtl);
-    CHECK_THAT(d, Catch::Contains("C++ router: cycle 7 router r(1,0) credit on input port 1 (W) VC 0"));
+    CHECK_THAT(
+        d, Catch::Contains("C++ router: cycle 7 router r(1,0) credit on input port 1 (W) VC 0"));
     CHECK_THAT(d, Catch::Contains("RTL router did:"));
 }

@@ -27,10 +27,12 @@ inline XmlSummary checkXml(const std::string& s) {
             if (s[i] == '&') {
                 const size_t e = s.find(';', i);
                 const std::string ent = e == std::string::npos ? "" : s.substr(i, e - i + 1);
-                if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" && ent != "&apos;")
+                if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" &&
+                    ent != "&apos;")
                     fail("bad entity");
             }
-            if (open.empty() && !isspace(static_cast<unsigned char>(s[i]))) fail("text outside the root");
+            if (open.empty() && !isspace(static_cast<unsigned char>(s[i])))
+                fail("text outside the root");
             ++i;
             continue;
         }
@@ -49,7 +51,10 @@ inline XmlSummary checkXml(const std::string& s) {
         j = nameEnd;
         std::string cls;
         while (j < s.size() && s[j] != '>' && !(s[j] == '/' && s[j + 1] == '>')) {
-            if (isspace(static_cast<unsigned char>(s[j]))) { ++j; continue; }
+            if (isspace(static_cast<unsigned char>(s[j]))) {
+                ++j;
+                continue;
+            }
             const size_t eq = s.find('=', j);
             if (eq == std::string::npos || closing) fail("bad attribute in <" + name + ">");
             const std::string attr = s.substr(j, eq - j);
@@ -65,7 +70,8 @@ inline XmlSummary checkXml(const std::string& s) {
         const bool selfClosing = s[j] == '/';
         i = j + (selfClosing ? 2 : 1);
         if (closing) {
-            if (open.empty() || open.back() != name) fail("</" + name + "> does not close the open element");
+            if (open.empty() || open.back() != name)
+                fail("</" + name + "> does not close the open element");
             open.pop_back();
             continue;
         }

@@ -34,7 +34,8 @@ wafer:
   cores_per_die: {x: 4, y: 2}
   die_pitch: 20 mm
   core_pitch: 2 mm
-)") + kNoc, "t.yaml");
+)") + kNoc,
+                                                   "t.yaml");
     CHECK(hw.wafer.present);
     CHECK(hw.noc.topology.x == 12);
     CHECK(hw.noc.topology.y == 4);
@@ -48,7 +49,8 @@ wafer:
 }
 
 TEST_CASE("wafer: a die-level wafer is cores_per_die 1 x 1 (the default)") {
-    const auto hw = hw::HardwareLoader::loadString(std::string("wafer:\n  dies: {x: 4, y: 8}\n") + kNoc, "t.yaml");
+    const auto hw = hw::HardwareLoader::loadString(
+        std::string("wafer:\n  dies: {x: 4, y: 8}\n") + kNoc, "t.yaml");
     CHECK(hw.noc.topology.x == 4);
     CHECK(hw.noc.topology.y == 8);
     CHECK(hw.noc.topology.die_x == 1);
@@ -105,20 +107,25 @@ TEST_CASE("hbm: validate() errors become ConfigErrors at the key they are about"
     CHECK_THAT(thrown(base + "  bandwidth: 2 TB/s\n"),
                Catch::Contains("hbm.bandwidth") && Catch::Contains("needs at least 3 stacks"));
     CHECK_THAT(thrown(base + "  capacity: 100 GB\n"), Catch::Contains("hbm.capacity"));
-    CHECK_THAT(thrown(base + "  address_mapping: RoRoBaCoBgPc\n"), Catch::Contains("hbm.address_mapping"));
+    CHECK_THAT(thrown(base + "  address_mapping: RoRoBaCoBgPc\n"),
+               Catch::Contains("hbm.address_mapping"));
     CHECK_THAT(thrown(base + "  energy: {activate: 800}\n"),
                Catch::Contains("hbm.energy.activate") && Catch::Contains("pJ"));
-    CHECK_THAT(thrown(base + "  tRC: 3 ns\n"), Catch::Contains("unknown") && Catch::Contains("timing"));
+    CHECK_THAT(thrown(base + "  tRC: 3 ns\n"),
+               Catch::Contains("unknown") && Catch::Contains("timing"));
 }
 
 TEST_CASE("energy: compute from TFLOPS/W or pJ/FLOP, SRAM per byte") {
     const std::string base = std::string(kNoc) + "  topology: {mesh: {x: 2, y: 2}}\nenergy:\n";
-    auto hw = hw::HardwareLoader::loadString(base + "  compute: 2 TFLOPS/W\n  sram: 0.5 pJ/B\n", "t.yaml");
+    auto hw = hw::HardwareLoader::loadString(base + "  compute: 2 TFLOPS/W\n  sram: 0.5 pJ/B\n",
+                                             "t.yaml");
     CHECK(hw.energy.compute_pj_per_flop == Approx(0.5));
     CHECK(hw.energy.sram_pj_per_byte == Approx(0.5));
-    hw = hw::HardwareLoader::loadString(base + "  compute: 0.25 pJ/FLOP\n  sram: 0.1 pJ/bit\n", "t.yaml");
+    hw = hw::HardwareLoader::loadString(base + "  compute: 0.25 pJ/FLOP\n  sram: 0.1 pJ/bit\n",
+                                        "t.yaml");
     CHECK(hw.energy.compute_pj_per_flop == Approx(0.25));
     CHECK(hw.energy.sram_pj_per_byte == Approx(0.8));
-    CHECK_THAT(thrown(base + "  compute: 2 TFLOPS\n"),
-               Catch::Contains("t.yaml:9:") && Catch::Contains("energy.compute") && Catch::Contains("TFLOPS/W"));
+    CHECK_THAT(thrown(base + "  compute: 2 TFLOPS\n"), Catch::Contains("t.yaml:9:") &&
+                                                           Catch::Contains("energy.compute") &&
+                                                           Catch::Contains("TFLOPS/W"));
 }

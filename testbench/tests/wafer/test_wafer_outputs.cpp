@@ -2,7 +2,6 @@
 // events times their configured energies; the SVG parses as XML with one element per link; the
 // trace parses with nlohmann-json and has one track per core.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -19,7 +18,9 @@
 using namespace wsc;
 
 namespace {
-std::string config(const char* name) { return std::string(WSC_SOURCE_DIR) + "/configs/" + name; }
+std::string config(const char* name) {
+    return std::string(WSC_SOURCE_DIR) + "/configs/" + name;
+}
 
 std::string slurp(const std::string& path) {
     std::ifstream f(path);
@@ -32,7 +33,8 @@ std::string slurp(const std::string& path) {
 // Link bits by kind from the stats JSON (the network's own per-link counters).
 std::map<std::string, uint64_t> bitsByKind(const nlohmann::json& stats) {
     std::map<std::string, uint64_t> b;
-    for (const auto& [name, l] : stats["noc"]["links"].items()) b[l["kind"].get<std::string>()] += l["bits"].get<uint64_t>();
+    for (const auto& [name, l] : stats["noc"]["links"].items())
+        b[l["kind"].get<std::string>()] += l["bits"].get<uint64_t>();
     return b;
 }
 }  // namespace
@@ -62,7 +64,8 @@ TEST_CASE("outputs: traffic run energy equals counted bits times configured pJ/b
     CHECK(e.find("static")->pj == Approx(seconds * 1.0 * 1e12).epsilon(1e-12));
     CHECK(e.find("compute")->pj == 0.0);  // synthetic traffic computes nothing
     const double expected = double(bits.at("on-die")) * 0.1 + double(bits.at("d2d")) * 2.0 +
-                            double(bits.at("injection") + bits.at("ejection")) * 0.05 + seconds * 1e12;
+                            double(bits.at("injection") + bits.at("ejection")) * 0.05 +
+                            seconds * 1e12;
     CHECK(e.total_pj == Approx(expected).epsilon(1e-12));
     // The network's own link energy (each link's bits x its spec) agrees with the model.
     CHECK(e.find("noc links")->pj + e.find("d2d links")->pj + e.find("ni links")->pj ==
@@ -71,7 +74,8 @@ TEST_CASE("outputs: traffic run energy equals counted bits times configured pJ/b
     // Reported and in the stats JSON.
     CHECK_THAT(report.str(), Catch::Contains("average power") && Catch::Contains("d2d links"));
     CHECK(stats["energy"]["total_pj"].get<double>() == e.total_pj);
-    CHECK(stats["energy"]["components"]["d2d links"]["pj"].get<double>() == e.find("d2d links")->pj);
+    CHECK(stats["energy"]["components"]["d2d links"]["pj"].get<double>() ==
+          e.find("d2d links")->pj);
 }
 
 TEST_CASE("outputs: gemm run energy equals counted FLOPs, bytes and bits times their energies") {
@@ -92,7 +96,8 @@ TEST_CASE("outputs: gemm run energy equals counted FLOPs, bytes and bits times t
     for (const auto& [name, c] : stats["cores"].items()) {
         macs += c["macs"].get<uint64_t>();
         velems += c["vector_elems"].get<uint64_t>();
-        sramBytes += c["bytes_in"].get<uint64_t>() + c["bytes_out"].get<uint64_t>() + c["dma_bytes"].get<uint64_t>();
+        sramBytes += c["bytes_in"].get<uint64_t>() + c["bytes_out"].get<uint64_t>() +
+                     c["dma_bytes"].get<uint64_t>();
         dma += c["dma_bytes"].get<uint64_t>();
     }
     REQUIRE(macs == 32u * 32u * 32u);
@@ -105,7 +110,8 @@ TEST_CASE("outputs: gemm run energy equals counted FLOPs, bytes and bits times t
     CHECK(bits["d2d"] > 0);  // the shifts along x cross the die boundary
     CHECK(e.find("hbm read")->pj == double(8 * dma) * 6.0);  // hbm: HBM3 default 6 pJ/bit
     const double expected = double(2 * macs + velems) * 0.5 + double(sramBytes) * 0.2 +
-                            double(bits["on-die"]) * 0.1 + double(bits["d2d"]) * 1.0 + double(8 * dma) * 6.0;
+                            double(bits["on-die"]) * 0.1 + double(bits["d2d"]) * 1.0 +
+                            double(8 * dma) * 6.0;
     CHECK(e.total_pj == Approx(expected).epsilon(1e-12));
 }
 
@@ -149,7 +155,8 @@ TEST_CASE("outputs: the heatmap SVG parses as XML and has one element per link, 
     CHECK(counters > 10);
 }
 
-TEST_CASE("outputs: the Perfetto trace of a gemm run has one track per core with spans that tile time") {
+TEST_CASE(
+    "outputs: the Perfetto trace of a gemm run has one track per core with spans that tile time") {
     const hw::ScenarioConfig sc = hw::ScenarioLoader::loadFile(config("small_wafer_gemm.yaml"));
     noc::NocShell shell("noc", sc.noc.clock_hz);
     tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
@@ -169,7 +176,8 @@ TEST_CASE("outputs: the Perfetto trace of a gemm run has one track per core with
         if (name == "cores") corePid = pid;
     REQUIRE(corePid != 0);
     for (const auto& e : t["traceEvents"])
-        if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == corePid) tids[e["tid"]] = e["args"]["name"];
+        if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == corePid)
+            tids[e["tid"]] = e["args"]["name"];
     CHECK(tids.size() == 4);  // one track per core of the 2 x 2 mesh
     // Per core: busy + stall spans cover exactly the cycles the core counted as busy or stalled.
     std::map<uint32_t, double> covered;
