@@ -83,16 +83,18 @@ std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
     return out;
 }
 
-std::vector<double> parseRates(const std::string& s) {
+// Comma-separated fractions in (0, 1], or [0, 1] with allow_zero; `flag` names the option.
+std::vector<double> parseRates(const std::string& s, const std::string& flag = "--rates",
+                               bool allow_zero = false) {
     std::vector<double> out;
     std::stringstream ss(s);
     std::string item;
     while (std::getline(ss, item, ',')) {
         char* end = nullptr;
         double v = std::strtod(item.c_str(), &end);
-        if (item.empty() || *end || !(v > 0 && v <= 1))
-            throw UsageError(
-                fmt::format("--rates: expected comma-separated rates in (0, 1], got '{}'", item));
+        if (item.empty() || *end || !((allow_zero ? v >= 0 : v > 0) && v <= 1))
+            throw UsageError(fmt::format("{}: expected comma-separated rates in {}0, 1], got '{}'",
+                                         flag, allow_zero ? "[" : "(", item));
         out.push_back(v);
     }
     return out;
@@ -290,18 +292,7 @@ int main(int argc, char** argv) {
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
             if (!fault_rates.empty()) {
-                std::vector<double> fr;
-                std::stringstream ss(fault_rates);
-                std::string item;
-                while (std::getline(ss, item, ',')) {
-                    char* end = nullptr;
-                    double v = std::strtod(item.c_str(), &end);
-                    if (item.empty() || *end || !(v >= 0 && v <= 1))
-                        throw UsageError(fmt::format(
-                            "--fault-rates: expected comma-separated rates in [0, 1], got '{}'",
-                            item));
-                    fr.push_back(v);
-                }
+                const std::vector<double> fr = parseRates(fault_rates, "--fault-rates", true);
                 noc::NocShell shell("noc", sc.noc.clock_hz);
                 fmt::print(
                     "wsc fault sweep: {}\n  {} traffic, saturation throughput of {} fault maps per "
