@@ -240,13 +240,18 @@ void Network::checkRouteLimits() const {
                             topo_.name(r), table_.table(r).size(), p_.route_limit));
 }
 
-// Destinations of a hand-built route: walk the table tree from the source's local port.
+// Destinations of a route: walk the table tree from the source's local port.
 uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
     auto it = mc_fanout_.find({route, src});
     if (it != mc_fanout_.end()) return it->second;
+    const uint32_t count = countTree(route, src, topo_.routerOfNode(src), topo_.portOfNode(src));
+    mc_fanout_[{route, src}] = static_cast<uint16_t>(count);
+    return static_cast<uint16_t>(count);
+}
+
+uint32_t Network::countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const {
     uint32_t count = 0, steps = 0;
-    std::vector<std::pair<uint32_t, uint8_t>> stack{
-        {topo_.routerOfNode(src), topo_.portOfNode(src)}};
+    std::vector<std::pair<uint32_t, uint8_t>> stack{{router, in_port}};
     while (!stack.empty()) {
         auto [r, in] = stack.back();
         stack.pop_back();
@@ -273,8 +278,42 @@ uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
             }
         }
     }
-    mc_fanout_[{route, src}] = static_cast<uint16_t>(count);
-    return static_cast<uint16_t>(count);
+    return count;
+}
+
+// A tree that leaves its source router towards two or more neighbours would let one packet own
+// VCs in opposite directions (east and west, north and south) while waiting for credits on one
+// of them: two such trees in one row or column then wait for each other through the traffic
+// between them. Split at the source, each branch is a path that only turns off to eject, so
+// its dependencies all point one way. Ejections at the source router ride on the first branch.
+const std::vector<Network::Branch>& Network::multicastBranches(uint32_t route, uint32_t src) {
+    auto it = mc_branches_.find({route, src});
+    if (it != mc_branches_.end()) return it->second;
+    const uint32_t sr = topo_.routerOfNode(src);
+    const uint8_t sp = topo_.portOfNode(src);
+    const uint8_t mask = table_.table(sr).lookup(sp, route);
+    const uint8_t mesh = mask & ((1u << Topology::kFirstLocal) - 1);
+    std::vector<Branch> branches;
+    if ((mesh & (mesh - 1)) == 0) {
+        branches.push_back({0, multicastDeliveries(route, src)});
+    } else {
+        const uint8_t local = mask & ~mesh;
+        for (uint8_t m = mesh; m; m &= m - 1) {
+            const uint8_t o = static_cast<uint8_t>(__builtin_ctz(m));
+            Branch b;
+            b.mask = static_cast<uint8_t>((1u << o) | (branches.empty() ? local : 0));
+            uint32_t n = topo_.neighbor(sr, o);
+            if (n == Topology::kNone)
+                throw std::runtime_error(
+                    fmt::format("routing: route {} leaves the mesh at {} port {}", route,
+                                topo_.name(sr), Topology::portName(o)));
+            uint32_t count = countTree(route, src, n, Topology::opposite(o));
+            if (branches.empty()) count += static_cast<uint32_t>(__builtin_popcount(local));
+            b.deliveries = static_cast<uint16_t>(count);
+            branches.push_back(b);
+        }
+    }
+    return mc_branches_.emplace(std::make_pair(route, src), std::move(branches)).first->second;
 }
 
 uint32_t Network::allocPacket() {
@@ -288,7 +327,7 @@ uint32_t Network::allocPacket() {
 }
 
 uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
-                                uint64_t now, bool measured, uint64_t message) {
+                                uint64_t now, bool measured, uint64_t message, uint8_t src_mask) {
     if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
         throw std::invalid_argument(
             fmt::format("packet endpoints out of range: {} -> {}", src, dst));
@@ -314,6 +353,11 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
     if (route != kNoRoute) {
         pk.route = route;
         pk.deliveries_expected = multicastDeliveries(route, src);
+        if (src_mask) {
+            pk.src_mask = src_mask;
+            for (const Branch& b : multicastBranches(route, src))
+                if (b.mask == src_mask) pk.deliveries_expected = b.deliveries;
+        }
     } else if (p_.routing == RoutingAlgo::Table) {
         pk.route = dst;  // destination-based table entries
     }
@@ -334,20 +378,32 @@ uint64_t Network::send(Message m, uint64_t now) {
     rec.packets = packets;
     rec.deliveries_left = m.route == kNoRoute ? 1 : multicastDeliveries(m.route, m.src);
     messages_.emplace(m.id, std::move(rec));
+    static const std::vector<Branch> kWhole{Branch{}};
+    const std::vector<Branch>& branches =
+        m.route == kNoRoute ? kWhole : multicastBranches(m.route, m.src);
+    // Every node is on exactly one branch and gets all `packets` packets of the message from
+    // it; branches interleave packet by packet so none waits for another's whole message.
     for (uint32_t i = 0; i < packets; ++i) {
         uint32_t f = static_cast<uint32_t>(std::min<uint64_t>(max_packet_flits_, flits));
         flits -= f;
-        uint32_t slot = enqueuePacket(m.src, m.dst, m.route, f, now, false, m.id);
-        packets_[slot].bytes = static_cast<uint32_t>(
-            std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,
-                               m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
+        for (const Branch& b : branches) {
+            uint32_t slot = enqueuePacket(m.src, m.dst, m.route, f, now, false, m.id, b.mask);
+            packets_[slot].bytes = static_cast<uint32_t>(
+                std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,
+                                   m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
+        }
     }
     return m.id;
 }
 
 RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_t slot) const {
     const PacketInfo& pk = packets_[slot];
-    if (pk.route != kNoRoute) return table_.route(r, in_port, in_vc, pk);
+    if (pk.route != kNoRoute) {
+        RouteDecision d = table_.route(r, in_port, in_vc, pk);
+        if (pk.src_mask && in_port == topo_.portOfNode(pk.src) && r == topo_.routerOfNode(pk.src))
+            d.out_mask &= pk.src_mask;
+        return d;
+    }
     if (updown_) return updown_->route(r, in_port, in_vc, pk);
     return dor_.route(r, in_port, in_vc, pk);
 }

@@ -48,10 +48,21 @@ class Network {
     // ---- sending -----------------------------------------------------------------------------
     void setObserver(NetworkObserver* o) { observer_ = o; }
     // Splits a message into packets of at most max_packet_flits flits; returns the message id.
+    // A multicast tree that leaves its source router in several directions is sent as one packet
+    // stream per direction (interleaved), so no packet ever owns VCs in two directions at once
+    // (see docs/NOC.md, "Multicast and deadlock").
     uint64_t send(Message m, uint64_t now);
-    // Low-level: queue one packet at src's NI (the traffic testbench's path).
+    // Low-level: queue one packet at src's NI (the traffic testbench's path). A tree route is
+    // sent whole unless src_mask restricts it to some of its source router's output ports.
     uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits, uint64_t now,
-                           bool measured, uint64_t message = 0);
+                           bool measured, uint64_t message = 0, uint8_t src_mask = 0);
+    // The source-split branches of route `route` from src_node: per branch the source router's
+    // output ports it takes (0 = the tree is not split) and the nodes it delivers to.
+    struct Branch {
+        uint8_t mask = 0;
+        uint16_t deliveries = 0;
+    };
+    const std::vector<Branch>& multicastBranches(uint32_t route, uint32_t src_node);
     uint32_t maxPacketFlits() const { return max_packet_flits_; }
     void setMaxPacketFlits(uint32_t f) { max_packet_flits_ = f; }
 
@@ -121,6 +132,8 @@ class Network {
     void installDestinationRoutes();
     uint32_t allocPacket();
     uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);
+    // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
+    uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
     void activate(uint32_t r) {
         if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
@@ -148,6 +161,7 @@ class Network {
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
     std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;      // (route, src) -> nodes
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<Branch>> mc_branches_;
     struct MessageRecord {
         Message msg;
         uint32_t packets = 0;

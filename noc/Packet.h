@@ -20,6 +20,9 @@ struct PacketInfo {
     uint32_t bytes = 0;         // payload bytes carried by this packet
     uint16_t flits = 0;         // flits in the packet
     uint16_t deliveries_expected = 1;  // > 1 for multicast
+    // A branch of a multicast tree split at its source (Network::send): the output ports this
+    // packet may take at the source router; 0 = the whole tree.
+    uint8_t src_mask = 0;
     uint16_t deliveries_done = 0;
     bool measured = false;       // created inside the measurement window
     bool live = false;           // slot in use
