@@ -134,7 +134,7 @@ void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_
     cores_[node].onMessage(m, cycle);
 }
 
-uint64_t CoreArray::run(uint64_t limit) {
+uint64_t CoreArray::run(uint64_t limit, const std::function<void(uint64_t)>& on_step) {
     if (!ports_.empty())
         throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
     uint64_t c = 0;
@@ -142,6 +142,7 @@ uint64_t CoreArray::run(uint64_t limit) {
         beforeStep(c);
         net_.step(c);
         afterStep(c);
+        if (on_step) on_step(c);
         if (done(c)) return c;
         const uint64_t n = std::min(net_.nextActiveCycle(c), nextWake(c));
         if (n == noc::kNever || n > limit)

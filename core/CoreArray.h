@@ -6,6 +6,7 @@
 // so idle and waiting cores cost nothing and a cycle's cost scales with the work, not the chip.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <queue>
 #include <string>
@@ -60,7 +61,9 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     uint32_t cores() const override { return static_cast<uint32_t>(cores_.size()); }
 
     // Runs cores and network without SystemC (no memory ports); returns the last cycle.
-    uint64_t run(uint64_t limit = noc::kNever);
+    // `on_step` (optional) is called after every step, e.g. for a progress line.
+    uint64_t run(uint64_t limit = noc::kNever, const std::function<void(uint64_t)>& on_step = {});
+    uint32_t finishedCores() const { return finished_; }
     // Charges every core's cycles up to `end` (the run's last cycle).
     void finish(uint64_t end);
 

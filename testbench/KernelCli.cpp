@@ -100,6 +100,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     base.op = op;
     base.tree_k = o.tree_k, base.broadcast = o.broadcast, base.shift_align = o.shift_align;
     base.functional = !o.timing_only, base.seed = o.seed;
+    base.progress = true;
     const std::vector<uint32_t> shape =
         parseUInts(o.shape.empty() ? (gemv ? "256" : "64") : o.shape, "--shape", 'x');
     if (gemv) {

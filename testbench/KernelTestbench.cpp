@@ -19,6 +19,7 @@
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/SummaGemmSchedule.h"
 #include "noc/Network.h"
+#include "testbench/ProgressLine.h"
 
 namespace wsc::tb {
 
@@ -161,7 +162,16 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         place(plan.b, b, transB(s) ? s.k : s.n);  // B^T kernels: B is stored [n x k]
     }
 
-    const uint64_t last = cores.run();
+    std::unique_ptr<ProgressLine> progress;
+    if (s.progress)
+        progress = std::make_unique<ProgressLine>([&cores, &net](uint64_t) {
+            return fmt::format("{}/{} cores done, {} flits in flight", cores.finishedCores(),
+                               cores.cores(), net.flitsInNetwork());
+        });
+    const uint64_t last =
+        progress ? cores.run(noc::kNever, [p = progress.get()](uint64_t c) { p->tick(c); })
+                 : cores.run();
+    if (progress) progress->clear();
     cores.finish(last);
     net.checkConservation();
 

@@ -27,6 +27,7 @@ struct KernelSpec {
     bool shift_align = false;         // meshgemm/cannon: align by messages instead of placement
     bool functional = true;
     uint64_t seed = 1;
+    bool progress = false;  // progress line on stderr (after 2 s of wall time)
 };
 
 struct KernelResult {

@@ -74,7 +74,7 @@ void TrafficGenerator::afterStep(uint64_t c) {
     // Beyond saturation the source queues can hold far more than can drain; give up after a
     // second drain period rather than simulate the backlog.
     if (!injecting_ && !drained_ && c >= stop_cycle_ + tp_.drain_cycles) done_ = true;
-    if (progress && (c & 0x3FF) == 0) progress(c);
+    if (progress) progress(c);
 }
 
 uint64_t TrafficGenerator::nextWake(uint64_t c) const {

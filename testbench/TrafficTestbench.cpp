@@ -11,6 +11,7 @@
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/ZeroLoadModel.h"
 #include "testbench/ObservedDriver.h"
+#include "testbench/ProgressLine.h"
 #include "testbench/TrafficGenerator.h"
 #include "testbench/TrafficPattern.h"
 
@@ -35,20 +36,14 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     rtl::RtlRouterFactory::install(net, np.rtl_routers, opt.rtl_fst_path);
     TrafficPattern pattern(tp.pattern, net.topology(), tp.hotspot_node, tp.hotspot_fraction);
     TrafficGenerator gen(net, tp, pattern);
-    auto shown = std::make_shared<bool>(false);  // clear the line only if one was printed
+    std::unique_ptr<ProgressLine> progress;
     if (opt.progress) {
-        auto last = std::make_shared<std::chrono::steady_clock::time_point>(t0);
-        gen.progress = [last, t0, &tp, shown](uint64_t c) {
-            auto now = std::chrono::steady_clock::now();
-            if (now - *last < std::chrono::seconds(2)) return;
-            *last = now;
-            *shown = true;
-            double s = std::chrono::duration<double>(now - t0).count();
-            fmt::print(stderr,
-                       "\r[wsc] cycle {:>10} ({:.0f}% of warm-up+measure), {:.0f} cycles/s   ", c,
-                       100.0 * c / double(tp.warmup_cycles + tp.measure_cycles), c / s);
-            std::fflush(stderr);
-        };
+        const double window = double(tp.warmup_cycles + tp.measure_cycles);
+        progress = std::make_unique<ProgressLine>([&net, window](uint64_t c) {
+            return fmt::format("{:.0f}% of warm-up+measure, {} flits in flight", 100.0 * c / window,
+                               net.flitsInNetwork());
+        });
+        gen.progress = [p = progress.get()](uint64_t c) { p->tick(c); };
     }
     if (!opt.vcd_path.empty()) shell.traceRouters(opt.vcd_path, net, opt.trace_routers);
     if (opt.observers.empty()) {
@@ -57,7 +52,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         ObservedDriver observed(gen, opt.observers, net, nullptr);
         observed.finish(shell.run(net, observed));
     }
-    if (*shown) fmt::print(stderr, "\r{:80}\r", "");
+    if (progress) progress->clear();
     TrafficResult r;
     gen.fill(r);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

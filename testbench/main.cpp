@@ -29,6 +29,7 @@
 #include "testbench/KernelCli.h"
 #include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
+#include "testbench/ProgressObserver.h"
 #include "testbench/RtlBench.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/SvgPlot.h"
@@ -166,6 +167,8 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     if (!o.stats.empty()) opt.stats = &stats;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
     opt.observers = outputs.observers();
+    tb::ProgressObserver progress;
+    opt.observers.push_back(&progress);
     tb::GemmResult r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
     tb::GemmTestbench::printReport(std::cout, sc.gemm, r);
     outputs.finishGemm(r, std::cout, o.stats.empty() ? nullptr : &stats);
