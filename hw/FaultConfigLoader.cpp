@@ -4,8 +4,9 @@
 
 namespace wsc::hw {
 
-noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::TopologyParams& topo) {
-    f.checkKeys({"links", "routers", "link_rate", "seed", "allow_partition"});
+noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::TopologyParams& topo,
+                                         uint32_t vcs) {
+    f.checkKeys({"links", "routers", "link_rate", "seed", "allow_partition", "routing"});
     noc::FaultParams out;
     if (topo.wrap) f.failHere("no faults on a torus (fault-tolerant routing is for meshes)");
     if (f.has("links")) {
@@ -42,6 +43,13 @@ noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::Topolog
     out.link_rate = f.getDouble("link_rate", 0.0, 1.0, 0.0);
     out.seed = f.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
     out.allow_partition = f.getBool("allow_partition", false);
+    if (f.has("routing")) {
+        out.routing = f.getEnum("routing", {"escape", "updown"}) == "updown"
+                          ? noc::FaultRouting::UpDown
+                          : noc::FaultRouting::Escape;
+        if (out.routing == noc::FaultRouting::Escape && vcs < 2)
+            f.fail("routing", "updown: escape routing reserves VC 0 and needs noc.router.vcs >= 2");
+    }
     return out;
 }
 

@@ -90,7 +90,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
         }
     }
     if (const auto f = n.optionalChild("faults"))
-        p.faults = FaultConfigLoader::load(*f, p.topology);
+        p.faults = FaultConfigLoader::load(*f, p.topology, p.router.vcs);
     return p;
 }
 

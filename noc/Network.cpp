@@ -46,6 +46,8 @@ Network::Network(const NocParams& p, uint64_t seed)
             throw std::invalid_argument(
                 "faults: routing around failures uses up*/down* tables; set routing to xy");
         updown_ = std::make_unique<UpDownRouting>(topo_, faults_, p.router.vcs);
+        if (p.faults.routing == FaultRouting::Escape && p.router.vcs >= 2)
+            escape_ = std::make_unique<EscapeRouting>(topo_, faults_, *updown_, p.router.vcs);
         auto cut = updown_->cutOff();
         if (!cut.empty() && !p.faults.allow_partition) {
             std::string names;
@@ -72,6 +74,10 @@ std::vector<uint32_t> Network::cutOffRouters() const {
 }
 
 uint8_t Network::unicastNextPort(uint32_t r, uint8_t in_port, uint32_t dst) const {
+    if (escape_) {
+        const uint32_t d = topo_.routerOfNode(dst);
+        return r == d ? topo_.portOfNode(dst) : escape_->shortestPort(r, d);
+    }
     if (updown_) return updown_->nextPort(r, in_port, dst);
     return dor_.nextPort(r, topo_.routerOfNode(dst), topo_.portOfNode(dst));
 }
@@ -404,6 +410,7 @@ RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_
             d.out_mask &= pk.src_mask;
         return d;
     }
+    if (escape_) return escape_->route(r, in_port, in_vc, pk);
     if (updown_) return updown_->route(r, in_port, in_vc, pk);
     return dor_.route(r, in_port, in_vc, pk);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "noc/DimensionOrderRouting.h"
+#include "noc/EscapeRouting.h"
 #include "noc/EventWheel.h"
 #include "noc/ExternalRouter.h"
 #include "noc/FaultMap.h"
@@ -148,6 +149,7 @@ class Network {
     FaultMap faults_;
     DimensionOrderRouting dor_;
     std::unique_ptr<UpDownRouting> updown_;  // unicast routing when anything failed
+    std::unique_ptr<EscapeRouting> escape_;  // ... with an escape VC (faults.routing: escape)
     TableRouting table_;
     std::vector<Router> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced

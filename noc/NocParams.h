@@ -44,9 +44,14 @@ struct RouterParams {
     uint32_t pipeline = 2;         // cycles from buffer arrival to switch grant (1..4)
 };
 
+// How unicast traffic is routed when anything failed: Escape = shortest surviving paths on VCs
+// 1..n-1 with an up*/down* escape VC 0 (noc/EscapeRouting; with 1 VC the network falls back to
+// UpDown); UpDown = up*/down* on every VC (noc/UpDownRouting). Both are deadlock-free on any
+// surviving graph.
+enum class FaultRouting { Escape, UpDown };
+
 // Failed hardware. A failed link takes both directions of a mesh link out; a failed router takes
-// its core's NI with it. With any fault, unicast traffic is routed by up*/down* tables computed
-// around the failures (noc/UpDownRouting), which are deadlock-free on any surviving graph.
+// its core's NI with it.
 struct FaultParams {
     struct LinkFault {
         uint32_t x = 0, y = 0;
@@ -57,7 +62,8 @@ struct FaultParams {
     double link_rate = 0.0;         // each mesh link fails independently with this probability
     uint64_t seed = 1;
     bool allow_partition = false;  // run even if some nodes cannot reach others (skip those pairs)
-    bool force_updown = false;     // route up*/down* even with nothing failed (a fair baseline)
+    bool force_updown = false;     // fault routing even with nothing failed (a fair baseline)
+    FaultRouting routing = FaultRouting::Escape;
     bool any() const { return !links.empty() || !routers.empty() || link_rate > 0 || force_updown; }
 };
 

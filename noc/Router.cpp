@@ -99,6 +99,9 @@ void Router::allocateVcs(uint64_t now, Network& net) {
                 iv.out_mask = iv.need_vc = d.out_mask;
                 iv.vc_lo = d.vc_lo;
                 iv.vc_hi = d.vc_hi;
+                iv.alt_port = d.alt_port;
+                iv.alt_vc_lo = d.alt_vc_lo;
+                iv.alt_vc_hi = d.alt_vc_hi;
             }
             req[nreq++] = static_cast<uint8_t>(i);
             requested |= iv.need_vc;
@@ -114,11 +117,12 @@ void Router::allocateVcs(uint64_t now, Network& net) {
         if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
         active_vcs_[p] |= 1u << v;
     };
-    auto freeVc = [&](uint32_t o, const InVc& iv) {
-        uint32_t ov = iv.vc_lo;
-        while (ov < iv.vc_hi && owner_[o * vcs_ + ov] != kFree) ++ov;
+    auto freeIn = [&](uint32_t o, uint32_t lo, uint32_t hi) {
+        uint32_t ov = lo;
+        while (ov < hi && owner_[o * vcs_ + ov] != kFree) ++ov;
         return ov;
     };
+    auto freeVc = [&](uint32_t o, const InVc& iv) { return freeIn(o, iv.vc_lo, iv.vc_hi); };
     // Multicast heads first, all or nothing: a head that held the VCs of some branches while
     // waiting for the others could wait in a circle with another multicast at this router.
     if (has_multicast) {
@@ -161,10 +165,24 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             const uint32_t i = req[k];
             InVc& iv = in_[i];
             if (iv.tree || iv.need_vc != (1u << o)) continue;  // unicast only (trees done above)
-            const uint32_t ov = freeVc(o, iv);
-            if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
-            owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
-            iv.out_vc[o] = static_cast<uint8_t>(ov);
+            uint32_t out = o, ov = freeVc(o, iv);
+            // With an escape alternative the primary VC must also be empty downstream (all its
+            // credits back): a head queued behind another packet in an adaptive VC could wait
+            // in a cycle of adaptive VCs with no way left to the escape channel (Duato).
+            if (iv.alt_port != 0xFF)
+                while (ov < iv.vc_hi &&
+                       (owner_[o * vcs_ + ov] != kFree || credits_[o * vcs_ + ov] < depth_))
+                    ++ov;
+            if (ov == iv.vc_hi && iv.alt_port != 0xFF) {  // primary full: the escape channel
+                out = iv.alt_port;
+                ov = freeIn(out, iv.alt_vc_lo, iv.alt_vc_hi);
+                if (ov == iv.alt_vc_hi) continue;
+                iv.out_mask = static_cast<uint8_t>(1u << out);
+            } else if (ov == iv.vc_hi) {
+                continue;  // none free in this packet's class; others may fit
+            }
+            owner_[out * vcs_ + ov] = static_cast<uint8_t>(i);
+            iv.out_vc[out] = static_cast<uint8_t>(ov);
             iv.need_vc = 0;
             va_rr_[o] = static_cast<uint8_t>(i + 1 == uint32_t(ports_) * vcs_ ? 0 : i + 1);
             activate(i);

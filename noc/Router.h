@@ -15,6 +15,8 @@
 //    ejection (local) branches do not own a VC at all: the NI drains every cycle and reassembles
 //    by packet, and an owned ejection VC held by a tree blocked on another branch would couple
 //    east- and west-bound trees into a cycle through the shared NI (seen with allgather GEMM).
+//    A unicast head whose routing names an alternative (an escape VC, noc/EscapeRouting) takes
+//    a VC there when none of its primary port's is free.
 //  - SA: input stage picks one ready VC per input port (round-robin); output stage picks one
 //    requesting input port per output port (round-robin). A multicast flit may win several
 //    output ports in the same cycle; it leaves the buffer when every branch has been sent.
@@ -84,6 +86,7 @@ class Router {
         uint8_t need_vc = 0;   // branches still waiting for an output VC
         uint8_t pending = 0;   // branches the front flit has not been sent on yet
         uint8_t vc_lo = 0, vc_hi = 0;
+        uint8_t alt_port = 0xFF, alt_vc_lo = 0, alt_vc_hi = 0;  // RouteDecision's alternative
         uint8_t shared = 0;  // multicast ejection branches that use a VC without owning it
         uint8_t tree = 0;    // the packet follows a table route (a possibly multicast tree)
         uint8_t out_vc[kMaxPorts] = {};

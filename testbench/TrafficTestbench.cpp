@@ -157,9 +157,13 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
     if (r.link_retries) fmt::print(os, "  D2D link retries    {}\n", r.link_retries);
     if (r.failed_links || r.failed_routers)
         fmt::print(os,
-                   "  faults              {} failed links, {} failed routers (up*/down* routing); "
+                   "  faults              {} failed links, {} failed routers ({} routing); "
                    "{} packets not sent: destination unreachable\n",
-                   r.failed_links, r.failed_routers, r.unreachable_packets);
+                   r.failed_links, r.failed_routers,
+                   np.faults.routing == noc::FaultRouting::Escape && np.router.vcs >= 2
+                       ? "escape: shortest paths + up*/down* escape VC"
+                       : "up*/down*",
+                   r.unreachable_packets);
     fmt::print(os, "  link energy         {:.3f} uJ\n", r.link_energy_pj * 1e-6);
     fmt::print(os, "  conservation        {}\n",
                r.conservation_ok ? fmt::format("ok: {} flits injected, {} ejected, none lost or "

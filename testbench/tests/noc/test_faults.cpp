@@ -5,6 +5,9 @@
 
 #include "NocTestUtil.h"
 #include "hw/HardwareLoader.h"
+#include "noc/DimensionOrderRouting.h"
+#include "noc/EscapeRouting.h"
+#include "noc/FaultMap.h"
 #include "noc/ZeroLoadModel.h"
 
 using namespace wsc;
@@ -136,4 +139,109 @@ TEST_CASE("faults load from YAML and bad entries name the key", "[noc][faults][c
     CHECK_THROWS_WITH(
         hw::HardwareLoader::loadString(base + "  faults:\n    link_rate: 2\n", "f.yaml"),
         Catch::Contains("noc.faults.link_rate"));
+    CHECK(hw.noc.faults.routing == noc::FaultRouting::Escape);  // the default
+    CHECK(hw::HardwareLoader::loadString(base + "  faults: {routing: updown}\n", "f.yaml")
+              .noc.faults.routing == noc::FaultRouting::UpDown);
+    CHECK_THROWS_WITH(
+        hw::HardwareLoader::loadString(base + "  faults: {routing: adaptive}\n", "f.yaml"),
+        Catch::Contains("noc.faults.routing") && Catch::Contains("escape"));
+    CHECK_THROWS_WITH(hw::HardwareLoader::loadString(
+                          base + "  router: {vcs: 1}\n  faults: {routing: escape}\n", "f.yaml"),
+                      Catch::Contains("f.yaml:8:") && Catch::Contains("noc.faults.routing") &&
+                          Catch::Contains("vcs >= 2"));
+}
+
+TEST_CASE("escape routing: shortest path on VCs 1..n-1, up*/down* on the escape VC 0",
+          "[noc][faults][escape]") {
+    auto p = test::meshParams(4, 4);
+    p.faults.force_updown = true;  // fault routing on the intact mesh
+    noc::Network net(p);
+    noc::FaultMap none(net.topology(), p.faults);
+    noc::UpDownRouting ud(net.topology(), none, 4);
+    noc::EscapeRouting esc(net.topology(), none, ud, 4);
+    noc::DimensionOrderRouting xy(net.topology(), true, 4);
+    noc::PacketInfo pk;
+    for (uint32_t r = 0; r < 16; ++r)
+        for (uint32_t d = 0; d < 16; ++d) {
+            if (r == d) continue;
+            pk.dst = d;
+            // From a local port: the XY port (an intact mesh routes exactly XY) on the adaptive
+            // VCs, the escape port on VC 0 as the alternative.
+            noc::RouteDecision dec = esc.route(r, noc::Topology::kFirstLocal, 0, pk);
+            CHECK(dec.out_mask == 1u << xy.nextPort(r, d, noc::Topology::kFirstLocal));
+            CHECK((dec.vc_lo == 1 && dec.vc_hi == 4));
+            CHECK(dec.alt_port == ud.nextPort(r, noc::Topology::kFirstLocal, d));
+            CHECK((dec.alt_vc_lo == 0 && dec.alt_vc_hi == 1));
+            const uint32_t manhattan = (r % 4 > d % 4 ? r % 4 - d % 4 : d % 4 - r % 4) +
+                                       (r / 4 > d / 4 ? r / 4 - d / 4 : d / 4 - r / 4);
+            CHECK(esc.distance(r, d) == manhattan);
+        }
+    // Arrived on the escape VC: stays there, no alternative.
+    pk.dst = 15;
+    noc::RouteDecision dec = esc.route(5, noc::Topology::kWest, 0, pk);
+    CHECK(dec.vc_hi == 1);
+    CHECK(dec.alt_port == 0xFF);
+    CHECK(dec.out_mask == 1u << ud.nextPort(5, noc::Topology::kWest, 15));
+    // The same packet on an adaptive VC may still take either.
+    dec = esc.route(5, noc::Topology::kWest, 2, pk);
+    CHECK(dec.vc_lo == 1);
+    CHECK(dec.alt_port != 0xFF);
+}
+
+TEST_CASE("escape routing drains saturating traffic on a badly broken mesh, up*/down* too",
+          "[noc][faults][escape]") {
+    for (auto routing : {noc::FaultRouting::Escape, noc::FaultRouting::UpDown}) {
+        auto p = test::meshParams(6, 6, 1, 2, 4);  // 2 VCs: one adaptive, one escape
+        p.faults.link_rate = 0.2;
+        p.faults.seed = 7;
+        p.faults.allow_partition = true;
+        p.faults.routing = routing;
+        p.watchdog_cycles = 3000;
+        noc::Network net(p);
+        REQUIRE(net.faults().failedLinks() > 5);
+        std::mt19937_64 rng(11);
+        uint64_t c = 0, sent = 0;
+        for (; c < 6000; ++c) {
+            for (uint32_t n = 0; n < 36; ++n) {
+                const uint32_t d = static_cast<uint32_t>(rng() % 36);
+                if (d != n && net.reachable(n, d) && rng() % 2 == 0)
+                    net.enqueuePacket(n, d, noc::kNoRoute, 4, c, false), ++sent;
+            }
+            net.step(c);
+        }
+        REQUIRE_NOTHROW(test::runUntilIdle(net, c, c + 2000000));
+        CHECK(net.idle());
+        CHECK_NOTHROW(net.checkConservation());
+        CHECK(net.flitsEjected() == sent * 4);
+    }
+}
+
+TEST_CASE("escape routing: an adaptive VC is only reused once it is empty downstream",
+          "[noc][faults][escape]") {
+    // 8x8, 4 VCs x 8 flits, pipeline 2, 5% of links failed (seed 1000): uniform single-flit
+    // traffic past saturation. With ordinary VC reuse (a head queued behind another packet in
+    // an adaptive VC) the shortest paths around the holes closed a cycle of adaptive VCs that
+    // no head could leave for the escape VC, and the watchdog fired at cycle 202844.
+    auto p = test::meshParams(8, 8, 2, 4, 8);
+    p.faults.link_rate = 0.05;
+    p.faults.seed = 1000;
+    p.faults.allow_partition = true;
+    p.watchdog_cycles = 2000;
+    noc::Network net(p);
+    REQUIRE(net.faults().failedLinks() > 0);
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<double> u(0, 1);
+    uint64_t c = 0, sent = 0;
+    for (; c < 200000; ++c) {
+        for (uint32_t n = 0; n < 64; ++n) {
+            const uint32_t d = static_cast<uint32_t>(rng() % 64);
+            if (d != n && net.reachable(n, d) && u(rng) < 0.25 && net.ni(n).queued() < 64)
+                net.enqueuePacket(n, d, noc::kNoRoute, 1, c, false), ++sent;
+        }
+        net.step(c);
+    }
+    REQUIRE_NOTHROW(test::runUntilIdle(net, c, c + 5000000));
+    CHECK(net.idle());
+    CHECK_NOTHROW(net.checkConservation());
+    CHECK(net.flitsEjected() == sent);
 }
