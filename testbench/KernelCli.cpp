@@ -64,6 +64,9 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
               "MxKxN or S for S x S x S (default 64)");
     g->add_flag("--shift-align", o.shift_align,
                 "meshgemm/cannon: align by ring shifts instead of by placement");
+    g->add_option("--tree-k", o.tree_k,
+                  "meshgemm-t: levels of the K-tree that reduce-adds the partials (default 2)")
+        ->check(CLI::Range(1, 8));
     auto* v = k->add_subcommand("gemv", "y = x W: meshgemv (K-tree), pipeline, ring allreduce");
     addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)",
               "KxN or S for S x S (default 256)");

@@ -56,7 +56,7 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
                                               X, Y, s.p, s.m, s.k, s.n, s.shift_align)
                 .build(net);
         if (s.algo == "meshgemm-t")
-            return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n).build(net);
+            return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n, s.tree_k).build(net);
         if (s.algo == "summa" || s.algo == "allgather")
             return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather")
                 .build(net);
@@ -64,7 +64,9 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
         using A = firmware::GemvSchedule::Allreduce;
         const A a = s.algo == "meshgemv" ? A::KTree : s.algo == "pipeline" ? A::Pipeline : A::Ring;
         if (s.algo == "meshgemv" || s.algo == "pipeline" || s.algo == "ring")
-            return firmware::GemvSchedule(a, X, Y, s.p, s.k, s.n, s.tree_k, s.broadcast).build(net);
+            return firmware::GemvSchedule(a, X, Y, s.p, KernelTestbench::cols(s), s.k, s.n,
+                                          s.tree_k, s.broadcast)
+                .build(net);
     } else {
         throw std::invalid_argument(
             fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));
