@@ -159,12 +159,75 @@ TEST_CASE("MeshGEMM on non-square meshes by the lcm rule equals the reference") 
             CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
         }
     }
-    // Other algorithms refuse P x Q; K must divide into lcm(P, Q) blocks.
+    // K must divide into lcm(P, Q) blocks.
     tb::KernelSpec s;
-    s.op = "gemm", s.algo = "cannon", s.p = 2, s.q = 3, s.m = 4, s.k = 6, s.n = 6;
-    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
-    s.algo = "meshgemm", s.k = 5;  // K must be a multiple of lcm = 6
-    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+    s.op = "gemm", s.algo = "meshgemm", s.p = 2, s.q = 3, s.m = 4, s.k = 5, s.n = 6;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("multiple of 6"));
+}
+
+TEST_CASE("SUMMA, allgather and Cannon on non-square meshes equal the reference") {
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 4},
+                           std::array<uint32_t, 2>{4, 2}, std::array<uint32_t, 2>{1, 3},
+                           std::array<uint32_t, 2>{3, 1}})
+        for (const std::string algo : {"summa", "allgather", "cannon"}) {
+            const uint32_t l = std::lcm(pq[0], pq[1]);
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = algo, s.p = pq[0], s.q = pq[1];
+            s.m = 2 * pq[0], s.k = 2 * l, s.n = 3 * pq[1];
+            INFO(algo << " " << pq[0] << "x" << pq[1]);
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            CHECK(r.checked);
+            CHECK(r.correct);
+            CHECK(r.steps == l);
+            CHECK(r.useful_macs == uint64_t(s.m) * s.k * s.n);
+            s.functional = false;
+            CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
+        }
+    // Cannon's ring is the physical order: its wrap crosses the line (Q - 1 hops on a row).
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "cannon", s.p = 3, s.q = 6, s.m = 3, s.k = 6, s.n = 6;
+    CHECK(tb::KernelTestbench::plan(wseNoc(), s).step_path.hops == 5);
+    s.algo = "meshgemm";
+    CHECK(tb::KernelTestbench::plan(wseNoc(), s).step_path.hops == 2);
+    // SUMMA on 2 x 4: each owner's blocks share its broadcast route (2 + 4 owners per line).
+    s.algo = "summa", s.p = 2, s.q = 4, s.m = 2, s.k = 8, s.n = 4;
+    const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+    CHECK(plan.direct_routes == 2 * 4 + 4 * 2);
+}
+
+TEST_CASE("GEMV algorithms on non-square meshes equal the reference") {
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 4},
+                           std::array<uint32_t, 2>{4, 2}, std::array<uint32_t, 2>{9, 2},
+                           std::array<uint32_t, 2>{1, 3}})
+        for (const std::string algo : {"meshgemv", "pipeline", "ring"})
+            for (bool bc : {false, true}) {
+                tb::KernelSpec s;
+                s.op = "gemv", s.algo = algo, s.p = pq[0], s.q = pq[1], s.m = 1;
+                s.k = 4 * pq[0], s.n = 3 * pq[1], s.broadcast = bc;
+                INFO(algo << " " << pq[0] << "x" << pq[1] << " broadcast " << bc);
+                const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+                CHECK(r.checked);
+                CHECK(r.correct);
+                s.functional = false;
+                CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
+            }
+    // 9 rows: the K-tree's levels are those of a 9-row column, whatever the width.
+    tb::KernelSpec s;
+    s.op = "gemv", s.algo = "meshgemv", s.p = 9, s.q = 2, s.m = 1, s.k = 9, s.n = 2;
+    const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+    CHECK(plan.step_path.stages == firmware::ReduceTree::kTree(9, 2).stages());
+}
+
+TEST_CASE("non-square requests that cannot run are refused with the reason") {
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "meshgemm-t", s.p = 2, s.q = 3, s.m = 6, s.k = 6, s.n = 6;
+    CHECK_THROWS_WITH(
+        tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+        Catch::Contains("needs a square mesh, got 2x3") && Catch::Contains("no lcm form"));
+    s.algo = "cannon", s.shift_align = true;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("--shift-align needs a square mesh"));
 }
 
 TEST_CASE("GEMM with message alignment equals the reference") {
