@@ -4,17 +4,24 @@
 
 #include <stdexcept>
 
+#include "firmware/ValidationError.h"
+
 namespace wsc::firmware {
 
 void Firmware::validate() const {
     for (uint32_t c = 0; c < cores(); ++c) {
         const Program& p = programs_[c];
         const std::string who = fmt::format("core {}", c);
-        p.validate(who);
+        try {
+            p.validate(who);
+        } catch (const ValidationError& e) {
+            throw ValidationError(c, e.pc(), e.what());  // the program does not know its core
+        }
         for (size_t pc = 0; pc < p.code().size(); ++pc) {
             const Instruction& i = p.code()[pc];
             auto fail = [&](const std::string& what) {
-                throw std::invalid_argument(
+                throw ValidationError(
+                    c, pc,
                     fmt::format("{}: instruction {} ({}): {}", who, pc, opcodeName(i.op), what));
             };
             for (uint32_t peer : {i.peer, i.peer2})
@@ -29,12 +36,15 @@ void Firmware::validate() const {
             bool self = false;
             for (uint32_t m : g.members) {
                 if (m >= cores())
-                    throw std::invalid_argument(fmt::format(
-                        "{}: group {} names core {}, which does not exist", who, g.id, m));
+                    throw ValidationError(
+                        c, ValidationError::kNoPc,
+                        fmt::format("{}: group {} names core {}, which does not exist", who, g.id,
+                                    m));
                 self |= m == c;
             }
             if (!self)
-                throw std::invalid_argument(
+                throw ValidationError(
+                    c, ValidationError::kNoPc,
                     fmt::format("{}: group {} does not include the core itself", who, g.id));
         }
     }

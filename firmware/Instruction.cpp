@@ -2,6 +2,14 @@
 
 namespace wsc::firmware {
 
+bool operator==(const Instruction& a, const Instruction& b) {
+    return a.op == b.op && a.dtype == b.dtype && a.flags == b.flags && a.a == b.a && a.b == b.b &&
+           a.c == b.c && a.rbuf == b.rbuf && a.event == b.event && a.group == b.group &&
+           a.m == b.m && a.k == b.k && a.n == b.n && a.peer == b.peer && a.route == b.route &&
+           a.peer2 == b.peer2 && a.route2 == b.route2 && a.bytes == b.bytes && a.addr == b.addr &&
+           a.imm == b.imm && a.raise == b.raise;
+}
+
 uint32_t dtypeBytes(DType t) {
     switch (t) {
         case DType::FP32:

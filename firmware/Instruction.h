@@ -72,6 +72,12 @@ struct Instruction {
     bool raise = false;  // DMA: raise `event` at the receiving side when done
 };
 
+// Every field equal (the text form's round trip is checked with it).
+bool operator==(const Instruction& a, const Instruction& b);
+inline bool operator!=(const Instruction& a, const Instruction& b) {
+    return !(a == b);
+}
+
 uint32_t dtypeBytes(DType t);
 uint32_t dtypeBits(DType t);
 const char* dtypeName(DType t);

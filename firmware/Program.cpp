@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "firmware/ValidationError.h"
+
 namespace wsc::firmware {
 
 uint16_t Program::addBuffer(const std::string& name, uint32_t elems, DType dtype) {
@@ -49,7 +51,8 @@ std::vector<uint32_t> Program::matchLoops() const {
 
 void Program::validate(const std::string& who) const {
     auto fail = [&](size_t pc, const std::string& what) {
-        throw std::invalid_argument(
+        throw ValidationError(
+            ValidationError::kNoCoreId, pc,
             fmt::format("{}: instruction {} ({}): {}", who, pc, opcodeName(code_[pc].op), what));
     };
     auto needBuf = [&](size_t pc, uint16_t b, const char* role, uint64_t elems) {
@@ -68,6 +71,15 @@ void Program::validate(const std::string& who) const {
     int depth = 0;
     for (size_t pc = 0; pc < code_.size(); ++pc) {
         const Instruction& i = code_[pc];
+        // Only GEMM takes transb and only GEMM/GEMV take acc: other bits would be silently
+        // ignored by the core and lost by the text form.
+        const uint8_t allowed = i.op == Opcode::Gemm
+                                    ? Instruction::kAccumulate | Instruction::kTransB
+                                : i.op == Opcode::Gemv ? Instruction::kAccumulate
+                                                       : 0;
+        if (i.flags & ~allowed)
+            fail(pc, fmt::format("flags 0x{:x} are not valid for this opcode (allowed: 0x{:x})",
+                                 i.flags, allowed));
         switch (i.op) {
             case Opcode::Gemm:
             case Opcode::Gemv: {
@@ -138,7 +150,8 @@ void Program::validate(const std::string& who) const {
         }
     }
     if (depth != 0)
-        throw std::invalid_argument(fmt::format("{}: {} loop(s) without endloop", who, depth));
+        throw ValidationError(ValidationError::kNoCoreId, ValidationError::kNoPc,
+                              fmt::format("{}: {} loop(s) without endloop", who, depth));
 }
 
 }  // namespace wsc::firmware

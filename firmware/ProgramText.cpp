@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "firmware/ParseError.h"
+#include "firmware/ValidationError.h"
 
 namespace wsc::firmware {
 
@@ -26,7 +27,7 @@ enum class Field {
     K,
     N,
     DType,
-    Acc,
+    Flag,  // a bare word that sets KeyDef::flag in Instruction::flags
     Peer,
     Route,
     Peer2,
@@ -42,6 +43,7 @@ struct KeyDef {
     const char* key;
     Field field;
     bool required;
+    uint8_t flag = 0;  // Field::Flag only
 };
 
 struct OpDef {
@@ -62,7 +64,8 @@ const std::vector<OpDef>& opTable() {
                       {"k", Field::K, true},
                       {"n", Field::N, true},
                       {"dtype", Field::DType, false},
-                      {"acc", Field::Acc, false}}});
+                      {"acc", Field::Flag, false, Instruction::kAccumulate},
+                      {"transb", Field::Flag, false, Instruction::kTransB}}});
         v.push_back({Opcode::Gemv,
                      {a,
                       b,
@@ -70,7 +73,7 @@ const std::vector<OpDef>& opTable() {
                       {"k", Field::K, true},
                       {"n", Field::N, true},
                       {"dtype", Field::DType, false},
-                      {"acc", Field::Acc, false}}});
+                      {"acc", Field::Flag, false, Instruction::kAccumulate}}});
         for (Opcode op :
              {Opcode::VAdd, Opcode::VSub, Opcode::VMul, Opcode::VMax, Opcode::VBSub, Opcode::VBMul})
             v.push_back({op, {a, b, c, n}});
@@ -201,6 +204,7 @@ class Parser {
                                      cur_core));
                 if (progs.count(cur_core)) fail(fmt::format("core {} is defined twice", cur_core));
                 cur = &progs[cur_core];
+                core_line_[cur_core] = line_;
                 max_core = std::max(max_core, cur_core);
                 any = true;
                 continue;
@@ -265,10 +269,11 @@ class Parser {
                 if (seen[ki]) fail(fmt::format("expected each key once, got '{}' twice", key));
                 seen[ki] = true;
                 const Field f = def->keys[ki].field;
-                if (f == Field::Acc) {
+                if (f == Field::Flag) {
                     if (eq != std::string::npos)
-                        fail(fmt::format("expected the flag 'acc' without a value, got '{}'", tok));
-                    ins.flags |= Instruction::kAccumulate;
+                        fail(fmt::format("expected the flag '{}' without a value, got '{}'", key,
+                                         tok));
+                    ins.flags |= def->keys[ki].flag;
                     continue;
                 }
                 if (eq == std::string::npos || val.empty())
@@ -323,7 +328,9 @@ class Parser {
                         break;
                     case Field::Event:
                         ins.event = static_cast<uint16_t>(number(key, val, 0xFFFF));
-                        ins.raise = true;
+                        // An optional event (DMA) asks to raise it; wait's required one names
+                        // what to wait for.
+                        ins.raise = !def->keys[ki].required;
                         break;
                     case Field::Group:
                         ins.group = static_cast<uint16_t>(number(key, val, 0xFFFF));
@@ -336,7 +343,7 @@ class Parser {
                         ins.imm = x;
                         break;
                     }
-                    case Field::Acc:
+                    case Field::Flag:
                         break;
                 }
             }
@@ -347,6 +354,7 @@ class Parser {
             if (!dtype_given && (ins.op == Opcode::Gemm || ins.op == Opcode::Gemv))
                 ins.dtype = cur->buffer(ins.a).dtype;
             cur->add(ins);
+            lines_[cur_core].push_back(line_);
         }
         if (!any)
             throw ParseError(file_, line_, "expected at least one '.core <id>' section, got none");
@@ -365,8 +373,14 @@ class Parser {
         }
         try {
             fw.validate();
-        } catch (const std::invalid_argument& e) {
-            throw ParseError(file_, 0, e.what());
+        } catch (const ValidationError& e) {
+            // Point at the instruction's line, or at its core's `.core` line.
+            int at = 0;
+            if (core_line_.count(e.core())) {
+                const auto& l = lines_[e.core()];
+                at = e.pc() < l.size() ? l[e.pc()] : core_line_[e.core()];
+            }
+            throw ParseError(file_, at, e.what());
         }
         return fw;
     }
@@ -374,6 +388,8 @@ class Parser {
   private:
     std::string file_;
     int line_ = 0;
+    std::map<uint32_t, std::vector<int>> lines_;  // line of every instruction, per core
+    std::map<uint32_t, int> core_line_;           // line of every `.core`
 };
 
 std::string fmtFloat(float f) {
@@ -396,10 +412,12 @@ std::string ProgramText::dump(const Firmware& fw) {
             out += fmt::format(".group {} {}\n", g.id, m);
         }
         int indent = 0;
-        for (const Instruction& i : p.code()) {
+        for (size_t pc = 0; pc < p.code().size(); ++pc) {
+            const Instruction& i = p.code()[pc];
             if (i.op == Opcode::EndLoop) --indent;
             std::string line(2 * std::max(indent, 0), ' ');
             line += opcodeName(i.op);
+            uint8_t shown = 0;  // flag bits the text carries
             for (const KeyDef& k : opDef(i.op).keys) {
                 std::string v;
                 switch (k.field) {
@@ -429,8 +447,9 @@ std::string ProgramText::dump(const Firmware& fw) {
                     case Field::DType:
                         v = dtypeName(i.dtype);
                         break;
-                    case Field::Acc:
-                        if (i.flags & Instruction::kAccumulate) line += " acc";
+                    case Field::Flag:
+                        if (i.flags & k.flag) line += fmt::format(" {}", k.key);
+                        shown |= k.flag;
                         continue;
                     case Field::Peer:
                         v = i.peer == kNoCore ? "" : std::to_string(i.peer);
@@ -462,6 +481,11 @@ std::string ProgramText::dump(const Firmware& fw) {
                 }
                 if (!v.empty()) line += fmt::format(" {}={}", k.key, v);
             }
+            // Dropping a flag would load back as different firmware: refuse instead.
+            if (i.flags & ~shown)
+                throw std::invalid_argument(
+                    fmt::format("core {}: instruction {} ({}): flags 0x{:x} have no text form", c,
+                                pc, opcodeName(i.op), i.flags & ~shown));
             out += line + "\n";
             if (i.op == Opcode::Loop) ++indent;
         }

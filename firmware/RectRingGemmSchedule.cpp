@@ -11,10 +11,11 @@
 
 namespace wsc::firmware {
 
-RectRingGemmSchedule::RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows,
-                                           uint32_t cols, uint32_t m, uint32_t k, uint32_t n)
-    : row_ring_(RingOrder::Kind::Interleave, cols ? cols : 1),
-      col_ring_(RingOrder::Kind::Interleave, rows ? rows : 1),
+RectRingGemmSchedule::RectRingGemmSchedule(RingOrder::Kind kind, uint32_t mesh_x, uint32_t mesh_y,
+                                           uint32_t rows, uint32_t cols, uint32_t m, uint32_t k,
+                                           uint32_t n)
+    : row_ring_(kind, cols ? cols : 1),
+      col_ring_(kind, rows ? rows : 1),
       mesh_x_(mesh_x),
       mesh_y_(mesh_y),
       rows_(rows),
@@ -22,11 +23,8 @@ RectRingGemmSchedule::RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uin
       m_(m),
       k_(k),
       n_(n) {
-    const char* algo = "meshgemm";
-    if (rows == 0 || cols == 0 || cols > mesh_x || rows > mesh_y)
-        throw std::invalid_argument(
-            fmt::format("{}: a {}x{} core block does not fit the {}x{} mesh", algo, rows, cols,
-                        mesh_y, mesh_x));
+    const char* algo = kind == RingOrder::Kind::Interleave ? "meshgemm" : "cannon";
+    checkKernelBlock(algo, mesh_x, mesh_y, rows, cols);
     l_ = std::lcm(rows, cols);
     checkDivisible(algo, "m", m, rows), checkDivisible(algo, "n", n, cols);
     checkDivisible(algo, "k (lcm of the mesh sides)", k, l_);
@@ -36,7 +34,7 @@ RectRingGemmSchedule::RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uin
 KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
     const uint32_t H = rows_, W = cols_, L = l_, bw = L / W, bh = L / H;
     KernelPlan plan;
-    plan.algo = "meshgemm";
+    plan.algo = row_ring_.kind() == RingOrder::Kind::Interleave ? "meshgemm" : "cannon";
     plan.fw = Firmware(mesh_x_ * mesh_y_);
     RoutePlanner rp(net, mesh_x_);
     auto id = [&](uint32_t y, uint32_t x) { return y * mesh_x_ + x; };
@@ -122,8 +120,9 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
     plan.notes = fmt::format(
         "{}x{} mesh by the lcm rule: K in lcm = {} blocks, {} A and {} B blocks per core, "
-        "interleaved rings, alignment by placement",
-        H, W, L, bw, bh);
+        "{} rings, alignment by placement",
+        H, W, L, bw, bh,
+        row_ring_.kind() == RingOrder::Kind::Interleave ? "interleaved" : "linear (Cannon)");
     return plan;
 }
 

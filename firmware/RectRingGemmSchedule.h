@@ -9,6 +9,7 @@
 // With ring positions py = pos(y), px = pos(x), core (y, x)'s front slots hold K-block
 // (px L/Nw + py L/Nh + s) mod L of both A and B at step s, so the placement is aligned. On a
 // square block (L = P) this is RingGemmSchedule's MeshGEMM with a different K-block bijection.
+// With the Linear ring kind it is Cannon on Nh x Nw by the same rule (the wrap crosses the line).
 #include <cstdint>
 
 #include "firmware/KernelPlan.h"
@@ -20,8 +21,8 @@ namespace wsc::firmware {
 class RectRingGemmSchedule {
   public:
     // rows = Nh, cols = Nw: the top-left rows x cols cores of a mesh_x x mesh_y mesh.
-    RectRingGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols, uint32_t m,
-                         uint32_t k, uint32_t n);
+    RectRingGemmSchedule(RingOrder::Kind kind, uint32_t mesh_x, uint32_t mesh_y, uint32_t rows,
+                         uint32_t cols, uint32_t m, uint32_t k, uint32_t n);
     KernelPlan build(noc::Network& net) const;
     uint32_t lcm() const { return l_; }
 

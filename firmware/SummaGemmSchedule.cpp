@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 
 #include "firmware/KernelShape.h"
 #include "firmware/LineBroadcast.h"
@@ -11,18 +12,19 @@
 
 namespace wsc::firmware {
 
-SummaGemmSchedule::SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m,
-                                     uint32_t k, uint32_t n, bool gather)
-    : mesh_x_(mesh_x), mesh_y_(mesh_y), p_(p), m_(m), k_(k), n_(n), gather_(gather) {
+SummaGemmSchedule::SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols,
+                                     uint32_t m, uint32_t k, uint32_t n, bool gather)
+    : mesh_x_(mesh_x), mesh_y_(mesh_y), p_(rows), q_(cols), m_(m), k_(k), n_(n), gather_(gather) {
     const char* algo = gather ? "allgather" : "summa";
-    checkKernelMesh(algo, mesh_x, mesh_y, p);
-    checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p),
-        checkDivisible(algo, "n", n, p);
-    tm_ = m / p, tk_ = k / p, tn_ = n / p;
+    checkKernelBlock(algo, mesh_x, mesh_y, rows, cols);
+    l_ = std::lcm(rows, cols);
+    checkDivisible(algo, "m", m, rows), checkDivisible(algo, "n", n, cols);
+    checkDivisible(algo, rows == cols ? "k" : "k (lcm of the mesh sides)", k, l_);
+    tm_ = m / rows, tk_ = k / l_, tn_ = n / cols;
 }
 
 KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
-    const uint32_t P = p_;
+    const uint32_t P = p_, Q = q_, L = l_, bw = L / Q, bh = L / P;
     KernelPlan plan;
     plan.algo = gather_ ? "allgather" : "summa";
     plan.fw = Firmware(mesh_x_ * mesh_y_);
@@ -30,15 +32,24 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
     auto id = [&](uint32_t i, uint32_t j) { return i * mesh_x_ + j; };
     const uint64_t a_bytes = uint64_t(tm_) * tk_ * 4, b_bytes = uint64_t(tk_) * tn_ * 4;
 
-    // Routes in step order, rows and columns alternating, so when R runs out it is the late
-    // steps of both that fall back to pipelining rather than all of one dimension.
-    std::vector<std::unique_ptr<LineBroadcast>> row_bc(P * P), col_bc(P * P);  // [kk * P + line]
-    for (uint32_t kk = 0; kk < P; ++kk)
-        for (uint32_t l = 0; l < P; ++l) {
-            std::vector<uint32_t> row, col;
-            for (uint32_t x = 0; x < P; ++x) row.push_back(id(l, x)), col.push_back(id(x, l));
-            row_bc[kk * P + l] = std::make_unique<LineBroadcast>(rp, row, kk);
-            col_bc[kk * P + l] = std::make_unique<LineBroadcast>(rp, col, kk);
+    // K-block kk of A row i sits on core (i, kk / bw), of B column j on core (kk / bh, j). One
+    // broadcast per (owner, line), made when its first block is due, in step order with rows and
+    // columns alternating, so when R runs out it is the late steps of both that fall back to
+    // pipelining rather than all of one dimension. An owner's later blocks reuse its route.
+    std::vector<std::unique_ptr<LineBroadcast>> row_bc(Q * P),
+        col_bc(P * Q);  // [owner * lines + line]
+    for (uint32_t kk = 0; kk < L; ++kk)
+        for (uint32_t l = 0; l < std::max(P, Q); ++l) {
+            if (kk % bw == 0 && l < P) {
+                std::vector<uint32_t> row;
+                for (uint32_t x = 0; x < Q; ++x) row.push_back(id(l, x));
+                row_bc[(kk / bw) * P + l] = std::make_unique<LineBroadcast>(rp, row, kk / bw);
+            }
+            if (kk % bh == 0 && l < Q) {
+                std::vector<uint32_t> col;
+                for (uint32_t x = 0; x < P; ++x) col.push_back(id(x, l));
+                col_bc[(kk / bh) * Q + l] = std::make_unique<LineBroadcast>(rp, col, kk / bh);
+            }
         }
 
     CriticalPath worst;
@@ -51,48 +62,60 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
         }
 
     for (uint32_t i = 0; i < P; ++i)
-        for (uint32_t j = 0; j < P; ++j) {
+        for (uint32_t j = 0; j < Q; ++j) {
             Program& prog = plan.fw.program(id(i, j));
-            const uint16_t Aown = prog.addBuffer("A", tm_ * tk_),
-                           Bown = prog.addBuffer("B", tk_ * tn_);
+            // Own blocks: A K-blocks j bw .. j bw + bw - 1, B K-blocks i bh .. i bh + bh - 1
+            // (one of each on a square mesh, named as before).
+            std::vector<uint16_t> Aown(bw), Bown(bh);
+            for (uint32_t t = 0; t < bw; ++t)
+                Aown[t] = prog.addBuffer(bw == 1 ? "A" : fmt::format("A{}", t), tm_ * tk_);
+            for (uint32_t t = 0; t < bh; ++t)
+                Bown[t] = prog.addBuffer(bh == 1 ? "B" : fmt::format("B{}", t), tk_ * tn_);
             const uint16_t C = prog.addBuffer("C", tm_ * tn_);
-            // SUMMA: two receive buffers per operand; allgather: one per remote block.
-            const uint32_t nbuf = gather_ ? P : 2;
+            // SUMMA: two receive buffers per operand; allgather: one per K-block.
+            const uint32_t nbuf = gather_ ? L : 2;
             std::vector<uint16_t> Ar(nbuf), Br(nbuf);
             for (uint32_t x = 0; x < nbuf; ++x) {
                 Ar[x] = prog.addBuffer(fmt::format("Ar{}", x), tm_ * tk_);
                 Br[x] = prog.addBuffer(fmt::format("Br{}", x), tk_ * tn_);
             }
             plan.cores.push_back(id(i, j));
-            plan.a.push_back({id(i, j), "A", i * tm_, j * tk_, tm_, tk_});
-            plan.b.push_back({id(i, j), "B", i * tk_, j * tn_, tk_, tn_});
+            for (uint32_t t = 0; t < bw; ++t)
+                plan.a.push_back(
+                    {id(i, j), prog.buffer(Aown[t]).name, i * tm_, (j * bw + t) * tk_, tm_, tk_});
+            for (uint32_t t = 0; t < bh; ++t)
+                plan.b.push_back(
+                    {id(i, j), prog.buffer(Bown[t]).name, (i * bh + t) * tk_, j * tn_, tk_, tn_});
             plan.c.push_back({id(i, j), "C", i * tm_, j * tn_, tm_, tn_});
             auto gemm = [&](uint32_t kk) {
                 Instruction g;
                 g.op = Opcode::Gemm, g.c = C, g.m = tm_, g.k = tk_, g.n = tn_;
-                g.a = kk == j ? Aown : Ar[kk % nbuf];
-                g.b = kk == i ? Bown : Br[kk % nbuf];
+                g.a = kk / bw == j ? Aown[kk % bw] : Ar[kk % nbuf];
+                g.b = kk / bh == i ? Bown[kk % bh] : Br[kk % nbuf];
                 g.flags = Instruction::kAccumulate;
                 prog.add(g);
             };
-            for (uint32_t kk = 0; kk < P; ++kk) {
-                row_bc[kk * P + i]->emit(prog, j, Aown, Ar[kk % nbuf], a_bytes);
-                col_bc[kk * P + j]->emit(prog, i, Bown, Br[kk % nbuf], b_bytes);
+            for (uint32_t kk = 0; kk < L; ++kk) {
+                row_bc[(kk / bw) * P + i]->emit(prog, j, Aown[kk % bw], Ar[kk % nbuf], a_bytes);
+                col_bc[(kk / bh) * Q + j]->emit(prog, i, Bown[kk % bh], Br[kk % nbuf], b_bytes);
                 if (!gather_) gemm(kk);
             }
             if (gather_)
-                for (uint32_t kk = 0; kk < P; ++kk) gemm(kk);
+                for (uint32_t kk = 0; kk < L; ++kk) gemm(kk);
         }
 
-    plan.steps = P;
+    plan.steps = L;
     plan.step_path = worst;
-    plan.total_path = {worst.hops * P, worst.stages * P, worst.bytes};
+    plan.total_path = {worst.hops * L, worst.stages * L, worst.bytes};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.rejected_multicasts = rp.rejectedMulticasts();
     plan.notes =
         fmt::format("{} of {} line broadcasts on multicast routes, the rest pipelined core to core",
-                    rp.directRoutes(), 2 * P * P);
+                    rp.directRoutes(), 2 * P * Q);
+    if (P != Q)
+        plan.notes += fmt::format("; {}x{} mesh: K in lcm = {} blocks, {} A and {} B per core", P,
+                                  Q, L, bw, bh);
     return plan;
 }
 

@@ -9,6 +9,11 @@
 // With `gather` set this is GEMM via allgather (Fig. 6 (1)): every core first collects the whole
 // row of A blocks and column of B blocks (P tiles each: O(1/P) memory per core instead of
 // O(1/P^2)), then multiplies them as they arrive.
+//
+// On a P x Q mesh (P rows, Q columns) A's K-blocks are spread over Q columns and B's over P rows,
+// so K is cut into L = lcm(P, Q) blocks (the lcm rule of WaferLLM Sec. 5.4): core (i, j) owns A
+// blocks j L/Q .. (j+1) L/Q - 1 and B blocks i L/P .. (i+1) L/P - 1, and each of L steps
+// broadcasts one block of each; an owner's broadcasts share one route.
 #include <cstdint>
 
 #include "firmware/KernelPlan.h"
@@ -18,12 +23,13 @@ namespace wsc::firmware {
 
 class SummaGemmSchedule {
   public:
-    SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m, uint32_t k,
-                      uint32_t n, bool gather);
+    // rows = P, cols = Q: the top-left block of a mesh_x x mesh_y mesh.
+    SummaGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols, uint32_t m,
+                      uint32_t k, uint32_t n, bool gather);
     KernelPlan build(noc::Network& net) const;
 
   private:
-    uint32_t mesh_x_, mesh_y_, p_, m_, k_, n_, tm_, tk_, tn_;
+    uint32_t mesh_x_, mesh_y_, p_, q_, l_, m_, k_, n_, tm_, tk_, tn_;
     bool gather_;
 };
 

@@ -40,8 +40,8 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                const std::string& shape_help) {
     c->add_option("--algo", o.algo, "algorithm: " + algos);
     c->add_option("--mesh", o.mesh,
-                  "P (a P x P core mesh) or PxQ (P rows, Q columns; gemm meshgemm), or a "
-                  "comma-separated list");
+                  "P (a P x P core mesh) or PxQ (P rows, Q columns; every algorithm but "
+                  "meshgemm-t), or a comma-separated list");
     c->add_option("--shape", o.shape, shape_help);
     c->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
     c->add_flag("--compare", o.compare,
@@ -64,6 +64,9 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
               "MxKxN or S for S x S x S (default 64)");
     g->add_flag("--shift-align", o.shift_align,
                 "meshgemm/cannon: align by ring shifts instead of by placement");
+    g->add_option("--tree-k", o.tree_k,
+                  "meshgemm-t: levels of the K-tree that reduce-adds the partials (default 2)")
+        ->check(CLI::Range(1, 8));
     auto* v = k->add_subcommand("gemv", "y = x W: meshgemv (K-tree), pipeline, ring allreduce");
     addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)",
               "KxN or S for S x S (default 256)");
@@ -111,7 +114,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
             throw std::invalid_argument("--shape: gemm takes MxKxN or S");
         base.m = shape[0], base.k = shape.size() == 3 ? shape[1] : shape[0], base.n = shape.back();
     }
-    // --mesh P[,P...] or PxQ (P rows by Q columns; non-square: gemm meshgemm by the lcm rule).
+    // --mesh P[,P...] or PxQ (P rows by Q columns; non-square GEMMs by the lcm rule).
     std::vector<std::pair<uint32_t, uint32_t>> meshes;
     {
         std::stringstream ss(o.mesh);

@@ -41,13 +41,31 @@ noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p, uint32_t cols) {
 firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
     const uint32_t X = net.topology().routers() ? net.params().topology.x : 0,
                    Y = net.params().topology.y;
-    if (s.q && s.q != s.p) {  // non-square: MeshGEMM by the lcm rule (WaferLLM Sec. 5.4)
-        if (s.op != "gemm" || s.algo != "meshgemm" || s.shift_align)
-            throw std::invalid_argument(
-                fmt::format("kernel {} {}: a {}x{} (non-square) mesh is supported by gemm "
-                            "meshgemm with placement alignment only",
-                            s.op, s.algo, s.p, s.q));
-        return firmware::RectRingGemmSchedule(X, Y, s.p, s.q, s.m, s.k, s.n).build(net);
+    const uint32_t Q = KernelTestbench::cols(s);
+    if (Q != s.p) {
+        // Non-square: K is cut into lcm(P, Q) blocks (WaferLLM Sec. 5.4) for the shift and
+        // broadcast GEMMs; GEMV's columns reduce independently and need no rule.
+        if (s.op == "gemm" && (s.algo == "meshgemm" || s.algo == "cannon")) {
+            if (s.shift_align)
+                throw std::invalid_argument(fmt::format(
+                    "kernel gemm {}: --shift-align needs a square mesh (a {}x{} mesh is aligned "
+                    "by placement only)",
+                    s.algo, s.p, Q));
+            return firmware::RectRingGemmSchedule(s.algo == "meshgemm"
+                                                      ? firmware::RingOrder::Kind::Interleave
+                                                      : firmware::RingOrder::Kind::Linear,
+                                                  X, Y, s.p, Q, s.m, s.k, s.n)
+                .build(net);
+        }
+        if (s.op == "gemm" && s.algo == "meshgemm-t")
+            throw std::invalid_argument(fmt::format(
+                "kernel gemm meshgemm-t: needs a square mesh, got {}x{}: B's N-blocks move along "
+                "the columns ({} of them) while C's sit along the rows ({}), and no lcm form of "
+                "dist-GEMM-T is implemented",
+                s.p, Q, s.p, Q));
+        if (s.op == "gemm" && (s.algo == "summa" || s.algo == "allgather"))
+            return firmware::SummaGemmSchedule(X, Y, s.p, Q, s.m, s.k, s.n, s.algo == "allgather")
+                .build(net);
     }
     if (s.op == "gemm") {
         if (s.algo == "meshgemm" || s.algo == "cannon")
@@ -57,15 +75,17 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
                                               X, Y, s.p, s.m, s.k, s.n, s.shift_align)
                 .build(net);
         if (s.algo == "meshgemm-t")
-            return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n).build(net);
+            return firmware::RingGemmTSchedule(X, Y, s.p, s.m, s.k, s.n, s.tree_k).build(net);
         if (s.algo == "summa" || s.algo == "allgather")
-            return firmware::SummaGemmSchedule(X, Y, s.p, s.m, s.k, s.n, s.algo == "allgather")
+            return firmware::SummaGemmSchedule(X, Y, s.p, s.p, s.m, s.k, s.n, s.algo == "allgather")
                 .build(net);
     } else if (s.op == "gemv") {
         using A = firmware::GemvSchedule::Allreduce;
         const A a = s.algo == "meshgemv" ? A::KTree : s.algo == "pipeline" ? A::Pipeline : A::Ring;
         if (s.algo == "meshgemv" || s.algo == "pipeline" || s.algo == "ring")
-            return firmware::GemvSchedule(a, X, Y, s.p, s.k, s.n, s.tree_k, s.broadcast).build(net);
+            return firmware::GemvSchedule(a, X, Y, s.p, KernelTestbench::cols(s), s.k, s.n,
+                                          s.tree_k, s.broadcast)
+                .build(net);
     } else {
         throw std::invalid_argument(
             fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));

@@ -20,7 +20,7 @@ struct KernelSpec {
     std::string op = "gemm";  // gemm | gemv
     std::string algo = "meshgemm";
     uint32_t p = 4;
-    uint32_t q = 0;                   // mesh columns: a P x Q mesh (gemm meshgemm only); 0: P x P
+    uint32_t q = 0;                   // mesh columns: a P x Q mesh (not meshgemm-t); 0: P x P
     uint32_t m = 64, k = 64, n = 64;  // gemv: m = 1
     uint32_t tree_k = 2;              // meshgemv levels
     bool broadcast = false;           // gemv: multicast the result back to the column

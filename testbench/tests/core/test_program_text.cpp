@@ -92,6 +92,179 @@ TEST_CASE("firmware text dumps and loads back unchanged", "[core][isa]") {
     CHECK_THAT(gd, Contains("loop count=2"));  // P = 5: two loop pairs, then one last step
 }
 
+namespace {
+
+// One program per core exercising every opcode with every flag and optional key it takes, built
+// through the C++ API (as schedule generators do), not through the text form.
+Firmware everyOpcode() {
+    Firmware fw(3);
+    Program& p = fw.program(0);
+    const uint16_t A = p.addBuffer("A", 64), B = p.addBuffer("B", 64), C = p.addBuffer("C", 64);
+    const uint16_t S = p.addBuffer("s", 1), H = p.addBuffer("h", 64, DType::FP16);
+    p.addGroup(1, {0, 1});
+    fw.program(1).addBuffer("X", 64);
+    fw.program(1).addGroup(1, {0, 1});
+    fw.program(2).addBuffer("Y", 16, DType::INT8);
+    auto ins = [](Opcode op) {
+        Instruction i;
+        i.op = op;
+        return i;
+    };
+    for (uint32_t o = 0; o < uint32_t(Opcode::Count); ++o) {
+        const Opcode op = Opcode(o);
+        Instruction i = ins(op);
+        switch (op) {
+            case Opcode::Gemm:
+                for (uint8_t f : {uint8_t(0), Instruction::kAccumulate, Instruction::kTransB,
+                                  uint8_t(Instruction::kAccumulate | Instruction::kTransB)})
+                    for (DType t : {DType::FP32, DType::BF16}) {
+                        i.a = A, i.b = B, i.c = C, i.m = 4, i.k = 8, i.n = 2, i.flags = f,
+                        i.dtype = t;
+                        p.add(i);
+                    }
+                continue;
+            case Opcode::Gemv:
+                for (uint8_t f : {uint8_t(0), Instruction::kAccumulate}) {
+                    i.a = H, i.b = B, i.c = C, i.k = 8, i.n = 8, i.flags = f, i.dtype = DType::FP16;
+                    p.add(i);
+                }
+                continue;
+            case Opcode::VAdd:
+            case Opcode::VSub:
+            case Opcode::VMul:
+            case Opcode::VMax:
+                i.a = A, i.b = B, i.c = C, i.n = 64;
+                break;
+            case Opcode::VBSub:
+            case Opcode::VBMul:
+                i.a = A, i.b = S, i.c = C, i.n = 64;
+                break;
+            case Opcode::VScale:
+                i.a = A, i.c = C, i.n = 64, i.imm = -0.1f;
+                break;
+            case Opcode::VRsqrt:
+                i.a = S, i.c = S, i.n = 1, i.imm = 1e-5f;
+                break;
+            case Opcode::VExp:
+            case Opcode::VRecip:
+            case Opcode::VSilu:
+            case Opcode::VGelu:
+            case Opcode::VCopy:
+                i.a = A, i.c = C, i.n = 64;
+                break;
+            case Opcode::VRedSum:
+            case Opcode::VRedMax:
+            case Opcode::VSqSum:
+                i.a = A, i.c = S, i.n = 64;
+                break;
+            case Opcode::Send:
+                i.a = A, i.peer = 1, i.bytes = 256, p.add(i);
+                i.a = H, i.peer = kNoCore, i.route = 40, i.bytes = 128;
+                break;
+            case Opcode::Recv:
+                i.c = B, i.peer = 2, i.bytes = 256, p.add(i);
+                i.c = B, i.peer = kNoCore, i.route = 7, i.bytes = 12;
+                break;
+            case Opcode::Relay:
+                i.peer = 1, i.peer2 = 2, i.bytes = 64, p.add(i);
+                i.peer = kNoCore, i.route = 3, i.peer2 = kNoCore, i.route2 = 4, p.add(i);
+                i.peer = 2, i.route = kNoRouteId;
+                break;
+            case Opcode::DmaLoad:
+                i.c = A, i.addr = 0x1000, i.bytes = 256, p.add(i);
+                i.event = 2, i.raise = true;
+                break;
+            case Opcode::DmaStore:
+                i.a = C, i.addr = 0xdeadbeef00, i.bytes = 256, i.event = 3, i.raise = true,
+                p.add(i);
+                i.event = 0, i.raise = false;
+                break;
+            case Opcode::DmaPut:
+                i.a = A, i.peer = 1, i.rbuf = 0, i.bytes = 256, i.event = 5, i.raise = true;
+                p.add(i);
+                i.event = 0, i.raise = false;
+                break;
+            case Opcode::DmaGet:
+                i.c = B, i.peer = 2, i.rbuf = 0, i.bytes = 16;
+                break;
+            case Opcode::Wait:
+                i.event = 2, i.n = 1, p.add(i);
+                i.event = 5, i.n = 3;
+                break;
+            case Opcode::WaitAll:
+                break;
+            case Opcode::EndLoop:
+                continue;  // closes the loop body below
+            case Opcode::Barrier:
+                i.group = 1;
+                break;
+            case Opcode::Loop:
+                i.n = 4;
+                p.add(i);
+                i = ins(Opcode::VCopy), i.a = A, i.c = B, i.n = 8;
+                break;
+            case Opcode::Count:
+                break;
+        }
+        p.add(i);
+        if (op == Opcode::Loop) p.add(ins(Opcode::EndLoop));
+    }
+    fw.validate();
+    return fw;
+}
+
+}  // namespace
+
+TEST_CASE("every opcode and flag survives dump then parse unchanged", "[core][isa]") {
+    const Firmware fw = everyOpcode();
+    // Every opcode is present, so a new opcode without a text form fails here.
+    std::vector<bool> seen(size_t(Opcode::Count), false);
+    for (const Instruction& i : fw.program(0).code()) seen[size_t(i.op)] = true;
+    for (size_t o = 0; o < seen.size(); ++o) {
+        INFO("opcode " << opcodeName(Opcode(o)));
+        CHECK(seen[o]);
+    }
+    const std::string text = ProgramText::dump(fw);
+    INFO(text);
+    CHECK_THAT(text, Contains(" acc transb") && Contains(" transb") && Contains("dtype=bf16"));
+    const Firmware back = ProgramText::parse(text, "roundtrip.fw", fw.cores());
+    REQUIRE(back.cores() == fw.cores());
+    for (uint32_t c = 0; c < fw.cores(); ++c) {
+        const Program &a = fw.program(c), &b = back.program(c);
+        REQUIRE(a.buffers().size() == b.buffers().size());
+        for (size_t x = 0; x < a.buffers().size(); ++x) {
+            CHECK(a.buffers()[x].name == b.buffers()[x].name);
+            CHECK(a.buffers()[x].elems == b.buffers()[x].elems);
+            CHECK(a.buffers()[x].dtype == b.buffers()[x].dtype);
+        }
+        REQUIRE(a.groups().size() == b.groups().size());
+        for (size_t x = 0; x < a.groups().size(); ++x) {
+            CHECK(a.groups()[x].id == b.groups()[x].id);
+            CHECK(a.groups()[x].members == b.groups()[x].members);
+        }
+        REQUIRE(a.code().size() == b.code().size());
+        for (size_t pc = 0; pc < a.code().size(); ++pc) {
+            INFO("core " << c << " instruction " << pc << " (" << opcodeName(a.code()[pc].op)
+                         << ")");
+            CHECK(a.code()[pc] == b.code()[pc]);
+        }
+    }
+    CHECK(ProgramText::dump(back) == text);
+
+    // A flag an opcode does not take is refused, not dropped on the way to text.
+    Firmware bad(1);
+    const uint16_t x = bad.program(0).addBuffer("x", 16);
+    Instruction g;
+    g.op = Opcode::Gemv, g.a = g.b = g.c = x, g.k = 4, g.n = 4, g.flags = Instruction::kTransB;
+    bad.program(0).add(g);
+    CHECK_THROWS_WITH(bad.validate(), Contains("flags 0x2 are not valid"));
+    CHECK_THROWS_WITH(ProgramText::dump(bad), Contains("have no text form"));
+    expectError(".core 0\n.buffer A 16\ngemv a=A b=A c=A k=4 n=4 transb\n", 3,
+                "expected one of the keys of 'gemv' (a, b, c, k, n, dtype, acc), got 'transb'");
+    expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=4 n=4 transb=1\n", 3,
+                "expected the flag 'transb' without a value");
+}
+
 TEST_CASE("malformed firmware text names the file, the line and what was expected", "[core][isa]") {
     expectError(".core 0\n.buffer A 16\ngemm a=A b=A c=A m=4 k=x4 n=4\n", 3,
                 "expected an integer for 'k', got 'x4'");
@@ -111,13 +284,18 @@ TEST_CASE("malformed firmware text names the file, the line and what was expecte
                 5, "expected a buffer declared on core 0, got 'Z'");
     expectError(".core 0\n.buffer A 16\nsend buf=A to=1 bytes=64=2\n", 3,
                 "expected an integer for 'bytes'");
-    // Semantic checks after parsing name the core and the instruction.
+    // Semantic checks after parsing name the core, the instruction and its line.
     try {
-        ProgramText::parse(".core 0\n.buffer A 16\nvadd a=A b=A c=A n=32\n", "big.fw");
+        ProgramText::parse(".core 0\n.buffer A 16\n\nvadd a=A b=A c=A n=32\n", "big.fw");
         FAIL("no error");
     } catch (const ParseError& e) {
+        CHECK(e.line() == 4);
         CHECK_THAT(std::string(e.what()),
-                   Contains("big.fw") && Contains("core 0") && Contains("holds 16 elements"));
+                   Contains("big.fw:4:") && Contains("core 0") && Contains("holds 16 elements"));
     }
+    // ... or the line of the core's `.core` when the fault is the program's as a whole.
+    expectError(".core 0\n.buffer A 4\n.core 1\n.buffer B 4\nloop count=2\nwait.all\n", 3,
+                "loop(s) without endloop");
+    expectError(".core 0\n.buffer A 4\nsend buf=A to=7 bytes=16\n", 3, "core 7 does not exist");
     CHECK_THROWS_WITH(ProgramText::loadFile("/nonexistent/x.fw"), Contains("/nonexistent/x.fw"));
 }

@@ -3,12 +3,13 @@
 // per-step critical path stays at 2 hops as P grows while Cannon's and SUMMA's grow; K-tree group
 // counts follow the facts file; routes stay within the route limit, and a too-small limit makes
 // transfers relay through cores that pay the relay cost.
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <stdexcept>
 
-#include "firmware/GemvSchedule.h"
+#include "firmware/ReduceTree.h"
 #include "firmware/RingOrder.h"
 #include "testbench/KernelTestbench.h"
 
@@ -80,9 +81,6 @@ TEST_CASE("dist-GEMM-T (meshgemm-t) equals A x B^T without transposing B") {
             CHECK(r.correct);
             CHECK(r.max_abs_error == 0);
             CHECK(r.relays == 0);
-            if (p > 1)
-                CHECK(r.step_path.hops ==
-                      (p == 2 ? 1u : 2u));  // interleaved rings: at most two hops
         }
     // Not square in shape, and B's layout [n x k] differs from A x B's [k x n]: a plain GEMM
     // schedule on the same operands would not match the B^T reference.
@@ -95,8 +93,37 @@ TEST_CASE("dist-GEMM-T (meshgemm-t) equals A x B^T without transposing B") {
     CHECK_FALSE(tb::KernelTestbench::known("gemv", "meshgemm-t"));
 }
 
+TEST_CASE("dist-GEMM-T reduces with a K-tree of any K and stays correct") {
+    for (uint32_t kk : {1u, 2u, 3u})
+        for (uint32_t p : {2u, 5u, 8u, 9u}) {
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = "meshgemm-t", s.p = p, s.m = 2 * p, s.k = p, s.n = p;
+            s.tree_k = kk;
+            INFO("K = " << kk << " P = " << p);
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            CHECK(r.correct);
+            CHECK(r.relays == 0);
+            CHECK(r.routes_per_core <= 24);
+        }
+    // The step's critical path is the tree's, far below the P - 1 stages of a chain.
+    for (uint32_t p : {8u, 16u, 32u}) {
+        tb::KernelSpec s;
+        s.op = "gemm", s.algo = "meshgemm-t", s.p = p, s.m = s.k = s.n = p;
+        const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+        INFO("P = " << p);
+        CHECK(plan.step_path.stages >= 2);
+        CHECK(plan.step_path.stages <= 2 * firmware::ReduceTree::groupsFor(p));
+        CHECK(plan.step_path.stages < p - 1);
+        CHECK(plan.relayed_paths == 0);  // every tree's routes fit the 24 entries
+        CHECK(plan.routes_per_core <= 24);
+    }
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "meshgemm-t", s.p = 2, s.m = s.k = s.n = 4, s.tree_k = 0;
+    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+}
+
 TEST_CASE("dist-GEMM-T timing-only cycles equal functional cycles") {
-    for (uint32_t p : {3u, 4u}) {
+    for (uint32_t p : {3u, 4u, 8u}) {
         tb::KernelSpec s;
         s.op = "gemm", s.algo = "meshgemm-t", s.p = p, s.m = 2 * p, s.k = 4 * p, s.n = 3 * p;
         const auto f = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
@@ -132,12 +159,75 @@ TEST_CASE("MeshGEMM on non-square meshes by the lcm rule equals the reference") 
             CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
         }
     }
-    // Other algorithms refuse P x Q; K must divide into lcm(P, Q) blocks.
+    // K must divide into lcm(P, Q) blocks.
     tb::KernelSpec s;
-    s.op = "gemm", s.algo = "cannon", s.p = 2, s.q = 3, s.m = 4, s.k = 6, s.n = 6;
-    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
-    s.algo = "meshgemm", s.k = 5;  // K must be a multiple of lcm = 6
-    CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+    s.op = "gemm", s.algo = "meshgemm", s.p = 2, s.q = 3, s.m = 4, s.k = 5, s.n = 6;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("multiple of 6"));
+}
+
+TEST_CASE("SUMMA, allgather and Cannon on non-square meshes equal the reference") {
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 4},
+                           std::array<uint32_t, 2>{4, 2}, std::array<uint32_t, 2>{1, 3},
+                           std::array<uint32_t, 2>{3, 1}})
+        for (const std::string algo : {"summa", "allgather", "cannon"}) {
+            const uint32_t l = std::lcm(pq[0], pq[1]);
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = algo, s.p = pq[0], s.q = pq[1];
+            s.m = 2 * pq[0], s.k = 2 * l, s.n = 3 * pq[1];
+            INFO(algo << " " << pq[0] << "x" << pq[1]);
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            CHECK(r.checked);
+            CHECK(r.correct);
+            CHECK(r.steps == l);
+            CHECK(r.useful_macs == uint64_t(s.m) * s.k * s.n);
+            s.functional = false;
+            CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
+        }
+    // Cannon's ring is the physical order: its wrap crosses the line (Q - 1 hops on a row).
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "cannon", s.p = 3, s.q = 6, s.m = 3, s.k = 6, s.n = 6;
+    CHECK(tb::KernelTestbench::plan(wseNoc(), s).step_path.hops == 5);
+    s.algo = "meshgemm";
+    CHECK(tb::KernelTestbench::plan(wseNoc(), s).step_path.hops == 2);
+    // SUMMA on 2 x 4: each owner's blocks share its broadcast route (2 + 4 owners per line).
+    s.algo = "summa", s.p = 2, s.q = 4, s.m = 2, s.k = 8, s.n = 4;
+    const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+    CHECK(plan.direct_routes == 2 * 4 + 4 * 2);
+}
+
+TEST_CASE("GEMV algorithms on non-square meshes equal the reference") {
+    for (const auto& pq : {std::array<uint32_t, 2>{2, 3}, std::array<uint32_t, 2>{3, 4},
+                           std::array<uint32_t, 2>{4, 2}, std::array<uint32_t, 2>{9, 2},
+                           std::array<uint32_t, 2>{1, 3}})
+        for (const std::string algo : {"meshgemv", "pipeline", "ring"})
+            for (bool bc : {false, true}) {
+                tb::KernelSpec s;
+                s.op = "gemv", s.algo = algo, s.p = pq[0], s.q = pq[1], s.m = 1;
+                s.k = 4 * pq[0], s.n = 3 * pq[1], s.broadcast = bc;
+                INFO(algo << " " << pq[0] << "x" << pq[1] << " broadcast " << bc);
+                const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+                CHECK(r.checked);
+                CHECK(r.correct);
+                s.functional = false;
+                CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles == r.cycles);
+            }
+    // 9 rows: the K-tree's levels are those of a 9-row column, whatever the width.
+    tb::KernelSpec s;
+    s.op = "gemv", s.algo = "meshgemv", s.p = 9, s.q = 2, s.m = 1, s.k = 9, s.n = 2;
+    const auto plan = tb::KernelTestbench::plan(wseNoc(), s);
+    CHECK(plan.step_path.stages == firmware::ReduceTree::kTree(9, 2).stages());
+}
+
+TEST_CASE("non-square requests that cannot run are refused with the reason") {
+    tb::KernelSpec s;
+    s.op = "gemm", s.algo = "meshgemm-t", s.p = 2, s.q = 3, s.m = 6, s.k = 6, s.n = 6;
+    CHECK_THROWS_WITH(
+        tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+        Catch::Contains("needs a square mesh, got 2x3") && Catch::Contains("no lcm form"));
+    s.algo = "cannon", s.shift_align = true;
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("--shift-align needs a square mesh"));
 }
 
 TEST_CASE("GEMM with message alignment equals the reference") {
@@ -176,10 +266,69 @@ TEST_CASE("MeshGEMV with K = 1, 2 and 3 levels equals the reference") {
 }
 
 TEST_CASE("K-tree group counts follow the facts file") {
-    CHECK(firmware::GemvSchedule::groupsFor(64) == 8);
-    CHECK(firmware::GemvSchedule::groupsFor(128) == 8);
-    CHECK(firmware::GemvSchedule::groupsFor(256) == 16);
-    CHECK(firmware::GemvSchedule::groupsFor(512) == 16);
+    CHECK(firmware::ReduceTree::groupsFor(64) == 8);
+    CHECK(firmware::ReduceTree::groupsFor(128) == 8);
+    CHECK(firmware::ReduceTree::groupsFor(256) == 16);
+    CHECK(firmware::ReduceTree::groupsFor(512) == 16);
+    const auto t = firmware::ReduceTree::kTree(64, 2);
+    REQUIRE(t.levels().size() == 2);
+    CHECK(t.levels()[0].size() == 8);
+    CHECK(t.levels()[1].size() == 1);
+    CHECK(t.root() == 27);  // the middle of the middles: groups of 8 rooted at 3, 11, ..., 59
+    CHECK(t.stages() == 4 + 4);
+    CHECK(firmware::ReduceTree::chain(64, 0).stages() == 63);
+}
+
+namespace {
+
+// Plays a tree out on sets: every line index starts with its own partial; each group's members
+// hand their sets one member towards the root. The root must end with every partial, once.
+std::vector<uint32_t> reduceOnSets(const firmware::ReduceTree& t, uint32_t n) {
+    std::vector<std::vector<uint32_t>> have(n);
+    for (uint32_t i = 0; i < n; ++i) have[i] = {i};
+    for (const auto& lv : t.levels())
+        for (const auto& g : lv) {
+            for (uint32_t x = 0; x < g.root; ++x) {  // low side, outermost first
+                auto& to = have[g.members[x + 1]];
+                to.insert(to.end(), have[g.members[x]].begin(), have[g.members[x]].end());
+                have[g.members[x]].clear();
+            }
+            for (uint32_t x = uint32_t(g.members.size()) - 1; x > g.root; --x) {
+                auto& to = have[g.members[x - 1]];
+                to.insert(to.end(), have[g.members[x]].begin(), have[g.members[x]].end());
+                have[g.members[x]].clear();
+            }
+        }
+    std::sort(have[t.root()].begin(), have[t.root()].end());
+    return have[t.root()];
+}
+
+}  // namespace
+
+TEST_CASE("a K-tree reduces every partial exactly once into its root, any root") {
+    for (uint32_t n : {1u, 2u, 3u, 7u, 16u, 33u, 64u})
+        for (uint32_t k : {1u, 2u, 3u}) {
+            std::vector<uint32_t> all(n);
+            std::iota(all.begin(), all.end(), 0u);
+            INFO("n = " << n << " K = " << k);
+            const auto mid = firmware::ReduceTree::kTree(n, k);
+            CHECK(reduceOnSets(mid, n) == all);
+            CHECK(mid.levels().size() <= k);
+            for (uint32_t r = 0; r < n; ++r) {
+                INFO("root " << r);
+                const auto t = firmware::ReduceTree::kTree(n, k, r);
+                CHECK(t.root() == r);
+                CHECK(reduceOnSets(t, n) == all);
+                // Below the last level the groups are those of the middle-rooted tree: fixed
+                // routes whatever the root (at most one extra level carries the sum to r).
+                CHECK(t.levels().size() <= mid.levels().size() + 1);
+                for (size_t l = 0; l + 1 < mid.levels().size(); ++l)
+                    for (size_t g = 0; g < mid.levels()[l].size(); ++g)
+                        CHECK(t.levels()[l][g].rootIndex() == mid.levels()[l][g].rootIndex());
+            }
+        }
+    CHECK_THROWS_AS(firmware::ReduceTree::kTree(4, 2, 4), std::invalid_argument);
+    CHECK_THROWS_AS(firmware::ReduceTree::kTree(4, 0), std::invalid_argument);
 }
 
 TEST_CASE("MeshGEMM's per-step critical path stays at 2 hops while Cannon's and SUMMA's grow") {
