@@ -9,7 +9,7 @@ NocTimelineRecorder::NocTimelineRecorder(hw::PerfettoTrace& trace,
                                          uint64_t every)
     : trace_(trace), phases_(std::move(phases)), every_(std::max<uint64_t>(1, every)) {}
 
-void NocTimelineRecorder::attach(const noc::Network& net, const core::CoreArray*) {
+void NocTimelineRecorder::attach(const noc::Network& net, core::CoreArray*) {
     net_ = &net;
     pid_ = trace_.process("noc");
     phase_tid_ = trace_.track(pid_, "phases", 0);

@@ -15,7 +15,7 @@ class NocTimelineRecorder : public RunObserver {
   public:
     NocTimelineRecorder(hw::PerfettoTrace& trace, std::vector<LinkRecorder::PhaseStart> phases,
                         uint64_t every);
-    void attach(const noc::Network& net, const core::CoreArray* cores) override;
+    void attach(const noc::Network& net, core::CoreArray* cores) override;
     void afterStep(uint64_t cycle) override;
     void finish(uint64_t last_cycle) override;
 
