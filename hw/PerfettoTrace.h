@@ -34,6 +34,7 @@ class PerfettoTrace {
     // A counter sample: from `cycle` on, counter `name` of `pid` has `value`.
     void counter(uint32_t pid, const std::string& name, uint64_t cycle, double value);
     size_t spans() const { return spans_.size(); }
+    size_t counters() const { return counters_.size(); }
     size_t tracks() const { return tracks_; }
     void write(std::ostream& os) const;
     void writeFile(const std::string& path) const;

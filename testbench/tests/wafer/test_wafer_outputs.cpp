@@ -14,8 +14,10 @@
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/MemorySystem.h"
+#include "testbench/NocTimelineRecorder.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/TrafficTestbench.h"
+#include "testbench/tests/noc/NocTestUtil.h"
 #include "testbench/tests/wafer/XmlCheck.h"
 
 using namespace wsc;
@@ -336,4 +338,19 @@ TEST_CASE("outputs: the gemm heatmap has one element per link") {
     // The heatmap of the single "run" phase: 2 x 2 mesh = 8 links.
     test::XmlSummary x = test::checkXml(slurp("gemm_heat.svg"));
     CHECK(x.classes["link"] == 8);
+}
+
+TEST_CASE("outputs: NoC counter samples grow with the log of the run length, not the length") {
+    noc::Network net(test::meshParams(2, 2));
+    hw::PerfettoTrace trace(1e9);
+    tb::NocTimelineRecorder rec(trace, {{"run", 0}}, 1);
+    rec.attach(net, nullptr);
+    const uint64_t cycles = 1000000;
+    for (uint64_t c = 0; c < cycles; ++c) rec.afterStep(c);
+    rec.finish(cycles - 1);
+    // Every cycle for 4000 samples, then every 2, 4, ... cycles: 4000 samples per doubling
+    // up to 2^8 (1,020,000 cycles), two counters per sample, plus the final one.
+    CHECK(trace.counters() < 2 * 4000 * 8 + 1);
+    CHECK(trace.counters() > 2 * 4000 * 7);
+    CHECK(trace.spans() == 1);
 }
