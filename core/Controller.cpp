@@ -26,6 +26,7 @@ void Controller::load(const firmware::Program& prog) {
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
     done_ = prog.code().empty();
+    if (done_) state_ = CoreState::Idle;  // never evaluated: finish() charges the run to idle
 }
 
 uint32_t& Controller::counter(uint32_t key) {
@@ -39,16 +40,17 @@ void Controller::charge(uint64_t upto) {
     if (upto <= acct_from_) return;
     const uint64_t n = upto - acct_from_;
     switch (state_) {
-        case State::Busy:
+        case CoreState::Busy:
             st_.busy += n;
             break;
-        case State::Idle:
+        case CoreState::Idle:
             st_.idle += n;
             break;
-        case State::Stall:
+        case CoreState::Stall:
             st_.stall[static_cast<size_t>(cause_)] += n;
             break;
     }
+    if (trace_) trace_->onCharge(id_, state_, cause_, acct_from_, upto);
     acct_from_ = upto;
 }
 
@@ -56,7 +58,8 @@ void Controller::finish(uint64_t end) {
     charge(end + 1);
 }
 
-uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t done) {
+uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t now,
+                           uint64_t done) {
     uint32_t slot;
     if (!free_ops_.empty()) {
         slot = free_ops_.back();
@@ -73,6 +76,8 @@ uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uin
     o.kind = k;
     o.r1 = r1, o.r2 = r2, o.w = w;
     o.done = done;
+    o.begin = now;
+    o.pc = pc_;
     if (r1 != kNoBuf) ++readers_[r1];
     if (r2 != kNoBuf && r2 != r1) ++readers_[r2];
     if (w != kNoBuf) ++writers_[w];
@@ -95,6 +100,10 @@ void Controller::retire(uint64_t now) {
         if (o.w != kNoBuf) --writers_[o.w];
         if (o.raise) ++counter(userEvent(o.event));
         if (o.kind == Op::DmaMem) dma_.finished();
+        // Work whose end was not known at issue (an arrival, a memory answer) is traced here.
+        if (trace_ && (o.kind == Op::Recv || o.kind == Op::DmaMem || o.kind == Op::DmaGet))
+            traceWork(o.kind == Op::Recv ? TraceUnit::Recv : TraceUnit::Dma, o.pc, o.begin, o.done,
+                      0);
         o.kind = Op::Free;
         free_ops_.push_back(s);
     }
@@ -111,7 +120,7 @@ bool Controller::evaluate(uint64_t now) {
     deferred_.clear();
     issued_ = poll_ = false;
     if (done_) {
-        state_ = State::Idle;
+        state_ = CoreState::Idle;
         return false;
     }
     step(now);
@@ -157,7 +166,7 @@ void Controller::step(uint64_t now) {
         if (live_ops_.empty()) {
             done_ = true;
             st_.finish_cycle = now;
-            state_ = State::Idle;
+            state_ = CoreState::Idle;
             return;
         }
         bool units = pe_busy_until_ > now || vec_busy_until_ > now;
@@ -216,7 +225,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (functional)
                 PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n,
                                  acc, i.flags & Instruction::kTransB);
-            newOp(Op::Pe, i.a, i.b, i.c, end);
+            newOp(Op::Pe, i.a, i.b, i.c, now, end);
+            if (trace_) traceWork(TraceUnit::Pe, pc_, now, end, t.macs);
             st_.macs += t.macs;
             st_.pe_busy += t.cycles;
             ++st_.gemm_ops;
@@ -232,7 +242,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
                 i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
                         snapshot(i.a, i.bytes), now);
-            newOp(Op::Send, i.a, kNoBuf, kNoBuf, end);
+            newOp(Op::Send, i.a, kNoBuf, kNoBuf, now, end);
+            if (trace_) traceWork(TraceUnit::Send, pc_, now, end, 0);
             break;
         }
         case Opcode::Recv: {
@@ -240,7 +251,7 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint64_t key =
                 i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             const uint32_t seq = mb_.nextRecvSeq(key);
-            const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, noc::kNever);
+            const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, now, noc::kNever);
             ops_[op].bytes = i.bytes;
             Mailbox::Arrival a;
             if (mb_.take(key, seq, a))
@@ -274,8 +285,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
                 throw std::runtime_error(fmt::format(
                     "core {}: functional DMA to the memory port supports fp32 buffers only ('{}')",
                     id_, prog_->buffer(buf).name));
-            const uint32_t op = store ? newOp(Op::DmaMem, buf, kNoBuf, kNoBuf, noc::kNever)
-                                      : newOp(Op::DmaMem, kNoBuf, kNoBuf, buf, noc::kNever);
+            const uint32_t op = store ? newOp(Op::DmaMem, buf, kNoBuf, kNoBuf, now, noc::kNever)
+                                      : newOp(Op::DmaMem, kNoBuf, kNoBuf, buf, now, noc::kNever);
             ops_[op].raise = i.raise;
             ops_[op].event = i.event;
             ops_[op].chunks = dma_.start(id_, op, buf, i.addr, i.bytes, store,
@@ -291,7 +302,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             sram_.claimPort(now, end, {i.a});
             sendMessage(i.peer, kNoRouteId, i.bytes, MessageTag::put(i.rbuf, i.event, i.raise),
                         snapshot(i.a, i.bytes), now);
-            newOp(Op::DmaPut, i.a, kNoBuf, kNoBuf, end);
+            newOp(Op::DmaPut, i.a, kNoBuf, kNoBuf, now, end);
+            if (trace_) traceWork(TraceUnit::Dma, pc_, now, end, 0);
             break;
         }
         case Opcode::DmaGet: {
@@ -301,7 +313,7 @@ void Controller::issue(const Instruction& i, uint64_t now) {
                 throw std::runtime_error(
                     fmt::format("core {}: dma.get of {} bytes exceeds the {} byte limit", id_,
                                 i.bytes, MessageTag::kMaxGetBytes));
-            const uint32_t op = newOp(Op::DmaGet, kNoBuf, kNoBuf, i.c, noc::kNever);
+            const uint32_t op = newOp(Op::DmaGet, kNoBuf, kNoBuf, i.c, now, noc::kNever);
             ops_[op].raise = i.raise;
             ops_[op].event = i.event;
             ops_[op].bytes = i.bytes;
@@ -343,7 +355,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
                 VectorUnit::execute(i.op, sram_.data(i.a),
                                     i.b == kNoBuf ? nullptr : sram_.data(i.b), sram_.data(i.c), i.n,
                                     i.imm);
-            newOp(Op::Vector, i.a, i.b, i.c, end);
+            newOp(Op::Vector, i.a, i.b, i.c, now, end);
+            if (trace_) traceWork(TraceUnit::Vector, pc_, now, end, i.n);
             ++st_.vector_ops;
             st_.vector_elems += i.n;
             st_.vector_busy += cyc;
@@ -366,6 +379,7 @@ void Controller::blocked(uint64_t now) {
             const uint64_t start = std::max(now, relay_data_.cycle + 1);
             relay_work_end_ = start + p_.relay_cycles + sram_.transferCycles(i.bytes);
             st_.relay_cycles += relay_work_end_ - now;
+            if (trace_) traceWork(TraceUnit::Relay, block_pc_, now, relay_work_end_, 0);
             env_.wakeAt(id_, relay_work_end_);
             return busy();
         }
@@ -407,6 +421,23 @@ void Controller::blocked(uint64_t now) {
     pc_ = block_pc_ + 1;
     issued_ = true;  // the next instruction may issue next cycle
     busy();
+}
+
+void Controller::traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end,
+                           uint64_t work) const {
+    const Instruction& i = prog_->code()[pc];
+    TraceSpan s;
+    s.core = id_;
+    s.unit = unit;
+    s.op = i.op;
+    s.pc = pc;
+    s.begin = begin;
+    s.end = end;
+    s.bytes = i.bytes;
+    s.work = work;
+    s.peer = i.peer, s.route = i.route;
+    s.peer2 = i.peer2, s.route2 = i.route2;
+    trace_->onSpan(s);
 }
 
 void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
@@ -503,10 +534,10 @@ std::string Controller::status() const {
         s += fmt::format("at instruction {} ({}) ", pc, firmware::opcodeName(prog_->code()[pc].op));
     else
         s += "at the end of its program ";
-    if (state_ == State::Stall)
+    if (state_ == CoreState::Stall)
         s += fmt::format("stalled on {}", stallName(cause_));
     else
-        s += state_ == State::Busy ? "busy" : "idle";
+        s += state_ == CoreState::Busy ? "busy" : "idle";
     s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(),
                      mb_.unmatched());
     for (const auto& p : mb_.postedList()) {

@@ -14,6 +14,7 @@
 #include "core/CoreEnvironment.h"
 #include "core/CoreParams.h"
 #include "core/CoreStats.h"
+#include "core/CoreTraceSink.h"
 #include "core/DmaEngine.h"
 #include "core/Mailbox.h"
 #include "core/PeArray.h"
@@ -34,12 +35,13 @@ class Controller {
     void onMessage(const noc::Message& m, uint64_t cycle);
     void onMemory(MemoryRequest& r);
     bool done() const { return done_; }
+    // Exact charges and unit spans go to `sink` (null: none, the default).
+    void setTraceSink(CoreTraceSink* sink) { trace_ = sink; }
     // Charges the cycles up to and including `end`.
     void finish(uint64_t end);
     std::string status() const;
 
   private:
-    enum class State : uint8_t { Busy, Idle, Stall };
     enum class Block : uint8_t { None, Relay, Barrier };
     struct Op {
         enum Kind : uint8_t { Free, Pe, Vector, Send, Recv, DmaMem, DmaPut, DmaGet };
@@ -50,6 +52,8 @@ class Controller {
         uint32_t chunks = 0;
         uint64_t bytes = 0;
         uint64_t done = noc::kNever;
+        uint64_t begin = 0;  // issue cycle and instruction, for traces
+        uint32_t pc = 0;
     };
     struct Counter {
         uint32_t key;
@@ -68,10 +72,12 @@ class Controller {
     void step(uint64_t now);
     bool control(uint64_t now);  // loops; false if the program is over
     void issue(const firmware::Instruction& i, uint64_t now);
-    void stall(StallCause c) { state_ = State::Stall, cause_ = c; }
-    void busy() { state_ = State::Busy; }
+    void stall(StallCause c) { state_ = CoreState::Stall, cause_ = c; }
+    void busy() { state_ = CoreState::Busy; }
     void blocked(uint64_t now);
-    uint32_t newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t done);
+    uint32_t newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t now, uint64_t done);
+    // Tells the sink about instruction `pc`'s work on `unit` over [begin, end).
+    void traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end, uint64_t work) const;
     void land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle);
     bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[b] == 0; }
     bool writable(uint16_t b) const { return writers_[b] == 0 && readers_[b] == 0; }
@@ -115,10 +121,11 @@ class Controller {
     Mailbox::Arrival relay_data_;
     bool barrier_sent_ = false;
     // accounting
-    State state_ = State::Busy;
+    CoreState state_ = CoreState::Busy;
     StallCause cause_ = StallCause::Data;
     uint64_t acct_from_ = 0;
     bool issued_ = false, poll_ = false, done_ = false;
+    CoreTraceSink* trace_ = nullptr;
 };
 
 }  // namespace wsc::core

@@ -10,6 +10,7 @@
 #include "core/CoreEnvironment.h"
 #include "core/CoreParams.h"
 #include "core/CoreStats.h"
+#include "core/CoreTraceSink.h"
 #include "core/DmaEngine.h"
 #include "core/Mailbox.h"
 #include "core/PeArray.h"
@@ -35,6 +36,7 @@ class Core {
     bool done() const { return ctrl_.done(); }
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }
+    void setTraceSink(CoreTraceSink* sink) { ctrl_.setTraceSink(sink); }
 
     Sram& sram() { return sram_; }
     const Sram& sram() const { return sram_; }

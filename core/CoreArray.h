@@ -67,6 +67,9 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     // Charges every core's cycles up to `end` (the run's last cycle).
     void finish(uint64_t end);
 
+    // Core `c` reports its exact timeline to `sink` (null: stops); set before the run starts so
+    // the charges begin at cycle 0.
+    void setTraceSink(uint32_t c, CoreTraceSink* sink) { cores_[c].setTraceSink(sink); }
     Core& core(uint32_t i) { return cores_[i]; }
     const Core& core(uint32_t i) const { return cores_[i]; }
     const CoreParams& params() const { return p_; }

@@ -10,6 +10,8 @@ namespace wsc::core {
 
 enum class StallCause : uint8_t { Data, Credits, Sram, Pe, Vector, Dma, Sync, Count };
 const char* stallName(StallCause c);
+// What a core's cycle is charged to.
+enum class CoreState : uint8_t { Busy, Stall, Idle };
 
 struct CoreStats {
     uint64_t busy = 0, idle = 0;

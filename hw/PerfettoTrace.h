@@ -1,35 +1,73 @@
 #pragma once
 // A Chrome trace-event JSON (opens in ui.perfetto.dev and chrome://tracing): processes holding
-// named tracks (threads), spans on tracks and counter tracks. Times are given in cycles and
-// written in microseconds at the NoC clock, so the timeline reads in real time.
+// named tracks (threads), "X" spans on tracks and counter tracks. Times are given in cycles and
+// written in microseconds at the NoC clock (exact decimals of whole picoseconds), so the
+// timeline reads in real time. Events are kept
+// as compact records (names and arg keys interned, args integers) and streamed out by write():
+// a million spans take tens of MB here, where a JSON document would take a GB.
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <iosfwd>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace wsc::hw {
 
 class PerfettoTrace {
   public:
+    struct Arg {
+        uint32_t key;  // from key()
+        int64_t value;
+    };
+
     explicit PerfettoTrace(double clock_hz);
 
-    // A process (a group of tracks, e.g. "cores"); returns its id.
-    uint32_t process(const std::string& name);
+    // A process (a group of tracks, e.g. one core), listed by `order`; returns its id.
+    uint32_t process(const std::string& name, int64_t order = 0);
     // A track (thread) in `pid`, sorted by `order`; returns its id.
     uint32_t track(uint32_t pid, const std::string& name, int64_t order);
-    // A span [begin, end) in cycles on a track.
+    // The id of an argument name, for Arg.
+    uint32_t key(const std::string& name) { return intern(name); }
+    // A span [begin, end) in cycles on a track, with integer arguments.
     void span(uint32_t pid, uint32_t tid, const std::string& name, uint64_t begin, uint64_t end,
-              nlohmann::json args = nullptr);
+              const std::vector<Arg>& args = {});
     // A counter sample: from `cycle` on, counter `name` of `pid` has `value`.
     void counter(uint32_t pid, const std::string& name, uint64_t cycle, double value);
-    size_t spans() const { return spans_; }
-    const nlohmann::json& json() const { return doc_; }
+    size_t spans() const { return spans_.size(); }
+    size_t counters() const { return counters_.size(); }
+    size_t tracks() const { return tracks_; }
+    void write(std::ostream& os) const;
     void writeFile(const std::string& path) const;
 
   private:
-    double usPerCycle_;
-    nlohmann::json doc_;
+    enum class MetaKind : uint8_t { ProcessName, ProcessSort, ThreadName, ThreadSort };
+    struct Meta {
+        MetaKind kind;
+        uint32_t pid, tid;
+        int64_t value;  // a name id or a sort index
+    };
+    struct Span {
+        uint32_t pid, tid, name, args_at;
+        uint64_t begin, end;
+        uint8_t nargs;
+    };
+    struct Counter {
+        uint32_t pid, name;
+        uint64_t cycle;
+        double value;
+    };
+    uint32_t intern(const std::string& s);
+    uint64_t ps(uint64_t cycle) const;  // the cycle's start in whole picoseconds
+
+    double psPerCycle_;
+    std::vector<std::string> strings_;
+    std::unordered_map<std::string, uint32_t> ids_;
+    std::vector<Meta> meta_;
+    std::vector<Span> spans_;
+    std::vector<Arg> args_;
+    std::vector<Counter> counters_;
     uint32_t next_pid_ = 1, next_tid_ = 1;
-    size_t spans_ = 0;
+    size_t tracks_ = 0;
 };
 
 }  // namespace wsc::hw

@@ -1,118 +1,161 @@
 #include "testbench/CoreTimelineRecorder.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
 namespace wsc::tb {
 
-CoreTimelineRecorder::CoreTimelineRecorder(hw::PerfettoTrace& trace) : trace_(trace) {}
+namespace {
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+}
 
-void CoreTimelineRecorder::attach(const noc::Network&, const core::CoreArray* cores) {
+CoreTimelineRecorder::CoreTimelineRecorder(hw::PerfettoTrace& trace, Options opt)
+    : trace_(trace), opt_(std::move(opt)), cut_(noc::kNever) {}
+
+void CoreTimelineRecorder::attach(const noc::Network&, core::CoreArray* cores) {
     cores_ = cores;
     if (!cores_) return;
-    pid_ = trace_.process("cores");
     const uint32_t n = cores_->cores();
-    tid_.clear();
-    for (uint32_t c = 0; c < n; ++c) tid_.push_back(trace_.track(pid_, cores_->name(c), c));
-    last_.assign(n, core::CoreStats{});
-    open_.assign(n, Open{});
-    busy_name_.assign(n, "busy");
-    pending_.assign(n, core::CoreStats{});
-    for (uint32_t c = 0; c < n; ++c) last_[c] = cores_->core(c).stats();
+    std::vector<uint32_t> pick = opt_.cores;
+    if (pick.empty())
+        for (uint32_t c = 0; c < n; ++c) pick.push_back(c);
+    slot_.assign(n, kNone);
+    traced_.clear();
+    for (uint32_t c : pick) {
+        if (c >= n)
+            throw std::invalid_argument(
+                fmt::format("perfetto trace: core {} is not on the chip (it has {} cores)", c, n));
+        if (slot_[c] != kNone) continue;
+        slot_[c] = static_cast<uint32_t>(traced_.size());
+        traced_.push_back(Traced{c, {}, {}});
+        cores_->setTraceSink(c, this);
+    }
+    k_pc_ = trace_.key("pc"), k_ops_ = trace_.key("ops"), k_bytes_ = trace_.key("bytes");
+    k_macs_ = trace_.key("macs"), k_elems_ = trace_.key("elems"), k_to_ = trace_.key("to");
+    k_from_ = trace_.key("from"), k_route_ = trace_.key("route");
+    k_route_to_ = trace_.key("route_to");
 }
 
-void CoreTimelineRecorder::afterStep(uint64_t) {
+// The sink stays attached after the cut: charges and operations that began before it still
+// arrive later (a core is charged at its next evaluation) and are clipped, so every track ends
+// exactly at the cut; what begins after it is dropped.
+void CoreTimelineRecorder::afterStep(uint64_t cycle) {
+    if (opt_.max_spans && records_ >= opt_.max_spans && cut_ == noc::kNever) cut_ = cycle + 1;
+}
+
+void CoreTimelineRecorder::onCharge(uint32_t core, core::CoreState state, core::StallCause cause,
+                                    uint64_t begin, uint64_t end) {
+    end = std::min(end, cut_);
+    if (end <= begin) return;
+    auto& ch = traced_[slot_[core]].charges;
+    // A core is charged at each evaluation: a busy core every cycle, so runs of one state merge.
+    if (!ch.empty() && ch.back().end == begin && ch.back().state == state &&
+        (state != core::CoreState::Stall || ch.back().cause == cause)) {
+        ch.back().end = end;
+        return;
+    }
+    ch.push_back({begin, end, state, cause});
+    ++records_;
+}
+
+void CoreTimelineRecorder::onSpan(const core::TraceSpan& s) {
+    const uint64_t end = std::min(s.end, cut_);
+    if (end <= s.begin) return;
+    traced_[slot_[s.core]].work[static_cast<size_t>(s.unit)].push_back(
+        {s.begin, end, s.bytes, s.work, s.pc, s.peer, s.route, s.peer2, s.route2, 1, s.op});
+    ++records_;
+}
+
+void CoreTimelineRecorder::finish(uint64_t last) {
     if (!cores_) return;
-    for (uint32_t c = 0; c < tid_.size(); ++c) sample(c);
+    const uint64_t end = std::min(last + 1, cut_);
+    for (Traced& t : traced_) {
+        emitCore(t, end);
+        cores_->setTraceSink(t.core, nullptr);
+    }
 }
 
-void CoreTimelineRecorder::sample(uint32_t c) {
-    const core::CoreStats& now = cores_->core(c).stats();
-    const core::CoreStats& was = last_[c];
-    if (now.cycles() == was.cycles()) return;
-    // Counters grow when an instruction issues, but the cycle it issued in is charged at the
-    // core's next evaluation: what grew by the previous sample belongs to these cycles.
-    const core::CoreStats d = pending_[c];
-    core::CoreStats& next = pending_[c];
-    next = core::CoreStats{};
-    next.macs = now.macs - was.macs;
-    next.vector_elems = now.vector_elems - was.vector_elems;
-    next.bytes_in = now.bytes_in - was.bytes_in;
-    next.bytes_out = now.bytes_out - was.bytes_out;
-    next.dma_bytes = now.dma_bytes - was.dma_bytes;
-    next.relays = now.relays - was.relays;
-    if (now.busy > was.busy) {
-        if (d.macs || d.vector_elems)
-            busy_name_[c] = "compute";
-        else if (d.bytes_out)
-            busy_name_[c] = "send";
-        else if (d.dma_bytes)
-            busy_name_[c] = "dma";
-        else if (d.relays)
-            busy_name_[c] = "relay";
-        else if (d.bytes_in)
-            busy_name_[c] = "receive";
+void CoreTimelineRecorder::emitCore(Traced& t, uint64_t end) {
+    const uint32_t pid = trace_.process(cores_->name(t.core), int64_t(t.core) + 1);  // after "noc"
+    const uint32_t tid = trace_.track(pid, "state", 0);
+    ++tracks_;
+    for (const Charge& c : t.charges) {
+        const uint64_t e = std::min(c.end, end);
+        if (e <= c.begin) continue;
+        std::string name = c.state == core::CoreState::Busy   ? "busy"
+                           : c.state == core::CoreState::Idle ? "idle"
+                                                              : "stall: ";
+        if (c.state == core::CoreState::Stall) name += core::stallName(c.cause);
+        trace_.span(pid, tid, name, c.begin, e);
     }
-
-    // Lay the new cycles out in order: the state that was already running continues first.
-    struct Part {
-        std::string name;
-        uint64_t cycles;
-    };
-    std::vector<Part> parts;
-    if (now.busy > was.busy) parts.push_back({busy_name_[c], now.busy - was.busy});
-    for (size_t s = 0; s < now.stall.size(); ++s)
-        if (now.stall[s] > was.stall[s])
-            parts.push_back(
-                {std::string("stall: ") + core::stallName(static_cast<core::StallCause>(s)),
-                 now.stall[s] - was.stall[s]});
-    if (now.idle > was.idle) parts.push_back({"", now.idle - was.idle});
-    for (size_t i = 1; i < parts.size(); ++i)
-        if (parts[i].name == open_[c].name) std::swap(parts[0], parts[i]);
-    uint64_t at = was.cycles();  // charged cycles are [0, cycles()): the next one is here
-    // Work is issued in busy cycles, so the counters' growth belongs to the busy part; without
-    // one (a message landed while the core stalled) to the first part, the state it landed in.
-    size_t owner = 0;
-    for (size_t i = 0; i < parts.size(); ++i)
-        if (now.busy > was.busy && parts[i].name == busy_name_[c]) owner = i;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        extend(c, parts[i].name, at, at + parts[i].cycles, i == owner ? d : core::CoreStats{});
-        at += parts[i].cycles;
+    std::vector<Charge>().swap(t.charges);
+    for (size_t u = 0; u < kUnits; ++u) {
+        emitUnit(pid, static_cast<core::TraceUnit>(u), t.work[u], end);
+        std::vector<Work>().swap(t.work[u]);
     }
-    last_[c] = now;
 }
 
-void CoreTimelineRecorder::extend(uint32_t c, const std::string& name, uint64_t begin, uint64_t end,
-                                  const core::CoreStats& d) {
-    Open& o = open_[c];
-    if (o.name != name || o.end != begin) {
-        flush(c);
-        o = Open{};
-        o.name = name;
-        o.begin = begin;
+void CoreTimelineRecorder::emitUnit(uint32_t pid, core::TraceUnit unit, std::vector<Work>& w,
+                                    uint64_t end) {
+    std::sort(w.begin(), w.end(), [](const Work& a, const Work& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
+    // One instruction re-issued back to back (a loop body) is one span.
+    std::vector<Work> merged;
+    for (const Work& x : w) {
+        Work* l = merged.empty() ? nullptr : &merged.back();
+        if (l && l->end == x.begin && l->op == x.op && l->pc == x.pc && l->peer == x.peer &&
+            l->route == x.route) {
+            l->end = x.end;
+            l->bytes += x.bytes;
+            l->work += x.work;
+            l->ops += x.ops;
+        } else {
+            merged.push_back(x);
+        }
     }
-    o.end = end;
-    o.macs += d.macs;
-    o.bytes_in += d.bytes_in;
-    o.bytes_out += d.bytes_out;
-    o.dma_bytes += d.dma_bytes;
+    // Spans on one track must nest, so overlapping operations take the first free lane.
+    std::vector<uint64_t> lane_end;
+    std::vector<uint32_t> lane_tid;
+    const int64_t base = 1 + int64_t(unit) * 1000;
+    for (const Work& x : merged) {
+        const uint64_t e = std::min(x.end, end);
+        if (e <= x.begin) continue;
+        size_t lane = 0;
+        while (lane < lane_end.size() && lane_end[lane] > x.begin) ++lane;
+        if (lane == lane_end.size()) {
+            std::string name = core::traceUnitName(unit);
+            if (lane) name += " " + std::to_string(lane + 1);
+            lane_tid.push_back(trace_.track(pid, name, base + int64_t(lane)));
+            lane_end.push_back(0);
+            ++tracks_;
+        }
+        lane_end[lane] = e;
+        trace_.span(pid, lane_tid[lane], firmware::opcodeName(x.op), x.begin, e, argsOf(unit, x));
+    }
 }
 
-void CoreTimelineRecorder::flush(uint32_t c) {
-    Open& o = open_[c];
-    if (o.name.empty() || o.end <= o.begin) return;  // idle is a gap, not a span
-    nlohmann::json args = nlohmann::json::object();
-    if (o.macs) args["macs"] = o.macs;
-    if (o.bytes_in) args["bytes_in"] = o.bytes_in;
-    if (o.bytes_out) args["bytes_out"] = o.bytes_out;
-    if (o.dma_bytes) args["dma_bytes"] = o.dma_bytes;
-    trace_.span(pid_, tid_[c], o.name, o.begin, o.end, args.empty() ? nlohmann::json() : args);
-}
-
-void CoreTimelineRecorder::finish(uint64_t) {
-    if (!cores_) return;
-    for (uint32_t c = 0; c < tid_.size(); ++c) {
-        sample(c);
-        flush(c);
-        open_[c] = Open{};
-    }
+std::vector<hw::PerfettoTrace::Arg>& CoreTimelineRecorder::argsOf(core::TraceUnit unit,
+                                                                  const Work& w) {
+    using firmware::Opcode;
+    args_.clear();
+    args_.push_back({k_pc_, int64_t(w.pc)});
+    if (w.ops > 1) args_.push_back({k_ops_, int64_t(w.ops)});
+    if (unit == core::TraceUnit::Pe) args_.push_back({k_macs_, int64_t(w.work)});
+    if (unit == core::TraceUnit::Vector) args_.push_back({k_elems_, int64_t(w.work)});
+    if (w.bytes) args_.push_back({k_bytes_, int64_t(w.bytes)});
+    // The peer of a receive, a get and a relay sent to us; of a send and a put we sent to.
+    const bool inbound =
+        unit == core::TraceUnit::Recv || w.op == Opcode::DmaGet || w.op == Opcode::Relay;
+    if (w.peer != firmware::kNoCore) args_.push_back({inbound ? k_from_ : k_to_, int64_t(w.peer)});
+    if (w.route != firmware::kNoRouteId) args_.push_back({k_route_, int64_t(w.route)});
+    if (w.peer2 != firmware::kNoCore) args_.push_back({k_to_, int64_t(w.peer2)});
+    if (w.route2 != firmware::kNoRouteId) args_.push_back({k_route_to_, int64_t(w.route2)});
+    return args_;
 }
 
 }  // namespace wsc::tb

@@ -1,48 +1,81 @@
 #pragma once
-// Builds one Perfetto track per core from the cores' own counters. A core charges the cycles
-// since its last evaluation to the state it was in (busy, a stall cause or idle), so after every
-// step the newly charged cycles [old total, new total) are exactly one state each: they become
-// spans. Busy spans are named by the work the counters show started in them (compute: MACs or
-// vector elements; send: bytes out; receive: bytes in; dma; relay) and keep that name while the
-// core stays busy without new work (its units still running); stalls are "stall: <cause>"; idle
-// cycles are gaps. Adjacent spans of the same name merge. Costs O(cores) per step, so it is only
-// attached when a trace is asked for.
-#include <string>
+// Perfetto tracks of the cores, from their exact timelines (a core::CoreTraceSink): each traced
+// core is a process with a "state" track (busy / stall: <cause> / idle spans tiling the run, as
+// CoreStats counts them) and one track per unit that worked (compute, vector, send, receive,
+// dma, relay), each span one operation over [issue, completion) named by its opcode with its
+// instruction index and bytes / MACs / elements / peer as args. Operations that overlap on one
+// unit (two receives posted, DMA queue depth > 1) go to extra lanes "send 2", ...; back-to-back
+// runs of the same instruction (a loop) merge into one span with "ops": count.
+// Size: spans are kept compactly until finish(); after `max_spans` records the trace stops at
+// that cycle (truncatedAt()) and the cores are detached, so a huge run costs bounded memory and
+// nothing more once the cap is hit. `cores` selects which cores are traced (empty: all).
+#include <array>
+#include <cstdint>
 #include <vector>
 
-#include "core/CoreStats.h"
+#include "core/CoreTraceSink.h"
 #include "hw/PerfettoTrace.h"
 #include "testbench/RunObserver.h"
 
 namespace wsc::tb {
 
-class CoreTimelineRecorder : public RunObserver {
+class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
   public:
-    explicit CoreTimelineRecorder(hw::PerfettoTrace& trace);
-    void attach(const noc::Network& net, const core::CoreArray* cores) override;
+    static constexpr uint64_t kDefaultMaxSpans = 1000000;
+    struct Options {
+        std::vector<uint32_t> cores;  // empty: every core
+        uint64_t max_spans = kDefaultMaxSpans;
+    };
+    CoreTimelineRecorder(hw::PerfettoTrace& trace, Options opt);
+    explicit CoreTimelineRecorder(hw::PerfettoTrace& trace)
+        : CoreTimelineRecorder(trace, Options{}) {}
+
+    // RunObserver
+    void attach(const noc::Network& net, core::CoreArray* cores) override;
     void afterStep(uint64_t cycle) override;
     void finish(uint64_t last_cycle) override;
-    uint32_t tracks() const { return static_cast<uint32_t>(tid_.size()); }
+    // core::CoreTraceSink
+    void onSpan(const core::TraceSpan& s) override;
+    void onCharge(uint32_t core, core::CoreState state, core::StallCause cause, uint64_t begin,
+                  uint64_t end) override;
+
+    uint32_t tracedCores() const { return static_cast<uint32_t>(traced_.size()); }
+    uint32_t tracks() const { return tracks_; }
+    // The cycle the trace stops at because of max_spans, or noc::kNever if it is complete.
+    uint64_t truncatedAt() const { return cut_; }
 
   private:
-    struct Open {
-        std::string name;
-        uint64_t begin = 0, end = 0;
-        uint64_t macs = 0, bytes_in = 0, bytes_out = 0, dma_bytes = 0;
+    static constexpr size_t kUnits = static_cast<size_t>(core::TraceUnit::Count);
+    struct Charge {
+        uint64_t begin, end;
+        core::CoreState state;
+        core::StallCause cause;
     };
-    void sample(uint32_t c);
-    void extend(uint32_t c, const std::string& name, uint64_t begin, uint64_t end,
-                const core::CoreStats& delta);
-    void flush(uint32_t c);
+    struct Work {
+        uint64_t begin, end, bytes, work;
+        uint32_t pc, peer, route, peer2, route2, ops;
+        firmware::Opcode op;
+    };
+    struct Traced {
+        uint32_t core;
+        std::vector<Charge> charges;
+        std::array<std::vector<Work>, kUnits> work;
+    };
+    void emitCore(Traced& t, uint64_t end);
+    void emitUnit(uint32_t pid, core::TraceUnit unit, std::vector<Work>& w, uint64_t end);
+    std::vector<hw::PerfettoTrace::Arg>& argsOf(core::TraceUnit unit, const Work& w);
 
     hw::PerfettoTrace& trace_;
-    const core::CoreArray* cores_ = nullptr;
-    uint32_t pid_ = 0;
-    std::vector<uint32_t> tid_;
-    std::vector<core::CoreStats> last_;
-    std::vector<core::CoreStats> pending_;  // counter growth not yet placed on a span
-    std::vector<Open> open_;
-    std::vector<std::string> busy_name_;  // what the core is busy with, carried over
+    Options opt_;
+    core::CoreArray* cores_ = nullptr;
+    std::vector<uint32_t> slot_;  // core -> index in traced_, or kNone
+    std::vector<Traced> traced_;
+    uint64_t records_ = 0;
+    uint64_t cut_;
+    uint32_t tracks_ = 0;
+    std::vector<hw::PerfettoTrace::Arg> args_;
+    uint32_t k_pc_ = 0, k_ops_ = 0, k_bytes_ = 0, k_macs_ = 0, k_elems_ = 0, k_to_ = 0, k_from_ = 0,
+             k_route_ = 0, k_route_to_ = 0;
 };
 
 }  // namespace wsc::tb

@@ -6,7 +6,7 @@ namespace wsc::tb {
 
 LinkRecorder::LinkRecorder(std::vector<PhaseStart> phases) : starts_(std::move(phases)) {}
 
-void LinkRecorder::attach(const noc::Network& net, const core::CoreArray*) {
+void LinkRecorder::attach(const noc::Network& net, core::CoreArray*) {
     net_ = &net;
     ids_.clear();
     snap_.clear();

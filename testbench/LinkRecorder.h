@@ -27,7 +27,7 @@ class LinkRecorder : public RunObserver {
     // Phases in order; the first should begin at 0.
     explicit LinkRecorder(std::vector<PhaseStart> phases);
 
-    void attach(const noc::Network& net, const core::CoreArray* cores) override;
+    void attach(const noc::Network& net, core::CoreArray* cores) override;
     void beforeStep(uint64_t cycle) override;
     void finish(uint64_t last_cycle) override;
 

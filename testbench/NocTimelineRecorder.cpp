@@ -7,13 +7,17 @@ namespace wsc::tb {
 NocTimelineRecorder::NocTimelineRecorder(hw::PerfettoTrace& trace,
                                          std::vector<LinkRecorder::PhaseStart> phases,
                                          uint64_t every)
-    : trace_(trace), phases_(std::move(phases)), every_(std::max<uint64_t>(1, every)) {}
+    : trace_(trace),
+      phases_(std::move(phases)),
+      first_every_(std::max<uint64_t>(1, every)),
+      every_(first_every_) {}
 
-void NocTimelineRecorder::attach(const noc::Network& net, const core::CoreArray*) {
+void NocTimelineRecorder::attach(const noc::Network& net, core::CoreArray*) {
     net_ = &net;
     pid_ = trace_.process("noc");
     phase_tid_ = trace_.track(pid_, "phases", 0);
     next_ = 0, last_at_ = 0, last_ejected_ = net.flitsEjected();
+    every_ = first_every_, samples_ = 0;
 }
 
 void NocTimelineRecorder::afterStep(uint64_t cycle) {
@@ -24,6 +28,9 @@ void NocTimelineRecorder::afterStep(uint64_t cycle) {
                    double(net_->flitsEjected() - last_ejected_) / double(span));
     last_at_ = cycle + 1;
     last_ejected_ = net_->flitsEjected();
+    // A run far longer than expected would otherwise grow the trace without bound: after every
+    // kSamplesPerDoubling samples the interval doubles, so samples grow with log(run length).
+    if (++samples_ % kSamplesPerDoubling == 0) every_ *= 2;
     next_ = cycle + every_;
 }
 

@@ -3,7 +3,7 @@
 namespace wsc::tb {
 
 ObservedDriver::ObservedDriver(noc::CycleDriver& inner, const std::vector<RunObserver*>& observers,
-                               const noc::Network& net, const core::CoreArray* cores)
+                               const noc::Network& net, core::CoreArray* cores)
     : inner_(inner), observers_(observers) {
     for (RunObserver* o : observers_) o->attach(net, cores);
 }

@@ -10,7 +10,7 @@ namespace wsc::tb {
 
 class ProgressObserver : public RunObserver {
   public:
-    void attach(const noc::Network& net, const core::CoreArray* cores) override;
+    void attach(const noc::Network& net, core::CoreArray* cores) override;
     void afterStep(uint64_t cycle) override { line_->tick(cycle); }
     void finish(uint64_t) override { line_->clear(); }
 

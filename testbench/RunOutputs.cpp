@@ -17,7 +17,7 @@ constexpr uint64_t kTraceSamples = 2000;
 }  // namespace
 
 RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path,
-                       std::string perfetto_path)
+                       std::string perfetto_path, CoreTimelineRecorder::Options trace)
     : sc_(sc), heatmap_(std::move(heatmap_path)), perfetto_(std::move(perfetto_path)) {
     uint64_t expected = 0;
     if (sc_.workload_type == "traffic") {
@@ -36,7 +36,7 @@ RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path,
         noc_timeline_ =
             std::make_unique<NocTimelineRecorder>(*trace_, phases_, expected / kTraceSamples);
         if (sc_.workload_type != "traffic")
-            core_timeline_ = std::make_unique<CoreTimelineRecorder>(*trace_);
+            core_timeline_ = std::make_unique<CoreTimelineRecorder>(*trace_, std::move(trace));
     }
 }
 
@@ -97,8 +97,15 @@ void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::
     if (trace_) {
         trace_->writeFile(perfetto_);
         fmt::print(os,
-                   "  perfetto trace      {} ({} core tracks, {} spans; open in ui.perfetto.dev)\n",
-                   perfetto_, core_timeline_ ? core_timeline_->tracks() : 0, trace_->spans());
+                   "  perfetto trace      {} ({} cores, {} core tracks, {} spans; open in "
+                   "ui.perfetto.dev)\n",
+                   perfetto_, core_timeline_ ? core_timeline_->tracedCores() : 0,
+                   core_timeline_ ? core_timeline_->tracks() : 0, trace_->spans());
+        if (core_timeline_ && core_timeline_->truncatedAt() != noc::kNever)
+            fmt::print(os,
+                       "  perfetto trace      core tracks stop at cycle {}: the span cap was "
+                       "reached (--perfetto-max-spans, --perfetto-cores)\n",
+                       core_timeline_->truncatedAt());
     }
 }
 

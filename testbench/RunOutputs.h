@@ -23,7 +23,9 @@ namespace wsc::tb {
 class RunOutputs {
   public:
     // Traffic runs have warm-up / measure / drain phases; other runs one phase, "run".
-    RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path);
+    // `trace` selects the traced cores and caps the core spans (CoreTimelineRecorder).
+    RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path,
+               CoreTimelineRecorder::Options trace = {});
 
     std::vector<RunObserver*> observers();
     // After the run: compute energy, write heatmaps and trace, print their summary to `os` and

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -84,6 +85,25 @@ std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
     return out;
 }
 
+// Core indices and ranges, "0-15,32"; `flag` names the option.
+std::vector<uint32_t> parseCores(const std::string& s, const std::string& flag) {
+    std::vector<uint32_t> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const unsigned long a = std::strtoul(item.c_str(), &end, 10);
+        unsigned long b = a;
+        if (end != item.c_str() && *end == '-') b = std::strtoul(end + 1, &end, 10);
+        if (item.empty() || *end || !std::isdigit(static_cast<unsigned char>(item.back())) || b < a)
+            throw UsageError(fmt::format(
+                "{}: expected comma-separated core indices or ranges (0-15,32), got '{}'", flag,
+                item));
+        for (unsigned long c = a; c <= b; ++c) out.push_back(static_cast<uint32_t>(c));
+    }
+    return out;
+}
+
 // Comma-separated fractions in (0, 1], or [0, 1] with allow_zero; `flag` names the option.
 std::vector<double> parseRates(const std::string& s, const std::string& flag = "--rates",
                                bool allow_zero = false) {
@@ -110,6 +130,14 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
 struct OutputOpts {
     std::string stats, vcd, trace, rtl_fst;
     std::string heatmap, perfetto;
+    std::string perfetto_cores;
+    uint64_t perfetto_max_spans = tb::CoreTimelineRecorder::kDefaultMaxSpans;
+    tb::CoreTimelineRecorder::Options traceOptions() const {
+        tb::CoreTimelineRecorder::Options t;
+        if (!perfetto_cores.empty()) t.cores = parseCores(perfetto_cores, "--perfetto-cores");
+        t.max_spans = perfetto_max_spans;
+        return t;
+    }
 };
 
 void addOutputFlags(CLI::App* app, OutputOpts& o) {
@@ -122,7 +150,14 @@ void addOutputFlags(CLI::App* app, OutputOpts& o) {
                     "run, FILE with .warm-up/.drain before the extension for the other phases");
     app->add_option(
         "--perfetto", o.perfetto,
-        "write a Chrome/Perfetto trace JSON (one track per core, NoC phases and counters)");
+        "write a Chrome/Perfetto trace JSON: per core a state track and one track per unit "
+        "(compute, vector, send, receive, dma, relay), NoC phases and counters");
+    app->add_option("--perfetto-cores", o.perfetto_cores,
+                    "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
+    app->add_option("--perfetto-max-spans", o.perfetto_max_spans,
+                    fmt::format("core tracks stop at the cycle this many spans are recorded "
+                                "(default {}, 0: no cap)",
+                                tb::CoreTimelineRecorder::kDefaultMaxSpans));
     app->add_option("--rtl-fst", o.rtl_fst,
                     "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
@@ -143,7 +178,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
                                         sc.noc.topology.x / 2);
     }
     opt.progress = true;
-    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions());
     opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
@@ -165,7 +200,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
-    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto);
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions());
     opt.observers = outputs.observers();
     tb::ProgressObserver progress;
     opt.observers.push_back(&progress);

@@ -1,18 +1,23 @@
 // Energy, heatmap and Perfetto outputs of small runs (issue 5): the energy equals the counted
 // events times their configured energies; the SVG parses as XML with one element per link; the
-// trace parses with nlohmann-json and has one track per core.
+// trace parses with nlohmann-json and has a track group per core whose spans are exact.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/PeArray.h"
 #include "hw/ScenarioLoader.h"
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/MemorySystem.h"
+#include "testbench/NocTimelineRecorder.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/TrafficTestbench.h"
+#include "testbench/tests/noc/NocTestUtil.h"
 #include "testbench/tests/wafer/XmlCheck.h"
 
 using namespace wsc;
@@ -155,52 +160,197 @@ TEST_CASE("outputs: the heatmap SVG parses as XML and has one element per link, 
     CHECK(counters > 10);
 }
 
-TEST_CASE(
-    "outputs: the Perfetto trace of a gemm run has one track per core with spans that tile time") {
+namespace {
+// The core side of a trace, back in cycles: per core process its tracks by name and their spans.
+struct TraceSpan {
+    std::string name;
+    uint64_t begin, end;
+    nlohmann::json args;
+};
+struct CoreTracks {
+    std::map<std::string, std::vector<TraceSpan>> tracks;  // track name -> spans
+    uint64_t total(const std::string& track) const {
+        uint64_t n = 0;
+        if (tracks.count(track))
+            for (const auto& s : tracks.at(track)) n += s.end - s.begin;
+        return n;
+    }
+    uint64_t sumArg(const std::string& prefix, const char* arg) const {
+        uint64_t n = 0;
+        for (const auto& [t, spans] : tracks)
+            if (t.rfind(prefix, 0) == 0)
+                for (const auto& s : spans) n += s.args.value(arg, uint64_t(0));
+        return n;
+    }
+};
+
+std::map<std::string, CoreTracks> coreTracks(const nlohmann::json& t, double clock_hz) {
+    std::map<uint32_t, std::string> pname, tname;
+    for (const auto& e : t["traceEvents"]) {
+        if (e["ph"] != "M") continue;
+        if (e["name"] == "process_name") pname[e["pid"]] = e["args"]["name"];
+        if (e["name"] == "thread_name") tname[e["tid"]] = e["args"]["name"];
+    }
+    std::map<std::string, CoreTracks> out;
+    for (const auto& [pid, name] : pname)
+        if (name.rfind("core ", 0) == 0) out[name];
+    const double cyclesPerUs = clock_hz / 1e6;
+    for (const auto& e : t["traceEvents"]) {
+        if (e["ph"] != "X") continue;
+        const std::string& p = pname.at(e["pid"]);
+        if (p.rfind("core ", 0) != 0) continue;
+        const double ts = e["ts"].get<double>() * cyclesPerUs;
+        const double dur = e["dur"].get<double>() * cyclesPerUs;
+        const uint64_t b = std::llround(ts), d = std::llround(dur);
+        REQUIRE(std::abs(ts - double(b)) < 1e-6);  // whole cycles survive the us conversion
+        out[p].tracks[tname.at(e["tid"])].push_back(
+            {e["name"], b, b + d, e.value("args", nlohmann::json::object())});
+    }
+    for (auto& [p, c] : out)
+        for (auto& [name, spans] : c.tracks) {
+            std::sort(spans.begin(), spans.end(),
+                      [](const TraceSpan& a, const TraceSpan& b) { return a.begin < b.begin; });
+            // Spans on one track never overlap (the JSON importer needs them nested).
+            for (size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].begin >= spans[i - 1].end);
+        }
+    return out;
+}
+
+struct GemmTraceRun {
+    hw::ScenarioConfig sc;
+    tb::GemmResult r;
+    nlohmann::json trace;
+    std::string report;
+};
+
+GemmTraceRun gemmTrace(const char* cfg, const char* path, tb::CoreTimelineRecorder::Options o) {
+    GemmTraceRun g;
+    g.sc = hw::ScenarioLoader::loadFile(config(cfg));
+    noc::NocShell shell("noc", g.sc.noc.clock_hz);
+    tb::MemorySystem mem(g.sc.core, g.sc.noc.clock_hz);
+    tb::RunOutputs out(g.sc, "", path, std::move(o));
+    tb::GemmRunOptions opt;
+    opt.observers = out.observers();
+    g.r = tb::GemmTestbench::run(g.sc.noc, g.sc.core, g.sc.gemm, shell, mem, opt);
+    std::ostringstream report;
+    out.finishGemm(g.r, report, nullptr);
+    g.report = report.str();
+    g.trace = nlohmann::json::parse(slurp(path));
+    return g;
+}
+}  // namespace
+
+TEST_CASE("outputs: the Perfetto trace of a gemm run has a track group per core with exact spans") {
+    const GemmTraceRun g = gemmTrace("gemm_2x2.yaml", "gemm_trace.json", {});
+    REQUIRE(g.r.correct);
+    const auto cores = coreTracks(g.trace, g.sc.noc.clock_hz);
+    REQUIRE(cores.size() == 4);  // one process (track group) per core of the 2 x 2 mesh
+    const core::PeArray pe(g.sc.core.pe);
+    const core::PeTiming tile = pe.timing(16, 16, 16, firmware::DType::FP32);
+    for (size_t i = 0; i < g.r.stats.size(); ++i) {
+        INFO(g.r.names[i]);
+        REQUIRE(cores.count(g.r.names[i]));
+        const CoreTracks& c = cores.at(g.r.names[i]);
+        const core::CoreStats& st = g.r.stats[i];
+        for (const char* t : {"state", "compute", "send", "receive", "dma"})
+            CHECK(c.tracks.count(t) == 1);
+        // The state track tiles the run: busy, each stall cause and idle as the counters say.
+        const auto& state = c.tracks.at("state");
+        CHECK(state.front().begin == 0);
+        CHECK(state.back().end == g.r.cycles);
+        CHECK(c.total("state") == g.r.cycles);
+        std::map<std::string, uint64_t> by;
+        for (const auto& s : state) by[s.name] += s.end - s.begin;
+        CHECK(by["busy"] == st.busy);
+        CHECK(by["idle"] == st.idle);
+        for (size_t k = 0; k < st.stall.size(); ++k) {
+            const std::string cause = core::stallName(static_cast<core::StallCause>(k));
+            INFO(cause);
+            CHECK(by["stall: " + cause] == st.stall[k]);
+        }
+        for (size_t k = 1; k < state.size(); ++k)  // merged: neighbours differ
+            CHECK(state[k].name != state[k - 1].name);
+        // Units: every GEMM is the fold model's cycles for a 16^3 tile; totals equal the stats.
+        CHECK(c.total("compute") == st.pe_busy);
+        for (const auto& s : c.tracks.at("compute")) {
+            CHECK(s.name == "gemm");
+            const uint64_t ops = s.args.value("ops", uint64_t(1));
+            CHECK(s.end - s.begin == ops * tile.cycles);
+            CHECK(s.args["macs"].get<uint64_t>() == ops * tile.macs);
+        }
+        CHECK(c.sumArg("compute", "macs") == st.macs);
+        CHECK(c.sumArg("send", "bytes") == st.bytes_out);
+        CHECK(c.sumArg("receive", "bytes") == st.bytes_in);
+        CHECK(c.sumArg("dma", "bytes") == st.dma_bytes);
+    }
+    CHECK_THAT(g.report, Catch::Contains("4 cores"));
+}
+
+// SystemC elaborates once per process: one traced run per test case.
+TEST_CASE("outputs: the Perfetto trace keeps only the cores asked for") {
+    const GemmTraceRun g = gemmTrace("small_wafer_gemm.yaml", "gemm_trace_some.json", {{1, 2}});
+    REQUIRE(g.r.correct);
+    const auto two = coreTracks(g.trace, g.sc.noc.clock_hz);
+    REQUIRE(two.size() == 2);
+    CHECK(two.begin()->first.rfind("core 1 ", 0) == 0);
+    CHECK(two.rbegin()->first.rfind("core 2 ", 0) == 0);
+    for (const auto& [name, c] : two) CHECK(c.total("state") == g.r.cycles);
+    CHECK_THAT(g.report, Catch::Contains("2 cores"));
+}
+
+TEST_CASE("outputs: the Perfetto core tracks stop at one cycle when the span cap is reached") {
+    tb::CoreTimelineRecorder::Options capped;
+    capped.max_spans = 20;
+    const GemmTraceRun g = gemmTrace("small_wafer_gemm.yaml", "gemm_trace_cut.json", capped);
+    REQUIRE(g.r.correct);  // the run itself goes on to the end
+    CHECK_THAT(g.report, Catch::Contains("stop at cycle"));
+    const auto cc = coreTracks(g.trace, g.sc.noc.clock_hz);
+    REQUIRE(cc.size() == 4);
+    // Every core's state track ends at the same cut, before the run's end; nothing after it.
+    uint64_t at = 0;
+    size_t spans = 0;
+    for (const auto& [name, c] : cc) {
+        INFO(name);
+        const uint64_t end = c.tracks.at("state").back().end;
+        if (!at) at = end;
+        CHECK(end == at);
+        CHECK(c.total("state") == at);
+        for (const auto& [t, v] : c.tracks) {
+            spans += v.size();
+            for (const auto& s : v) CHECK(s.end <= at);
+        }
+    }
+    CHECK(at > 0);
+    CHECK(at < g.r.cycles);
+    CHECK(spans < 20 + 4 * 8);  // the cap, plus what was in flight at the cut
+}
+
+TEST_CASE("outputs: the gemm heatmap has one element per link") {
     const hw::ScenarioConfig sc = hw::ScenarioLoader::loadFile(config("small_wafer_gemm.yaml"));
     noc::NocShell shell("noc", sc.noc.clock_hz);
     tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
-    tb::RunOutputs out(sc, "gemm_heat.svg", "gemm_trace.json");
+    tb::RunOutputs out(sc, "gemm_heat.svg", "");
     tb::GemmRunOptions opt;
     opt.observers = out.observers();
     const tb::GemmResult r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
     std::ostringstream report;
     out.finishGemm(r, report, nullptr);
-
-    const nlohmann::json t = nlohmann::json::parse(slurp("gemm_trace.json"));
-    std::map<uint32_t, std::string> pids, tids;  // id -> name
-    for (const auto& e : t["traceEvents"])
-        if (e["ph"] == "M" && e["name"] == "process_name") pids[e["pid"]] = e["args"]["name"];
-    uint32_t corePid = 0;
-    for (const auto& [pid, name] : pids)
-        if (name == "cores") corePid = pid;
-    REQUIRE(corePid != 0);
-    for (const auto& e : t["traceEvents"])
-        if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == corePid)
-            tids[e["tid"]] = e["args"]["name"];
-    CHECK(tids.size() == 4);  // one track per core of the 2 x 2 mesh
-    // Per core: busy + stall spans cover exactly the cycles the core counted as busy or stalled.
-    std::map<uint32_t, double> covered;
-    std::map<std::string, int> names;
-    for (const auto& e : t["traceEvents"])
-        if (e["ph"] == "X" && e["pid"] == corePid) {
-            covered[e["tid"]] += e["dur"].get<double>();
-            ++names[e["name"].get<std::string>()];
-        }
-    REQUIRE(r.stats.size() == 4);
-    for (size_t i = 0; i < r.stats.size(); ++i) {
-        const uint32_t tid = [&] {
-            for (const auto& [id, n] : tids)
-                if (n == r.names[i]) return id;
-            return 0u;
-        }();
-        REQUIRE(tid != 0);
-        const double us = double(r.stats[i].busy + r.stats[i].stalls()) / sc.noc.clock_hz * 1e6;
-        CHECK(covered[tid] == Approx(us).epsilon(1e-9));
-    }
-    CHECK(names["compute"] > 0);
-    CHECK(names["send"] > 0);
     // The heatmap of the single "run" phase: 2 x 2 mesh = 8 links.
     test::XmlSummary x = test::checkXml(slurp("gemm_heat.svg"));
     CHECK(x.classes["link"] == 8);
+}
+
+TEST_CASE("outputs: NoC counter samples grow with the log of the run length, not the length") {
+    noc::Network net(test::meshParams(2, 2));
+    hw::PerfettoTrace trace(1e9);
+    tb::NocTimelineRecorder rec(trace, {{"run", 0}}, 1);
+    rec.attach(net, nullptr);
+    const uint64_t cycles = 1000000;
+    for (uint64_t c = 0; c < cycles; ++c) rec.afterStep(c);
+    rec.finish(cycles - 1);
+    // Every cycle for 4000 samples, then every 2, 4, ... cycles: 4000 samples per doubling
+    // up to 2^8 (1,020,000 cycles), two counters per sample, plus the final one.
+    CHECK(trace.counters() < 2 * 4000 * 8 + 1);
+    CHECK(trace.counters() > 2 * 4000 * 7);
+    CHECK(trace.spans() == 1);
 }
