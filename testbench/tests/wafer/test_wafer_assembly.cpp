@@ -219,3 +219,31 @@ TEST_CASE("wafer: GEMM with direct DMA to per-die HBM equals the reference and i
     CHECK(r.correct);
     CHECK(r.cycles < kSmallWaferHbmCycles);
 }
+
+TEST_CASE("wafer: paper configs give every die its stacks at the edge routers they name",
+          "[wafer][hw][hbm][configs]") {
+    // TEMP Table I at core level: 4 x 8 dies of 8 x 8 cores, 3 stacks per die.
+    const hw::HardwareConfig temp =
+        hw::HardwareLoader::loadFile(config("temp_4x8_dies_8x8_cores.yaml"));
+    hw::Wafer t("temp", temp);
+    REQUIRE(t.dies() == 32);
+    const noc::Topology& tt = t.topology();
+    for (uint32_t d = 0; d < t.dies(); ++d) {
+        hw::Die& die = t.die(d);
+        REQUIRE(die.stacks() == 3);
+        const uint32_t x0 = die.x() * 8, y0 = die.y() * 8;
+        CHECK(die.stackRouter(0) == tt.router(x0, y0 + 2));      // west, position 2
+        CHECK(die.stackRouter(1) == tt.router(x0 + 7, y0 + 3));  // east, position 3
+        CHECK(die.stackRouter(2) == tt.router(x0, y0 + 5));      // west, position 5
+    }
+    CHECK(t.ports() == 96);
+    // MoEntwine 4 x 4 B200-like dies at die level: 8 stacks per die, all at the die's router.
+    const hw::HardwareConfig moe = hw::HardwareLoader::loadFile(config("moentwine_4x4_b200.yaml"));
+    hw::Wafer m("moe", moe);
+    REQUIRE(m.dies() == 16);
+    for (uint32_t d = 0; d < m.dies(); ++d) {
+        REQUIRE(m.die(d).stacks() == 8);
+        for (uint32_t k = 0; k < 8; ++k) CHECK(m.die(d).stackRouter(k) == m.die(d).routers()[0]);
+    }
+    CHECK(sc_core::sc_find_object("moe.die_3_3.hbm_7.controller") != nullptr);
+}
