@@ -205,10 +205,9 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
     const double nearest = std::nearbyint(perCycle);
     if (std::fabs(perCycle - nearest) <= 1e-9 * std::max(1.0, nearest)) perCycle = nearest;
     if (perCycle < 1.0)
-        s->fail("bandwidth",
-                fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
-                            "the {:g} GHz {} clock)",
-                            clock / 1e9, clock / 1e9, s->has("clock") ? "D2D" : "NoC"));
+        s->fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
+                                         "the {:g} GHz {}clock)",
+                                         clock / 1e9, clock / 1e9, s->has("clock") ? "D2D " : ""));
     if (perCycle > YamlReader::kMaxU32)
         s->fail("bandwidth", "a bandwidth below 2^32 bytes per cycle");
     d.width_bytes = static_cast<uint32_t>(std::floor(perCycle));
