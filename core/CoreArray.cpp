@@ -48,8 +48,12 @@ void CoreArray::memoryRequest(MemoryRequest&& r) {
     if (ports_.empty())
         throw std::runtime_error(fmt::format(
             "{}: DMA to the memory port, but no memory port is attached", name(r.core)));
+    const uint32_t port = port_of_core_.empty() ? r.core % ports_.size() : port_of_core_.at(r.core);
+    if (port >= ports_.size())
+        throw std::logic_error(fmt::format("{}: memory port {} of {} does not exist", name(r.core),
+                                           port, ports_.size()));
     ++mem_outstanding_;
-    ports_[r.core % ports_.size()]->push(std::move(r));
+    ports_[port]->push(std::move(r));
 }
 
 void CoreArray::memoryDone(MemoryRequest&& r) {

@@ -34,8 +34,10 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     // Validates the firmware, keeps it, allocates every core's buffers and resets the cores.
     void load(firmware::Firmware fw);
     const firmware::Firmware& firmware() const { return fw_; }
-    // Memory ports in order; core c uses port c % ports.
+    // Memory ports in order; core c uses port c % ports unless setPortOfCore says otherwise.
     void attachMemoryPort(MemoryPort& port) { ports_.push_back(&port); }
+    // Core c uses memory port map[c] (an index into the attached ports; one entry per core).
+    void setPortOfCore(std::vector<uint32_t> map) { port_of_core_ = std::move(map); }
     // A memory port answered (called by the bridge; r.ready is the cycle it becomes visible).
     void memoryDone(MemoryRequest&& r);
     // An agent that exchanges messages over the NoC (a NocMemoryPort); returns its index, which
@@ -92,6 +94,7 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     firmware::Firmware fw_;
     std::deque<Core> cores_;  // deque: cores are not movable and are never re-seated
     std::vector<MemoryPort*> ports_;
+    std::vector<uint32_t> port_of_core_;  // empty: core c % ports
     std::vector<NocAgent*> agents_;
     std::vector<uint32_t> active_, next_;
     std::vector<uint8_t> queued_;

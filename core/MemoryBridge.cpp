@@ -23,9 +23,9 @@ MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32
     dont_initialize();
 }
 
-void MemoryBridge::connect(std::function<uint64_t()> cycleNow,
+void MemoryBridge::connect(const noc::NocShell& shell,
                            std::function<void(MemoryRequest&&)> onDone) {
-    cycle_now_ = std::move(cycleNow);
+    shell_ = &shell;
     on_done_ = std::move(onDone);
 }
 
@@ -128,8 +128,10 @@ void MemoryBridge::complete(tlm_generic_payload& t) {
                                              name(), s.req.write ? "write" : "read", s.req.bytes,
                                              s.req.addr, t.get_response_string()));
     --in_flight_;
-    // Visible at the first clock edge strictly after the answer.
-    s.req.ready = cycle_now_() + 1;
+    // The crossing into the NoC domain (see the header): a register (first edge strictly after
+    // the answer) or a synchronizer (first edge at or after it, plus sync cycles).
+    s.req.ready =
+        crossing_.async ? shell_->edgeAtOrAfterNow() + crossing_.sync : shell_->cycle() + 1;
     on_done_(std::move(s.req));
 }
 

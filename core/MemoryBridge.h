@@ -3,8 +3,15 @@
 // shared by every core that uses the port. Cores push MemoryRequests into a plain queue from
 // inside the NoC shell's step; one SC_METHOD sends them as BEGIN_REQ (at most one request phase
 // open, at most `max_outstanding` transactions in flight) and hands each answer back through
-// `onDone` with the cycle it becomes visible (the clock edge after BEGIN_RESP). The target can
-// be SimpleMemory or the HBM controller: same socket, same protocol.
+// `onDone` with the NoC cycle it becomes visible. The target can be SimpleMemory or the HBM
+// controller: same socket, same protocol.
+//
+// The answer crosses into the NoC clock domain (docs/ARCHITECTURE.md, "Clock domains"):
+//  - Crossing::synchronous() (default; a target timed in the NoC domain, e.g. SimpleMemory):
+//    captured by the first NoC edge strictly after BEGIN_RESP, as by a register;
+//  - Crossing::asynchronous(S) (a target on its own clock, e.g. HBM at tCK): the
+//    noc::ClockDomainCrossing rule, the first NoC edge at or after BEGIN_RESP plus S
+//    synchronizer cycles.
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
@@ -16,6 +23,7 @@
 #include <vector>
 
 #include "core/MemoryPort.h"
+#include "noc/NocShell.h"
 
 namespace wsc::core {
 
@@ -26,9 +34,18 @@ class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::t
     SC_HAS_PROCESS(MemoryBridge);
     MemoryBridge(sc_core::sc_module_name name, uint32_t max_outstanding, uint32_t max_bytes);
 
-    // `cycleNow` maps the current SystemC time to a cycle (NocShell::cycle); `onDone` receives
-    // each answered request (CoreArray::memoryDone, then a shell wake-up).
-    void connect(std::function<uint64_t()> cycleNow, std::function<void(MemoryRequest&&)> onDone);
+    struct Crossing {
+        bool async = false;
+        uint32_t sync = 0;  // synchronizer cycles (async only)
+        static Crossing synchronous() { return {false, 0}; }
+        static Crossing asynchronous(uint32_t s) { return {true, s}; }
+    };
+
+    // `shell` gives the NoC clock (cycles and edges); `onDone` receives each answered request
+    // (CoreArray::memoryDone, then a shell wake-up).
+    void connect(const noc::NocShell& shell, std::function<void(MemoryRequest&&)> onDone);
+    void setCrossing(Crossing c) { crossing_ = c; }
+    Crossing crossing() const { return crossing_; }
     void push(MemoryRequest&& r) override;
     void free(tlm::tlm_generic_payload* t) override;  // tlm_mm_interface
     uint64_t transactions() const { return transactions_; }
@@ -55,7 +72,8 @@ class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::t
     std::vector<uint8_t> scratch_;                  // data pointer for timing-only transactions
     tlm::tlm_generic_payload* req_open_ = nullptr;  // BEGIN_REQ sent, END_REQ not yet seen
     sc_core::sc_event wake_;
-    std::function<uint64_t()> cycle_now_;
+    const noc::NocShell* shell_ = nullptr;
+    Crossing crossing_;
     std::function<void(MemoryRequest&&)> on_done_;
     uint32_t in_flight_ = 0;
     uint64_t transactions_ = 0;

@@ -6,6 +6,7 @@
 #include "core/CoreParams.h"
 #include "dram/HbmParams.h"
 #include "hw/EnergyParams.h"
+#include "hw/HbmAttachParams.h"
 #include "hw/WaferParams.h"
 #include "noc/NocParams.h"
 
@@ -16,6 +17,7 @@ struct HardwareConfig {
     core::CoreParams core;               // defaults when the file has no core: section
     WaferParams wafer;                   // wafer: section (present = false without one)
     std::optional<dram::HbmParams> hbm;  // hbm: section; none = no HBM beside the dies
+    HbmAttachParams hbm_attach;          // where each die's stacks attach (with hbm only)
     EnergyParams energy;                 // energy: section (zeros without one)
 };
 

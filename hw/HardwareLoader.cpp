@@ -30,7 +30,10 @@ HardwareConfig HardwareLoader::load(const YamlReader& root) {
         hw.noc = NocConfigLoader::load(root.child("noc"));
     }
     if (const auto c = root.optionalChild("core")) hw.core = CoreConfigLoader::load(*c, hw.noc);
-    if (const auto h = root.optionalChild("hbm")) hw.hbm = HbmConfigLoader::load(*h);
+    if (const auto h = root.optionalChild("hbm")) {
+        hw.hbm = HbmConfigLoader::load(*h);
+        hw.hbm_attach = HbmConfigLoader::loadAttach(*h, hw.hbm->stacks, hw.noc);
+    }
     if (const auto e = root.optionalChild("energy")) hw.energy = EnergyConfigLoader::load(*e);
     return hw;
 }

@@ -76,7 +76,9 @@ dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
                  "check_protocol",
                  "energy",
                  "capacity",
-                 "bandwidth"});
+                 "bandwidth",
+                 "attach",
+                 "sync"});
     dram::HbmParams p = dram::HbmParams::hbm3Default();
     // Counts: validate() checks powers of two and their relations; here only the type range.
     p.stacks = h.getUInt("stacks", 1, 64, p.stacks);
@@ -241,6 +243,66 @@ std::string HbmConfigLoader::keyOfMessage(const std::string& message) {
     for (const auto& [field, key] : fieldKeys())
         if (word == field) return key;
     return "";
+}
+
+HbmAttachParams HbmConfigLoader::loadAttach(const YamlReader& h, uint32_t stacks,
+                                            const noc::NocParams& noc) {
+    const noc::TopologyParams& t = noc.topology;
+    const uint32_t dx = t.die_x ? t.die_x : t.x, dy = t.die_y ? t.die_y : t.y;
+    const auto edgeLength = [&](HbmAttachParams::Edge e) {
+        return e == HbmAttachParams::Edge::West || e == HbmAttachParams::Edge::East ? dy : dx;
+    };
+    const std::vector<std::string> names = {"west", "east", "north", "south"};
+    const auto toEdge = [&](const std::string& n) {
+        for (size_t i = 0; i < names.size(); ++i)
+            if (names[i] == n) return static_cast<HbmAttachParams::Edge>(i);
+        return HbmAttachParams::Edge::West;
+    };
+    HbmAttachParams a;
+    a.sync = h.getCycles("sync", noc.clock_hz, 0, 64, a.sync);
+    if (!h.has("attach")) {
+        // Default: stacks go round the die, west, east, north, south, each at its edge's middle.
+        for (uint32_t k = 0; k < stacks; ++k) {
+            HbmAttachParams::Stack st;
+            st.edge = static_cast<HbmAttachParams::Edge>(k % 4);
+            st.at = (edgeLength(st.edge) - 1) / 2;
+            a.stacks.push_back(st);
+        }
+        return a;
+    }
+    const YamlReader list = h.entry("attach");
+    const std::string what =
+        "a list with one entry per stack: an edge (west, east, north, south) or {edge: EDGE, "
+        "at: POSITION}";
+    if (!list.isSequence()) h.fail("attach", what);
+    const std::vector<YamlReader> entries = list.elements();
+    if (entries.size() != stacks)
+        throw h.errorAt("attach",
+                        fmt::format("expected one entry per stack (hbm.stacks = {}), got {} "
+                                    "entr{}",
+                                    stacks, entries.size(), entries.size() == 1 ? "y" : "ies"));
+    for (const YamlReader& e : entries) {
+        HbmAttachParams::Stack st;
+        if (e.isMap()) {
+            e.checkKeys({"edge", "at"});
+            st.edge = toEdge(e.getEnum("edge", names));
+            const uint32_t len = edgeLength(st.edge);
+            st.at = e.getUInt("at", 0, YamlReader::kMaxU32, (len - 1) / 2);
+            if (st.at >= len)
+                e.fail("at", fmt::format("a position along the {} edge in [0, {}] (the die has {} "
+                                         "x {} routers)",
+                                         HbmAttachParams::edgeName(st.edge), len - 1, dx, dy));
+        } else {
+            const std::string n = e.scalar(what);
+            bool known = false;
+            for (const auto& x : names) known |= x == n;
+            if (!known) e.failHere("an edge: west, east, north or south");
+            st.edge = toEdge(n);
+            st.at = (edgeLength(st.edge) - 1) / 2;
+        }
+        a.stacks.push_back(st);
+    }
+    return a;
 }
 
 }  // namespace wsc::hw

@@ -7,13 +7,19 @@
 #include <string>
 
 #include "dram/HbmParams.h"
+#include "hw/HbmAttachParams.h"
 #include "hw/YamlReader.h"
+#include "noc/NocParams.h"
 
 namespace wsc::hw {
 
 class HbmConfigLoader {
   public:
     static dram::HbmParams load(const YamlReader& hbmNode);
+    // `attach` (one entry per stack: an edge name, or {edge, at}) and `sync` (HBM -> NoC
+    // synchronizer, cycles at the NoC clock), checked against the dies of `noc`'s topology.
+    static HbmAttachParams loadAttach(const YamlReader& hbmNode, uint32_t stacks,
+                                      const noc::NocParams& noc);
 
   private:
     static void loadTiming(const YamlReader& t, dram::HbmParams& p);

@@ -191,24 +191,33 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
         return;
     }
     s->checkKeys({"bandwidth", "latency", "serdes_latency", "fec_threshold", "fec_latency",
-                  "energy", "ber"});
+                  "energy", "ber", "clock", "sync"});
+    // The D2D clock (default: the NoC clock). Every D2D width and cycle count is in its cycles;
+    // noc::Link converts a link on its own clock to NoC cycles (docs/NOC.md, "D2D clock").
+    const double clock = s->getQuantity("clock", Dim::Frequency, p.clock_hz);
+    if (!(clock > 0.0) || clock > kMaxClockHz)
+        s->fail("clock", "a frequency > 0 Hz and <= 1000 GHz");
+    d.clock_hz = s->has("clock") ? clock : 0.0;
     // Width is ROUNDED DOWN to whole bytes per cycle: the model never exceeds the specified
     // bandwidth. Values within 1e-9 of a whole number snap to it (floating-point noise).
     const double bandwidth = s->getQuantity("bandwidth", Dim::Bandwidth);
-    double perCycle = bandwidth / p.clock_hz;
+    double perCycle = bandwidth / clock;
     const double nearest = std::nearbyint(perCycle);
     if (std::fabs(perCycle - nearest) <= 1e-9 * std::max(1.0, nearest)) perCycle = nearest;
     if (perCycle < 1.0)
         s->fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
-                                         "the {:g} GHz clock)",
-                                         p.clock_hz / 1e9, p.clock_hz / 1e9));
+                                         "the {:g} GHz {}clock)",
+                                         clock / 1e9, clock / 1e9, s->has("clock") ? "D2D " : ""));
     if (perCycle > YamlReader::kMaxU32)
         s->fail("bandwidth", "a bandwidth below 2^32 bytes per cycle");
     d.width_bytes = static_cast<uint32_t>(std::floor(perCycle));
-    d.latency = s->getCycles("latency", p.clock_hz, 1);
-    d.serdes_latency = s->getCycles("serdes_latency", p.clock_hz, 0, YamlReader::kMaxU32, 0);
+    d.latency = s->getCycles("latency", clock, 1);
+    d.serdes_latency = s->getCycles("serdes_latency", clock, 0, YamlReader::kMaxU32, 0);
     d.fec_threshold_mm = s->getQuantity("fec_threshold", Dim::Length, 50.0 * kMm) / kMm;
-    d.fec_latency = s->getCycles("fec_latency", p.clock_hz, 0, YamlReader::kMaxU32, defaultFec);
+    d.fec_latency = s->getCycles("fec_latency", clock, 0, YamlReader::kMaxU32,
+                                 Units::toCycles("210 ns", clock));
+    // Synchronizer stages of each crossing (NoC -> D2D and back), only used on an own clock.
+    d.sync = s->getCycles("sync", clock, 0, 64, d.sync);
     d.energy_pj_per_bit = s->getQuantity("energy", Dim::EnergyPerBit, 0.0) * kPjPerJ;
     d.ber = s->getDouble("ber", 0.0, 1e-3, 0.0);
 }

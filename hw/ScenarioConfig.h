@@ -9,6 +9,7 @@
 #include "firmware/DmaStreamWorkload.h"
 #include "firmware/GemmWorkload.h"
 #include "hw/EnergyParams.h"
+#include "hw/HbmAttachParams.h"
 #include "hw/WaferParams.h"
 #include "noc/NocParams.h"
 #include "noc/TrafficParams.h"
@@ -25,6 +26,7 @@ struct ScenarioConfig {
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
     WaferParams wafer;                       // the hardware's wafer: section, if any
     std::optional<dram::HbmParams> hbm;      // the hardware's hbm: section, if any
+    HbmAttachParams hbm_attach;              // where its stacks attach to each die
     EnergyParams energy;                     // the hardware's energy: section (zeros if absent)
 };
 

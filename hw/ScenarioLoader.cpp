@@ -31,6 +31,7 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     cfg.core = hw.core;
     cfg.wafer = hw.wafer;
     cfg.hbm = hw.hbm;
+    cfg.hbm_attach = hw.hbm_attach;
     cfg.energy = hw.energy;
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.

@@ -6,7 +6,23 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "noc/ClockDomainCrossing.h"
+
 namespace wsc::noc {
+
+bool Link::Spec::ownClock() const {
+    return kind == Kind::D2D && clock_hz > 0 && noc_clock_hz > 0 &&
+           ClockDomainCrossing::hz(clock_hz) != ClockDomainCrossing::hz(noc_clock_hz);
+}
+
+namespace {
+uint32_t fit(uint64_t v, const char* what) {
+    if (v > 0xFFFFFFFFull)
+        throw std::invalid_argument(
+            fmt::format("D2D link: {} of {} NoC cycles does not fit 32 bits", what, v));
+    return static_cast<uint32_t>(v);
+}
+}  // namespace
 
 Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
     : spec_(spec),
@@ -26,6 +42,20 @@ Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
             "D2D link: bit-error rate {:g} corrupts {:.0f}% of {}-bit flits; link-level retry "
             "cannot make progress (keep it below 50%)",
             spec.ber, 100 * p_flit_error_, flit_bits_));
+    if (spec.ownClock()) {
+        // Worst case over the clock phases, in NoC cycles (see Link.h): the engine stays
+        // integer-cycle and never delivers earlier than a real crossing could.
+        const uint64_t fn = ClockDomainCrossing::hz(spec.noc_clock_hz);
+        const uint64_t fd = ClockDomainCrossing::hz(spec.clock_hz);
+        const uint64_t sd = serialization_;  // D2D cycles per flit
+        const uint64_t wire = uint64_t(spec.latency) + spec.serdes + spec.fec;
+        serialization_ = fit(ClockDomainCrossing::durationIn(sd, fd, fn), "serialization");
+        flight_ =
+            fit(ClockDomainCrossing::worstRoundTrip(fn, fd, spec.sync, wire + sd - 1, spec.sync),
+                "flight");
+        credit_latency_ =
+            fit(ClockDomainCrossing::worstRoundTrip(fn, fd, spec.sync, wire, spec.sync), "credit");
+    }
 }
 
 double Link::uniform() {

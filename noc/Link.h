@@ -5,6 +5,14 @@
 // D2D links add SerDes and, when longer than the FEC threshold, FEC latency; with a bit-error
 // rate they corrupt flits at random, and a corrupted flit is NACKed and resent at link level:
 // nothing is lost, the retry shows as extra latency, extra link occupancy and a counted retry.
+//
+// A D2D link on its own clock (Spec::ownClock) stays integer NoC cycles: its flight, credit
+// latency and serialization are precomputed once as the worst case over the two clocks' phases
+// (noc::ClockDomainCrossing, docs/NOC.md "D2D clock"):
+//   s_d    = ceil(flit / width)                     D2D cycles per flit
+//   s      = ceil(s_d * f_noc / f_d2d)              NoC cycles the port is busy per flit
+//   flight = worstRoundTrip(f_noc, f_d2d, sync, latency + serdes + fec + s_d - 1, sync)
+//   credit = worstRoundTrip(f_noc, f_d2d, sync, latency + serdes + fec, sync)
 #include <cstdint>
 #include <string>
 
@@ -24,6 +32,13 @@ class Link {
         double length_mm = 0.0;
         double energy_pj_per_bit = 0.0;
         double ber = 0.0;
+        // D2D only: the link's own clock (0 or equal to noc_clock_hz: the NoC clock). With its
+        // own clock, latency/serdes/fec and width are in D2D cycles and the link is converted to
+        // NoC cycles by clock crossings at both ends, `sync` destination cycles each.
+        double clock_hz = 0.0;
+        double noc_clock_hz = 0.0;
+        uint32_t sync = 0;
+        bool ownClock() const;
     };
 
     Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed);
@@ -38,6 +53,7 @@ class Link {
     // Cycles from the switch grant of a flit to its arrival in the downstream buffer.
     uint32_t flight() const { return flight_; }
     uint32_t creditLatency() const { return credit_latency_; }
+    // Wire + SerDes + FEC cycles, in the link's own clock when it has one.
     uint32_t oneWayLatency() const { return spec_.latency + spec_.serdes + spec_.fec; }
     // Worst-case flight of one flit including one link-level retry.
     uint32_t maxFlight() const { return flight_ + (spec_.ber > 0 ? retryPenalty() : 0); }

@@ -12,6 +12,23 @@
 namespace wsc::noc {
 
 namespace {
+// The spec of a D2D link of the given length (FEC when longer than the threshold).
+Link::Spec d2dSpec(const NocParams& p, double length_mm) {
+    Link::Spec s;
+    s.kind = Link::Kind::D2D;
+    s.length_mm = length_mm;
+    s.latency = p.d2d.latency;
+    s.serdes = p.d2d.serdes_latency;
+    s.fec = length_mm > p.d2d.fec_threshold_mm ? p.d2d.fec_latency : 0;
+    s.width_bytes = p.d2d.width_bytes;
+    s.energy_pj_per_bit = p.d2d.energy_pj_per_bit;
+    s.ber = p.d2d.ber;
+    s.clock_hz = p.d2d.clock_hz;
+    s.noc_clock_hz = p.clock_hz;
+    s.sync = p.d2d.sync;
+    return s;
+}
+
 uint32_t wheelHorizon(const NocParams& p) {
     uint32_t fb = p.flit_bytes;
     auto ser = [&](uint32_t w) { return (fb + w - 1) / w; };
@@ -20,6 +37,15 @@ uint32_t wheelHorizon(const NocParams& p) {
         p.local_link.latency + ser(p.local_link.width_bytes) + p.local_link.credit_latency;
     uint32_t d2d =
         3 * (p.d2d.latency + p.d2d.serdes_latency + p.d2d.fec_latency + ser(p.d2d.width_bytes));
+    const Link::Spec withFec = d2dSpec(p, p.d2d.fec_threshold_mm + 1);
+    if (withFec.ownClock() && p.d2d.width_bytes && p.d2d.latency) {
+        // A D2D link on its own clock: its NoC-cycle flight and credit (with FEC, the longest).
+        Link::Spec s = withFec;
+        s.ber = 0;
+        const Link longest(s, fb, 0);
+        d2d = std::max<uint32_t>(
+            d2d, 3 * (longest.flight() + longest.creditLatency() + longest.serialization()));
+    }
     return std::max({onDie, local, d2d}) + 4;
 }
 }  // namespace
@@ -101,13 +127,7 @@ void Network::build() {
             Link::Spec s;
             s.length_mm = topo_.linkLengthMm(r, port);
             if (topo_.isD2D(r, port)) {
-                s.kind = Link::Kind::D2D;
-                s.latency = p_.d2d.latency;
-                s.serdes = p_.d2d.serdes_latency;
-                s.fec = s.length_mm > p_.d2d.fec_threshold_mm ? p_.d2d.fec_latency : 0;
-                s.width_bytes = p_.d2d.width_bytes;
-                s.energy_pj_per_bit = p_.d2d.energy_pj_per_bit;
-                s.ber = p_.d2d.ber;
+                s = d2dSpec(p_, s.length_mm);
             } else {
                 s.kind = Link::Kind::OnDie;
                 s.latency = p_.link.latency;

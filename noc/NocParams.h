@@ -19,12 +19,19 @@ struct LinkParams {
 
 // A die-to-die link (SerDes + optional FEC). Used where a link crosses a die boundary and for
 // every wrap-around (torus) link. Lengths come from the topology's geometry.
+//
+// Clock: with clock_hz 0 (or equal to the NoC clock) the link runs on the NoC clock and every
+// cycle count below is a NoC cycle. With its own clock, widths and cycle counts are in D2D
+// cycles and Link converts them to NoC cycles through a noc::ClockDomainCrossing at each end
+// (`sync` destination cycles each way): see Link.h and docs/NOC.md, "D2D clock".
 struct D2DParams {
-    uint32_t width_bytes = 16;       // bandwidth / clock
+    uint32_t width_bytes = 16;       // bytes per (D2D) cycle = bandwidth / clock
     uint32_t latency = 1;            // cycles: wire + protocol latency, >= 1
     uint32_t serdes_latency = 0;     // cycles added by serialiser/deserialiser
     double fec_threshold_mm = 50.0;  // links longer than this need FEC (TEMP)
     uint32_t fec_latency = 0;        // cycles added when FEC is needed (TEMP: 210 ns)
+    double clock_hz = 0.0;           // 0 = the NoC clock (no crossing)
+    uint32_t sync = 2;               // synchronizer cycles per crossing (own clock only)
     double energy_pj_per_bit = 0.0;
     double ber = 0.0;  // bit-error rate; a corrupted flit is NACKed and resent
 };

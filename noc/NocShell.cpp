@@ -20,6 +20,11 @@ uint64_t NocShell::cycle() const {
     return static_cast<uint64_t>((sc_time_stamp() - base_) / period_);
 }
 
+uint64_t NocShell::edgeAtOrAfterNow() const {
+    const uint64_t c = cycle();
+    return timeOf(c) < sc_time_stamp() ? c + 1 : c;
+}
+
 uint64_t NocShell::run(Network& net, CycleDriver& driver) {
     if (tf_ && traced_net_ != &net)
         throw std::logic_error("NocShell: tracing was set up for a different network");

@@ -26,7 +26,9 @@ class NocShell : public sc_core::sc_module {
     uint64_t run(Network& net, CycleDriver& driver);
     // Wakes the shell after an injection from outside a step (e.g. a core module).
     void wake() { wake_ev_.notify(sc_core::SC_ZERO_TIME); }
-    uint64_t cycle() const;
+    uint64_t cycle() const;  // the NoC cycle containing the current time (floor)
+    // The first NoC edge at or after the current time: cycle(), or cycle() + 1 between edges.
+    uint64_t edgeAtOrAfterNow() const;
     uint64_t activations() const { return activations_; }
 
     // VCD of chosen routers: per port buffer occupancy, per output flit valid / VC, per output VC

@@ -45,6 +45,10 @@ class Topology {
     bool isD2D(uint32_t r, uint8_t port) const;
     double linkLengthMm(uint32_t r, uint8_t port) const;
     uint32_t dieOf(uint32_t r) const;
+    uint32_t dieWidth() const { return die_x_; }  // routers per die along x
+    uint32_t dieHeight() const { return die_y_; }
+    uint32_t diesX() const { return p_.x / die_x_; }
+    uint32_t diesY() const { return p_.y / die_y_; }
     // Minimal router-to-router hop count (torus-aware).
     uint32_t distance(uint32_t a, uint32_t b) const;
     std::string name(uint32_t r) const;  // "r(x,y)"

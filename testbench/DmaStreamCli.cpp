@@ -40,8 +40,8 @@ int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_
     core::CoreParams cp = sc.core;
     cp.memory.ports = 1;
     MemorySystem mem(cp, sc.noc.clock_hz,
-                     w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm,
-                     hbmParams(sc));
+                     w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm, hbmParams(sc),
+                     sc.hbm_attach.sync);
     nlohmann::json stats;
     const DmaStreamResult r =
         DmaStreamTestbench::run(sc.noc, cp, w, shell, mem, stats_path.empty() ? nullptr : &stats);

@@ -12,6 +12,7 @@
 #include "core/CoreArray.h"
 #include "firmware/ProgramText.h"
 #include "firmware/ShiftGemmSchedule.h"
+#include "hw/HierarchyStats.h"
 #include "noc/Network.h"
 #include "testbench/ObservedDriver.h"
 
@@ -46,26 +47,35 @@ std::vector<float> GemmTestbench::reference(const firmware::GemmWorkload& w) {
     return c;
 }
 
-GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
-                              const firmware::GemmWorkload& w, noc::NocShell& shell,
-                              MemorySystem& mem, const GemmRunOptions& opt) {
-    const auto t0 = std::chrono::steady_clock::now();
-    core::CoreParams cp = cp_in;
-    cp.functional = w.functional;
-    const firmware::ShiftGemmSchedule sched(np.topology.x, np.topology.y, w);
+namespace {
+firmware::ShiftGemmSchedule makeSchedule(const noc::NocParams& np,
+                                         const firmware::GemmWorkload& w) {
     if (np.topology.local_ports != 1)
         throw std::invalid_argument(
             "gemm: the core model needs topology.local_ports = 1 (one core per router)");
-    firmware::Firmware fw = sched.build();
-    if (!opt.firmware_dump.empty()) firmware::ProgramText::saveFile(fw, opt.firmware_dump);
-    if (sched.memoryBytes() > cp.memory.capacity_bytes)
+    return firmware::ShiftGemmSchedule(np.topology.x, np.topology.y, w);
+}
+
+void checkCapacity(const firmware::ShiftGemmSchedule& sched, uint64_t capacity) {
+    if (sched.memoryBytes() > capacity)
         throw std::invalid_argument(
             fmt::format("gemm: operands need {} bytes of memory, the port has {}",
-                        sched.memoryBytes(), cp.memory.capacity_bytes));
+                        sched.memoryBytes(), capacity));
+}
+}  // namespace
 
+GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
+                              const firmware::GemmWorkload& w, noc::NocShell& shell,
+                              MemorySystem& mem, const GemmRunOptions& opt) {
+    core::CoreParams cp = cp_in;
+    cp.functional = w.functional;
+    const firmware::ShiftGemmSchedule sched = makeSchedule(np, w);
+    checkCapacity(sched, cp.memory.capacity_bytes);
     noc::Network net(np, w.seed);
     core::CoreArray cores(net, cp);
-    cores.load(fw);
+    firmware::Firmware fw = sched.build();
+    if (!opt.firmware_dump.empty()) firmware::ProgramText::saveFile(fw, opt.firmware_dump);
+    cores.load(std::move(fw));
     if (w.memory_over_noc) {
         std::vector<uint32_t> nodes;
         for (uint32_t p = 0; p < mem.ports(); ++p) nodes.push_back(p % net.nodes());
@@ -73,21 +83,47 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
     } else {
         mem.attach(cores, shell, w.functional);
     }
+    return execute(w, sched, net, cores, shell, mem, opt);
+}
 
+GemmResult GemmTestbench::run(hw::Wafer& wafer, const firmware::GemmWorkload& w,
+                              const GemmRunOptions& opt) {
+    const hw::HardwareConfig& hw = wafer.config();
+    core::CoreParams cp = hw.core;
+    cp.functional = w.functional;
+    const firmware::ShiftGemmSchedule sched = makeSchedule(hw.noc, w);
+    if (!hw.hbm) throw std::invalid_argument("gemm on a wafer: the hardware has no hbm: section");
+    checkCapacity(sched, hw.hbm->stackCapacityBytes());
+    noc::Network& net = wafer.buildNetwork(w.seed);
+    core::CoreArray& cores = wafer.buildCores(cp);
+    firmware::Firmware fw = sched.build();
+    if (!opt.firmware_dump.empty()) firmware::ProgramText::saveFile(fw, opt.firmware_dump);
+    cores.load(std::move(fw));
+    wafer.attachMemory(w.functional, w.memory_over_noc);
+    GemmResult r = execute(w, sched, net, cores, wafer.shell(), wafer, opt);
+    if (opt.stats) hw::HierarchyStats::dump(wafer, (*opt.stats)["wafer"]);
+    return r;
+}
+
+GemmResult GemmTestbench::execute(const firmware::GemmWorkload& w,
+                                  const firmware::ShiftGemmSchedule& sched, noc::Network& net,
+                                  core::CoreArray& cores, noc::NocShell& shell,
+                                  hw::MemoryPorts& mem, const GemmRunOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
     const uint32_t P = sched.p(), tm = sched.tileM(), tk = sched.tileK(), tn = sched.tileN();
     if (w.functional) {
+        // Every port holds all A and B tiles: a core loads them from whichever port it uses.
         std::vector<float> a, b;
         operands(w, a, b);
         std::vector<float> tile;
         for (uint32_t port = 0; port < mem.ports(); ++port) {
-            core::SimpleMemory& m = mem.memory(port);
             for (uint32_t bi = 0; bi < P; ++bi)
                 for (uint32_t bk = 0; bk < P; ++bk) {
                     tile.clear();
                     for (uint32_t r = 0; r < tm; ++r)
                         for (uint32_t x = 0; x < tk; ++x)
                             tile.push_back(a[size_t(bi * tm + r) * w.k + bk * tk + x]);
-                    m.write(sched.aTile(bi, bk), tile.data(), tile.size() * 4);
+                    mem.hostWrite(port, sched.aTile(bi, bk), tile.data(), tile.size() * 4);
                 }
             for (uint32_t bk = 0; bk < P; ++bk)
                 for (uint32_t bj = 0; bj < P; ++bj) {
@@ -95,7 +131,7 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
                     for (uint32_t x = 0; x < tk; ++x)
                         for (uint32_t cc = 0; cc < tn; ++cc)
                             tile.push_back(b[size_t(bk * tk + x) * w.n + bj * tn + cc]);
-                    m.write(sched.bTile(bk, bj), tile.data(), tile.size() * 4);
+                    mem.hostWrite(port, sched.bTile(bk, bj), tile.data(), tile.size() * 4);
                 }
         }
     }
@@ -126,8 +162,8 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         std::vector<float> tile(size_t(tm) * tn);
         for (uint32_t bi = 0; bi < P; ++bi)
             for (uint32_t bj = 0; bj < P; ++bj) {
-                mem.memory(sched.core(bi, bj) % mem.ports())
-                    .read(sched.cTile(bi, bj), tile.data(), tile.size() * 4);
+                mem.hostRead(mem.portOfCore(sched.core(bi, bj)), sched.cTile(bi, bj), tile.data(),
+                             tile.size() * 4);
                 for (uint32_t x = 0; x < tm; ++x)
                     for (uint32_t y = 0; y < tn; ++y)
                         r.c[size_t(bi * tm + x) * w.n + bj * tn + y] = tile[size_t(x) * tn + y];
@@ -153,7 +189,8 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
                      {"functional", w.functional},
                      {"checked", r.checked},
                      {"correct", r.correct},
-                     {"max_abs_error", r.max_abs_error}};
+                     {"max_abs_error", r.max_abs_error},
+                     {"memory_path", w.memory_over_noc ? "noc" : "direct"}};
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;

@@ -11,6 +11,9 @@
 #include "core/CoreParams.h"
 #include "core/CoreStats.h"
 #include "firmware/GemmWorkload.h"
+#include "firmware/ShiftGemmSchedule.h"
+#include "hw/MemoryPorts.h"
+#include "hw/Wafer.h"
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
 #include "testbench/MemorySystem.h"
@@ -46,11 +49,23 @@ class GemmTestbench {
     static GemmResult run(const noc::NocParams& np, const core::CoreParams& cp,
                           const firmware::GemmWorkload& w, noc::NocShell& shell, MemorySystem& mem,
                           const GemmRunOptions& opt = {});
+    // The same on a hw::Wafer: every core's DMA goes to the nearest HBM stack of its own die
+    // (w.memory_over_noc: through that stack's edge router), every stack holds the operands, and
+    // each C tile is read back from the stack its core wrote. Stats gain "wafer" (dies, stacks).
+    static GemmResult run(hw::Wafer& wafer, const firmware::GemmWorkload& w,
+                          const GemmRunOptions& opt = {});
     // The plain reference: C = A * B with the operands the run uses.
     static std::vector<float> reference(const firmware::GemmWorkload& w);
     static void operands(const firmware::GemmWorkload& w, std::vector<float>& a,
                          std::vector<float>& b);
     static void printReport(std::ostream& os, const firmware::GemmWorkload& w, const GemmResult& r);
+
+  private:
+    // Places the operands, runs, checks C and fills the stats: shared by both run()s.
+    static GemmResult execute(const firmware::GemmWorkload& w,
+                              const firmware::ShiftGemmSchedule& sched, noc::Network& net,
+                              core::CoreArray& cores, noc::NocShell& shell, hw::MemoryPorts& mem,
+                              const GemmRunOptions& opt);
 };
 
 }  // namespace wsc::tb

@@ -21,6 +21,7 @@
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
 #include "hw/ScenarioLoader.h"
+#include "hw/Wafer.h"
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
@@ -66,6 +67,7 @@ hw::ScenarioConfig loadAny(const std::string& path) {
     sc.core = h.core;
     sc.wafer = h.wafer;
     sc.hbm = h.hbm;
+    sc.hbm_attach = h.hbm_attach;
     sc.energy = h.energy;
     return sc;
 }
@@ -194,9 +196,18 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     return 0;
 }
 
+hw::HardwareConfig hardwareOf(const hw::ScenarioConfig& sc) {
+    hw::HardwareConfig h;
+    h.noc = sc.noc;
+    h.core = sc.core;
+    h.wafer = sc.wafer;
+    h.hbm = sc.hbm;
+    h.hbm_attach = sc.hbm_attach;
+    h.energy = sc.energy;
+    return h;
+}
+
 int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
-    noc::NocShell shell("noc", sc.noc.clock_hz);
-    tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
     tb::GemmRunOptions opt;
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
@@ -204,7 +215,18 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     opt.observers = outputs.observers();
     tb::ProgressObserver progress;
     opt.observers.push_back(&progress);
-    tb::GemmResult r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
+    tb::GemmResult r;
+    if (sc.hbm) {
+        // HBM stacks beside every die, attached at their edge routers (hbm.attach): the chip top
+        // owns them and each core uses the nearest stack of its own die.
+        hw::Wafer wafer("wafer", hardwareOf(sc));
+        r = tb::GemmTestbench::run(wafer, sc.gemm, opt);
+    } else {
+        // No HBM: core.memory's simple memory ports, port p at node p mod nodes.
+        noc::NocShell shell("noc", sc.noc.clock_hz);
+        tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
+        r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
+    }
     tb::GemmTestbench::printReport(std::cout, sc.gemm, r);
     outputs.finishGemm(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {

@@ -127,3 +127,54 @@ TEST_CASE("torus traffic with dateline VCs does not deadlock", "[noc][d2d][torus
     REQUIRE_NOTHROW(test::runUntilIdle(net, c, c + 1000000));
     CHECK_NOTHROW(net.checkConservation());
 }
+
+namespace {
+// Two dies of 2 x 1 routers at 1 GHz; the D2D link between x = 1 and x = 2 runs at d2d_hz with a
+// 3-cycle latency and 16 B per D2D cycle (16 B flits: one D2D cycle per flit).
+uint64_t d2dPacketLatency(double d2d_hz, uint32_t flits, uint64_t* model) {
+    auto p = test::meshParams(4, 1, 2, 2, 16);
+    p.clock_hz = 1e9;
+    p.topology.die_x = 2;
+    p.topology.die_y = 1;
+    p.topology.die_pitch_mm = 10;
+    p.d2d.latency = 3;
+    p.d2d.width_bytes = 16;
+    p.d2d.clock_hz = d2d_hz;
+    p.d2d.sync = 2;
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    net.enqueuePacket(0, 3, noc::kNoRoute, flits, 0, false);
+    test::runUntilIdle(net);
+    REQUIRE(rec.packets.size() == 1);
+    *model = noc::ZeroLoadModel(net).packetLatency(0, 3, flits);
+    return rec.packets[0].cycle;
+}
+}  // namespace
+
+TEST_CASE("a D2D link on its own clock changes zero-load latency by the crossing closed form",
+          "[noc][d2d][clock]") {
+    // Path 0 -> 3: injection (1) + 4 routers x P (2) + two on-die links (1 each) + the D2D link +
+    // ejection (1) + (F - 1) x the slowest serialization on the path (docs/NOC.md, T0).
+    const auto t0 = [](uint64_t d2d_flight, uint64_t s_path, uint32_t F) {
+        return 1 + 4 * 2 + 2 * 1 + d2d_flight + 1 + (F - 1) * s_path;
+    };
+    for (uint32_t F : {1u, 4u}) {
+        uint64_t model = 0;
+        // D2D on the NoC clock: flight = latency + s - 1 = 3, one cycle per flit.
+        CHECK(d2dPacketLatency(0.0, F, &model) == t0(3, 1, F));
+        CHECK(model == t0(3, 1, F));
+        // Same clock given explicitly: still no crossing.
+        CHECK(d2dPacketLatency(1e9, F, &model) == t0(3, 1, F));
+        // 500 MHz: flight = ceil(((sync + K + 1) f_noc - gcd) / f_d2d) + sync with K = 3 + 1 - 1
+        // = ceil((6e9 - 5e8) / 5e8) + 2 = 11 + 2 = 13; a flit holds the port ceil(1 x 2) = 2 NoC
+        // cycles.
+        CHECK(d2dPacketLatency(5e8, F, &model) == t0(13, 2, F));
+        CHECK(model == t0(13, 2, F));
+        // 2 GHz: ceil((6e9 - 1e9) / 2e9) + 2 = 3 + 2 = 5; ceil(1 / 2) = 1 cycle per flit.
+        CHECK(d2dPacketLatency(2e9, F, &model) == t0(5, 1, F));
+        // 1.5 GHz (3:2): ceil((6e9 - 5e8) / 1.5e9) + 2 = 4 + 2 = 6.
+        CHECK(d2dPacketLatency(1.5e9, F, &model) == t0(6, 1, F));
+        CHECK(model == t0(6, 1, F));
+    }
+}

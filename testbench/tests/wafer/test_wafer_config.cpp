@@ -129,3 +129,80 @@ TEST_CASE("energy: compute from TFLOPS/W or pJ/FLOP, SRAM per byte") {
                                                            Catch::Contains("energy.compute") &&
                                                            Catch::Contains("TFLOPS/W"));
 }
+
+namespace {
+// 2 x 1 dies of 4 x 2 cores, for the hbm.attach cases.
+const char* kTwoDies = R"(
+wafer:
+  dies: {x: 2, y: 1}
+  cores_per_die: {x: 4, y: 2}
+  die_pitch: 20 mm
+  core_pitch: 2 mm
+)";
+}  // namespace
+
+TEST_CASE("hbm.attach: edges and positions per stack, the middle by default, round the die") {
+    const std::string base = std::string(kTwoDies) + kNoc + "hbm:\n  stacks: 2\n";
+    auto hw =
+        hw::HardwareLoader::loadString(base + "  attach: [south, {edge: west, at: 1}]\n", "t.yaml");
+    REQUIRE(hw.hbm_attach.stacks.size() == 2);
+    CHECK(hw.hbm_attach.stacks[0].edge == hw::HbmAttachParams::Edge::South);
+    CHECK(hw.hbm_attach.stacks[0].at == 1);  // middle of 4 routers along x: (4 - 1) / 2
+    CHECK(hw.hbm_attach.stacks[1].edge == hw::HbmAttachParams::Edge::West);
+    CHECK(hw.hbm_attach.stacks[1].at == 1);
+    CHECK(hw.hbm_attach.sync == 2);
+    // Without attach: west, east, north, south in turn, each at its edge's middle.
+    hw = hw::HardwareLoader::loadString(base + "  sync: 3 cycles\n", "t.yaml");
+    REQUIRE(hw.hbm_attach.stacks.size() == 2);
+    CHECK(hw.hbm_attach.stacks[0].edge == hw::HbmAttachParams::Edge::West);
+    CHECK(hw.hbm_attach.stacks[0].at == 0);  // (2 - 1) / 2
+    CHECK(hw.hbm_attach.stacks[1].edge == hw::HbmAttachParams::Edge::East);
+    CHECK(hw.hbm_attach.sync == 3);
+}
+
+TEST_CASE("hbm.attach: bad entries are rejected with file, line, key and expectation") {
+    const std::string base = std::string(kTwoDies) + kNoc + "hbm:\n  stacks: 2\n";
+    // Line 15 is the attach line (the kNoc block starts with an empty line).
+    CHECK_THAT(thrown(base + "  attach: [west]\n"),
+               Catch::Contains("t.yaml:15:") && Catch::Contains("key 'hbm.attach'") &&
+                   Catch::Contains("one entry per stack (hbm.stacks = 2), got 1 entry"));
+    CHECK_THAT(thrown(base + "  attach: [west, up]\n"),
+               Catch::Contains("t.yaml:15:") && Catch::Contains("hbm.attach[1]") &&
+                   Catch::Contains("west, east, north or south") && Catch::Contains("'up'"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: 2}]\n"),
+               Catch::Contains("t.yaml:15:") && Catch::Contains("hbm.attach[1].at") &&
+                   Catch::Contains("along the east edge in [0, 1]") && Catch::Contains("'2'"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, pos: 1}]\n"),
+               Catch::Contains("hbm.attach[1]") && Catch::Contains("pos"));
+    CHECK_THAT(thrown(base + "  attach: west\n"),
+               Catch::Contains("key 'hbm.attach'") && Catch::Contains("one entry per stack"));
+    CHECK_THAT(thrown(base + "  sync: 100 cycles\n"), Catch::Contains("hbm.sync"));
+}
+
+TEST_CASE("noc.d2d.clock: D2D widths and latencies are in D2D cycles, default the NoC clock") {
+    const std::string topo = "  topology: {mesh: {x: 2, y: 1}, die: {x: 1, y: 1}}\n";
+    const std::string head = R"(
+noc:
+  clock: 1 GHz
+  flit_size: 16 B
+  link: {latency: 1 cycle, width: 16 B}
+)";
+    auto hw = hw::HardwareLoader::loadString(
+        head + topo + "  d2d: {bandwidth: 32 GB/s, latency: 10 ns}\n", "t.yaml");
+    CHECK(hw.noc.d2d.clock_hz == 0);  // the NoC clock: no crossing
+    CHECK(hw.noc.d2d.width_bytes == 32);
+    CHECK(hw.noc.d2d.latency == 10);
+    hw = hw::HardwareLoader::loadString(
+        head + topo +
+            "  d2d: {bandwidth: 32 GB/s, latency: 10 ns, clock: 500 MHz, sync: 3 cycles}\n",
+        "t.yaml");
+    CHECK(hw.noc.d2d.clock_hz == Approx(5e8));
+    CHECK(hw.noc.d2d.width_bytes == 64);  // 32 GB/s / 500 MHz
+    CHECK(hw.noc.d2d.latency == 5);       // 10 ns at 500 MHz
+    CHECK(hw.noc.d2d.sync == 3);
+    CHECK(hw.noc.d2d.fec_latency == 105);  // 210 ns at 500 MHz
+    CHECK_THAT(thrown(head + topo + "  d2d: {bandwidth: 32 GB/s, latency: 10 ns, clock: 0 GHz}\n"),
+               Catch::Contains("t.yaml:7:") && Catch::Contains("noc.d2d.clock"));
+    CHECK_THAT(thrown(head + topo + "  d2d: {bandwidth: 32 GB/s, latency: 10 ns, clock: 5}\n"),
+               Catch::Contains("noc.d2d.clock"));
+}

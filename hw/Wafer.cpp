@@ -1,0 +1,123 @@
+#include "hw/Wafer.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace wsc::hw {
+
+Wafer::Wafer(sc_core::sc_module_name name, const HardwareConfig& hw)
+    : sc_module(name), hw_(hw), topo_(hw.noc.topology) {
+    shell_ = std::make_unique<noc::NocShell>("noc", hw_.noc.clock_hz);
+    if (hw_.hbm && hw_.hbm_attach.stacks.size() != hw_.hbm->stacks)
+        throw std::invalid_argument(fmt::format("wafer: {} HBM attach places for {} stacks per die",
+                                                hw_.hbm_attach.stacks.size(), hw_.hbm->stacks));
+    for (uint32_t y = 0; y < topo_.diesY(); ++y)
+        for (uint32_t x = 0; x < topo_.diesX(); ++x)
+            dies_.push_back(std::make_unique<Die>(fmt::format("die_{}_{}", x, y).c_str(), topo_, x,
+                                                  y, hw_.core, hw_.hbm, hw_.hbm_attach));
+}
+
+noc::Network& Wafer::buildNetwork(uint64_t seed) {
+    cores_.reset();  // the cores observe the network: drop them first
+    net_ = std::make_unique<noc::Network>(hw_.noc, seed);
+    for (auto& d : dies_) d->bindNetwork(net_.get());
+    port_of_core_.clear();
+    return *net_;
+}
+
+noc::Network& Wafer::network() {
+    if (!net_) throw std::logic_error("wafer: no network built yet (buildNetwork)");
+    return *net_;
+}
+
+core::CoreArray& Wafer::buildCores(const core::CoreParams& cp) {
+    cores_ = std::make_unique<core::CoreArray>(network(), cp);
+    port_of_core_.clear();
+    return *cores_;
+}
+
+core::CoreArray& Wafer::cores() {
+    if (!cores_) throw std::logic_error("wafer: no cores built yet (buildCores)");
+    return *cores_;
+}
+
+void Wafer::attachMemory(bool functional, bool over_noc, uint32_t header_bytes, uint32_t window) {
+    core::CoreArray& cs = cores();
+    noc::Network& net = network();
+    if (ports() == 0)
+        throw std::invalid_argument(
+            "wafer: the cores use DMA but the hardware has no hbm: section (no stacks)");
+    // Ports are registered die-major, stack by stack: port index = first port of the die + k.
+    std::vector<uint32_t> first(dies_.size(), 0);
+    uint32_t p = 0;
+    for (size_t d = 0; d < dies_.size(); ++d) {
+        first[d] = p;
+        Die& die = *dies_[d];
+        for (uint32_t k = 0; k < die.stacks(); ++k, ++p) {
+            MemoryStack& s = die.stack(k);
+            if (over_noc)
+                s.attachAt(cs, *shell_, net, functional, topo_.node(die.stackRouter(k), 0),
+                           header_bytes, window);
+            else
+                s.connectDirect(cs, *shell_, functional);
+        }
+    }
+    port_of_core_.assign(net.nodes(), 0);
+    for (uint32_t c = 0; c < net.nodes(); ++c) {
+        const uint32_t r = topo_.routerOfNode(c);
+        const Die& die = *dies_.at(topo_.dieOf(r));
+        if (die.stacks() == 0)
+            throw std::invalid_argument(fmt::format("wafer: {} has no HBM stack", die.name()));
+        port_of_core_[c] = first[topo_.dieOf(r)] + die.nearestStack(r);
+    }
+    cs.setPortOfCore(port_of_core_);
+}
+
+MemoryStack& Wafer::stackOfPort(uint32_t port) {
+    for (auto& d : dies_) {
+        if (port < d->stacks()) return d->stack(port);
+        port -= d->stacks();
+    }
+    throw std::out_of_range(fmt::format("wafer: memory port {} does not exist", port));
+}
+
+uint32_t Wafer::ports() const {
+    uint32_t n = 0;
+    for (const auto& d : dies_) n += d->stacks();
+    return n;
+}
+
+uint32_t Wafer::portOfCore(uint32_t core) const {
+    if (port_of_core_.empty())
+        throw std::logic_error("wafer: memory not attached yet (attachMemory)");
+    return port_of_core_.at(core);
+}
+
+void Wafer::hostWrite(uint32_t port, uint64_t addr, const void* src, uint64_t len) {
+    stackOfPort(port).hostWrite(addr, src, len);
+}
+
+void Wafer::hostRead(uint32_t port, uint64_t addr, void* dst, uint64_t len) {
+    stackOfPort(port).hostRead(addr, dst, len);
+}
+
+uint64_t Wafer::transactions() const {
+    uint64_t n = 0;
+    for (const auto& d : dies_)
+        for (uint32_t k = 0; k < d->stacks(); ++k) n += d->stack(k).transactions();
+    return n;
+}
+
+void Wafer::dumpStats(nlohmann::json& out) const {
+    const noc::NocParams& n = hw_.noc;
+    out["dies"] = {{"x", topo_.diesX()}, {"y", topo_.diesY()}};
+    out["cores_per_die"] = {{"x", topo_.dieWidth()}, {"y", topo_.dieHeight()}};
+    out["clocks_hz"] = {{"noc", n.clock_hz},
+                        {"d2d", n.d2d.clock_hz > 0 ? n.d2d.clock_hz : n.clock_hz},
+                        {"hbm", hw_.hbm ? hw_.hbm->clockHz() : 0.0}};
+    out["hbm_stacks_per_die"] = hw_.hbm ? hw_.hbm->stacks : 0;
+}
+
+}  // namespace wsc::hw
