@@ -27,12 +27,7 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     if (cfg.name.empty()) sc.fail("name", "a non-empty name");
     // Hardware first: the workload's cycle and flit quantities convert at its clock and flit size.
     const HardwareConfig hw = loadHardware(sc);
-    cfg.noc = hw.noc;
-    cfg.core = hw.core;
-    cfg.wafer = hw.wafer;
-    cfg.hbm = hw.hbm;
-    cfg.hbm_attach = hw.hbm_attach;
-    cfg.energy = hw.energy;
+    cfg.setHardware(hw);
     const YamlReader w = sc.child("workload");
     // The type decides which keys are valid, so it is checked before the key set.
     cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});

@@ -62,13 +62,7 @@ hw::ScenarioConfig loadAny(const std::string& path) {
     if (isScenarioFile(path)) return hw::ScenarioLoader::loadFile(path);
     hw::ScenarioConfig sc;
     sc.name = path;
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(path);
-    sc.noc = h.noc;
-    sc.core = h.core;
-    sc.wafer = h.wafer;
-    sc.hbm = h.hbm;
-    sc.hbm_attach = h.hbm_attach;
-    sc.energy = h.energy;
+    sc.setHardware(hw::HardwareLoader::loadFile(path));
     return sc;
 }
 
@@ -196,17 +190,6 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     return 0;
 }
 
-hw::HardwareConfig hardwareOf(const hw::ScenarioConfig& sc) {
-    hw::HardwareConfig h;
-    h.noc = sc.noc;
-    h.core = sc.core;
-    h.wafer = sc.wafer;
-    h.hbm = sc.hbm;
-    h.hbm_attach = sc.hbm_attach;
-    h.energy = sc.energy;
-    return h;
-}
-
 int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
@@ -219,7 +202,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     if (sc.hbm) {
         // HBM stacks beside every die, attached at their edge routers (hbm.attach): the chip top
         // owns them and each core uses the nearest stack of its own die.
-        hw::Wafer wafer("wafer", hardwareOf(sc));
+        hw::Wafer wafer("wafer", sc.hardware());
         r = tb::GemmTestbench::run(wafer, sc.gemm, opt);
     } else {
         // No HBM: core.memory's simple memory ports, port p at node p mod nodes.
