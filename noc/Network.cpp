@@ -652,6 +652,99 @@ std::string Network::deadlockReport(uint64_t now) const {
         }
     }
     if (shown > 64) s += fmt::format("  ... and {} more\n", shown - 64);
+    s += waitCycle();
+    return s;
+}
+
+// The wait-for graph of the stuck input VCs: a head waiting for a VC waits for the input VCs at
+// its router that own the VCs it needs; a flit waiting for credit waits for the downstream input
+// VC its output VC feeds. A deadlock is a cycle in it; naming one tells the user which routes
+// or schedules close the loop. Ejection never waits (the NI drains every cycle).
+std::string Network::waitCycle() const {
+    const uint32_t P = topo_.ports(), V = p_.router.vcs;
+    auto key = [&](uint32_t r, uint32_t port, uint32_t vc) {
+        return (uint64_t(r) * P + port) * V + vc;
+    };
+    std::unordered_map<uint64_t, std::vector<uint64_t>> next;
+    std::unordered_map<uint64_t, std::pair<uint32_t, Router::Stuck>> node;
+    std::vector<Router::Stuck> stuck;
+    for (const auto& r : routers_) {
+        if (isExternal(r.id())) continue;
+        stuck.clear();
+        r.stuckFlits(stuck);
+        for (const auto& st : stuck) {
+            const uint64_t k = key(r.id(), st.port, st.vc);
+            node.emplace(k, std::make_pair(r.id(), st));
+            auto& out = next[k];
+            if (st.state == 1) {
+                for (uint8_t m = st.need_vc & ((1u << Topology::kFirstLocal) - 1); m; m &= m - 1) {
+                    const uint8_t o = static_cast<uint8_t>(__builtin_ctz(m));
+                    for (uint32_t v = st.vc_lo; v < st.vc_hi; ++v) {
+                        const uint8_t w = r.owner(o, static_cast<uint8_t>(v));
+                        if (w != Router::kFree) out.push_back(key(r.id(), w / V, w % V));
+                    }
+                }
+            } else if (st.state == 2) {
+                for (uint8_t m = st.pending & ((1u << Topology::kFirstLocal) - 1); m; m &= m - 1) {
+                    const uint8_t o = static_cast<uint8_t>(__builtin_ctz(m));
+                    const uint32_t l = r.outLink(o);
+                    if (l == Router::kNoLink || r.credits(o, st.out_vc[o]) > 0) continue;
+                    const Link& link = links_[l];
+                    out.push_back(key(link.dst, link.dst_port, st.out_vc[o]));
+                }
+            }
+        }
+    }
+    // Iterative DFS; the first back edge closes the cycle reported.
+    std::unordered_map<uint64_t, uint8_t> color;  // 0 new, 1 on stack, 2 done
+    std::vector<std::pair<uint64_t, size_t>> stack;
+    std::vector<uint64_t> cycle;
+    for (const auto& [start, unused] : next) {
+        (void)unused;
+        if (color[start]) continue;
+        stack.push_back({start, 0});
+        color[start] = 1;
+        while (!stack.empty() && cycle.empty()) {
+            auto& [v, i] = stack.back();
+            const auto it = next.find(v);
+            if (it == next.end() || i >= it->second.size()) {
+                color[v] = 2;
+                stack.pop_back();
+                continue;
+            }
+            const uint64_t w = it->second[i++];
+            if (!node.count(w)) continue;  // waits on something that is not stuck
+            if (color[w] == 1) {
+                size_t j = stack.size();
+                while (stack[j - 1].first != w) --j;
+                for (size_t q = j - 1; q < stack.size(); ++q) cycle.push_back(stack[q].first);
+            } else if (color[w] == 0) {
+                color[w] = 1;
+                stack.push_back({w, 0});
+            }
+        }
+        stack.clear();
+        if (!cycle.empty()) break;
+    }
+    if (cycle.empty())
+        return "  no cycle of waits among the stuck VCs (a flit may wait on an RTL router)\n";
+    std::string s =
+        fmt::format("  cycle of waits ({} input VCs, each waits for the next):\n", cycle.size());
+    size_t n = 0;
+    for (uint64_t k : cycle) {
+        if (n++ == 24) {
+            s += fmt::format("    ... {} more\n", cycle.size() - 24);
+            break;
+        }
+        const auto& [r, st] = node.at(k);
+        const PacketInfo& pk = packets_[st.flit.packet];
+        s += fmt::format("    {} in {} vc {} (packet {}, node {} -> {}{}) {}\n", topo_.name(r),
+                         Topology::portName(st.port), st.vc, pk.id, pk.src,
+                         pk.route == kNoRoute ? std::to_string(pk.dst) : "route ",
+                         pk.route == kNoRoute ? "" : std::to_string(pk.route),
+                         st.state == 1 ? "needs a VC held by" : "needs credit from");
+    }
+    s += "    (back to the first)\n";
     return s;
 }
 

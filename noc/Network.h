@@ -108,6 +108,8 @@ class Network {
     uint32_t maxBufferOccupancy() const;
     void dumpStats(nlohmann::json& out) const;
     std::string deadlockReport(uint64_t now) const;
+    // One cycle of the wait-for graph among stuck input VCs, as report lines ("" if none).
+    std::string waitCycle() const;
 
     // ---- called by routers and NIs -----------------------------------------------------------
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, uint32_t slot) const;

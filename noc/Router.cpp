@@ -299,8 +299,16 @@ void Router::stuckFlits(std::vector<Stuck>& out) const {
         const InVc& iv = in_[i];
         if (!iv.count) continue;
         size_t s = slot(i, iv.head);
-        out.push_back(Stuck{static_cast<uint8_t>(i / vcs_), static_cast<uint8_t>(i % vcs_), buf_[s],
-                            iv.state, iv.out_mask, iv.pending, ready_[s]});
+        Stuck st{static_cast<uint8_t>(i / vcs_),
+                 static_cast<uint8_t>(i % vcs_),
+                 buf_[s],
+                 iv.state,
+                 iv.out_mask,
+                 iv.pending,
+                 ready_[s]};
+        st.need_vc = iv.need_vc, st.vc_lo = iv.vc_lo, st.vc_hi = iv.vc_hi;
+        for (uint32_t o = 0; o < kMaxPorts; ++o) st.out_vc[o] = iv.out_vc[o];
+        out.push_back(st);
     }
 }
 

@@ -74,8 +74,14 @@ class Router {
         Flit flit;
         uint8_t state, out_mask, pending;
         uint64_t ready;
+        // What it waits for: VCs still needed ([vc_lo, vc_hi) on need_vc's ports) or, once it
+        // holds its VCs, the output VC per port (its credits).
+        uint8_t need_vc = 0, vc_lo = 0, vc_hi = 0;
+        uint8_t out_vc[kMaxPorts] = {};
     };
     void stuckFlits(std::vector<Stuck>& out) const;
+    // The input VC (port * vcs + vc) holding output VC `vc` of `port`, or kFree.
+    uint8_t owner(uint8_t port, uint8_t vc) const { return owner_[port * vcs_ + vc]; }
 
   private:
     enum State : uint8_t { kIdle, kRouting, kActive };

@@ -41,5 +41,10 @@ TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc]
         CHECK_THAT(m, Catch::Contains("waiting for a VC"));
         CHECK_THAT(m, Catch::Contains("r(0,0) in"));
         CHECK_THAT(m, Catch::Contains("packet"));
+        // The four packets (two input VCs each) wait for each other round the ring: the report
+        // names that loop.
+        CHECK_THAT(m, Catch::Contains("cycle of waits (8 input VCs"));
+        CHECK_THAT(m, Catch::Contains("needs a VC held by"));
+        INFO(m);
     }
 }
