@@ -428,6 +428,9 @@ RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_
         RouteDecision d = table_.route(r, in_port, in_vc, pk);
         if (pk.src_mask && in_port == topo_.portOfNode(pk.src) && r == topo_.routerOfNode(pk.src))
             d.out_mask &= pk.src_mask;
+        // VC 0 is escape routing's escape channel: its dependencies must stay up*/down* only,
+        // so trees (which hold several outputs at once) keep off it.
+        if (escape_ && d.vc_lo == 0) d.vc_lo = 1;
         return d;
     }
     if (escape_) return escape_->route(r, in_port, in_vc, pk);

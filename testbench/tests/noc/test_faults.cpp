@@ -245,3 +245,45 @@ TEST_CASE("escape routing: an adaptive VC is only reused once it is empty downst
     CHECK_NOTHROW(net.checkConservation());
     CHECK(net.flitsEjected() == sent);
 }
+
+TEST_CASE("escape routing keeps multicast trees off the escape VC and mixed traffic drains",
+          "[noc][faults][escape]") {
+    auto p = test::meshParams(6, 6, 1, 2, 4);  // 2 VCs: trees and adaptive unicast on VC 1
+    p.faults.links.push_back(link(2, 4, noc::Topology::kSouth));  // off the broadcast rows
+    p.watchdog_cycles = 3000;
+    noc::Network net(p);
+    // Row broadcasts on rows 0-2 from every node (trees split at their sources).
+    std::vector<uint32_t> routes(18);
+    for (uint32_t s = 0; s < 18; ++s) {
+        std::vector<uint32_t> dsts;
+        for (uint32_t x = 0; x < 6; ++x)
+            if (s / 6 * 6 + x != s) dsts.push_back(s / 6 * 6 + x);
+        routes[s] = net.addMulticastRoute(s, dsts);
+    }
+    const uint8_t local = net.topology().portOfNode(2);
+    const uint32_t tree = net.enqueuePacket(2, 0, routes[2], 1, 0, false);
+    CHECK(net.route(2, local, 0, tree).vc_lo == 1);  // a tree never takes the escape VC
+    const uint32_t uni = net.enqueuePacket(2, 30, noc::kNoRoute, 1, 0, false);
+    CHECK(net.route(2, local, 0, uni).vc_lo == 1);      // unicast: adaptive VC first ...
+    CHECK(net.route(2, local, 0, uni).alt_vc_hi == 1);  // ... escape VC 0 as the alternative
+    std::mt19937_64 rng(5);
+    uint64_t c = 0, unicast = 0;
+    for (; c < 3000; ++c) {
+        for (uint32_t n = 0; n < 36; ++n) {
+            if (net.ni(n).queued() > 8) continue;
+            if (n < 18 && rng() % 8 == 0) {
+                noc::Message m;
+                m.src = n, m.route = routes[n], m.bytes = 4 * 16;
+                net.send(m, c);
+            } else if (rng() % 3 == 0) {
+                const uint32_t d = static_cast<uint32_t>(rng() % 36);
+                if (d != n) net.enqueuePacket(n, d, noc::kNoRoute, 2, c, false), ++unicast;
+            }
+        }
+        net.step(c);
+    }
+    REQUIRE_NOTHROW(test::runUntilIdle(net, c, c + 2000000));
+    CHECK(net.idle());
+    CHECK_NOTHROW(net.checkConservation());
+    CHECK(unicast > 1000);
+}
