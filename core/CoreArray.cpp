@@ -138,22 +138,36 @@ void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_
     cores_[node].onMessage(m, cycle);
 }
 
-uint64_t CoreArray::run(uint64_t limit, const std::function<void(uint64_t)>& on_step) {
-    if (!ports_.empty())
-        throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
+namespace {
+// One loop for both run() overloads; D is CoreArray itself (calls bound statically) or any
+// CycleDriver that drives it.
+template <class D>
+uint64_t runLoop(D& d, noc::Network& net, bool has_ports, uint64_t limit,
+                 const std::function<void(uint64_t)>& on_step) {
+    if (has_ports) throw std::logic_error("CoreArray::run: memory ports need the SystemC shell");
     uint64_t c = 0;
     for (;;) {
-        beforeStep(c);
-        net_.step(c);
-        afterStep(c);
+        d.beforeStep(c);
+        net.step(c);
+        d.afterStep(c);
         if (on_step) on_step(c);
-        if (done(c)) return c;
-        const uint64_t n = std::min(net_.nextActiveCycle(c), nextWake(c));
+        if (d.done(c)) return c;
+        const uint64_t n = std::min(net.nextActiveCycle(c), d.nextWake(c));
         if (n == noc::kNever || n > limit)
             throw std::runtime_error(
                 fmt::format("CoreArray::run: stopped at cycle {} before the cores finished", c));
         c = n;
     }
+}
+}  // namespace
+
+uint64_t CoreArray::run(uint64_t limit, const std::function<void(uint64_t)>& on_step) {
+    return runLoop(*this, net_, !ports_.empty(), limit, on_step);
+}
+
+uint64_t CoreArray::run(uint64_t limit, noc::CycleDriver& driver,
+                        const std::function<void(uint64_t)>& on_step) {
+    return runLoop(driver, net_, !ports_.empty(), limit, on_step);
 }
 
 void CoreArray::finish(uint64_t end) {

@@ -65,6 +65,11 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     // Runs cores and network without SystemC (no memory ports); returns the last cycle.
     // `on_step` (optional) is called after every step, e.g. for a progress line.
     uint64_t run(uint64_t limit = noc::kNever, const std::function<void(uint64_t)>& on_step = {});
+    // The same loop through `driver`, which must drive this array (it or a wrapper that passes
+    // every call on, such as the testbench's observed driver): what steps and when is unchanged,
+    // the wrapper only gets to look around each step.
+    uint64_t run(uint64_t limit, noc::CycleDriver& driver,
+                 const std::function<void(uint64_t)>& on_step = {});
     uint32_t finishedCores() const { return finished_; }
     // Charges every core's cycles up to `end` (the run's last cycle).
     void finish(uint64_t end);

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +14,25 @@ namespace wsc::tb {
 
 namespace {
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+}
+
+std::vector<uint32_t> CoreTimelineRecorder::parseCores(const std::string& s,
+                                                       const std::string& flag) {
+    std::vector<uint32_t> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const unsigned long a = std::strtoul(item.c_str(), &end, 10);
+        unsigned long b = a;
+        if (end != item.c_str() && *end == '-') b = std::strtoul(end + 1, &end, 10);
+        if (item.empty() || *end || !std::isdigit(static_cast<unsigned char>(item.back())) || b < a)
+            throw std::invalid_argument(fmt::format(
+                "{}: expected comma-separated core indices or ranges (0-15,32), got '{}'", flag,
+                item));
+        for (unsigned long c = a; c <= b; ++c) out.push_back(static_cast<uint32_t>(c));
+    }
+    return out;
 }
 
 CoreTimelineRecorder::CoreTimelineRecorder(hw::PerfettoTrace& trace, Options opt)

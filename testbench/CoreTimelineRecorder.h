@@ -11,6 +11,7 @@
 // nothing more once the cap is hit. `cores` selects which cores are traced (empty: all).
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/CoreTraceSink.h"
@@ -26,6 +27,10 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
         std::vector<uint32_t> cores;  // empty: every core
         uint64_t max_spans = kDefaultMaxSpans;
     };
+    // Core indices and ranges, "0-15,32" (--perfetto-cores); throws std::invalid_argument
+    // naming `flag` on anything else.
+    static std::vector<uint32_t> parseCores(const std::string& s, const std::string& flag);
+
     CoreTimelineRecorder(hw::PerfettoTrace& trace, Options opt);
     explicit CoreTimelineRecorder(hw::PerfettoTrace& trace)
         : CoreTimelineRecorder(trace, Options{}) {}

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +17,7 @@
 #include "hw/HardwareLoader.h"
 #include "noc/DeadlockError.h"
 #include "testbench/KernelTestbench.h"
+#include "testbench/RunOutputs.h"
 
 namespace wsc::tb {
 
@@ -49,6 +52,24 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     c->add_flag("--timing-only", o.timing_only, "carry no values (same cycles, faster, no check)");
     c->add_option("--table", o.table, "also write the table (markdown) to this file");
     c->add_option("--seed", o.seed, "operand values");
+    c->add_option("--stats", o.stats,
+                  "write every counter (kernel report, per-core stats, every router, link and NI, "
+                  "energy) to this JSON file");
+    c->add_option("--heatmap", o.heatmap, "write the link-utilization heatmap of the run (SVG)");
+    c->add_option("--perfetto", o.perfetto,
+                  "write a Chrome/Perfetto trace JSON: per core a state track and one track per "
+                  "unit, NoC counters");
+    c->add_option("--perfetto-cores", o.perfetto_cores,
+                  "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
+    c->add_option("--perfetto-max-spans", o.perfetto_max_spans,
+                  "core tracks stop at the cycle this many spans are recorded (default 1000000, 0: "
+                  "no cap)");
+}
+
+// "out.json" for one run; "out.meshgemm.8.json" for each run of several.
+std::string outputPath(const std::string& path, bool several, const KernelSpec& s) {
+    if (path.empty() || !several) return path;
+    return RunOutputs::phasePath(path, s.algo + "." + KernelTestbench::meshName(s));
 }
 
 }  // namespace
@@ -138,14 +159,57 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                 fmt::format("--algo: unknown {} algorithm '{}' (expected one of {})", op, a, all));
         }
 
+    // Outputs: checked before the first run.
+    const CLI::App* sub = kernel->get_subcommands().front();
+    if (o.perfetto.empty() &&
+        (sub->count("--perfetto-cores") || sub->count("--perfetto-max-spans")))
+        throw std::invalid_argument(
+            "--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
+    CoreTimelineRecorder::Options trace;
+    if (!o.perfetto_cores.empty())
+        trace.cores = CoreTimelineRecorder::parseCores(o.perfetto_cores, "--perfetto-cores");
+    trace.max_spans = o.perfetto_max_spans;
+    const bool outputs = !o.stats.empty() || !o.heatmap.empty() || !o.perfetto.empty();
+    const bool several = algos.size() * meshes.size() > 1;
+    std::ostringstream written;  // the outputs' summary lines, printed after the report or table
+
     std::vector<KernelResult> results;
     bool ok = true;
     for (const auto& [p, q] : meshes)
         for (const auto& a : algos) {
             KernelSpec s = base;
             s.algo = a, s.p = p, s.q = q;
+            KernelRunOptions ro;
+            ro.energy = h.energy;
+            std::unique_ptr<RunOutputs> out;
+            nlohmann::json stats;
+            const std::string stats_path = outputPath(o.stats, several, s);
+            if (outputs) {
+                hw::ScenarioConfig sc;
+                sc.setHardware(h);
+                sc.noc = KernelTestbench::meshNoc(h.noc, s);
+                sc.workload_type = "kernel";
+                sc.name = fmt::format("kernel {} {} {}x{}x{} on {} ({} cores)", op, a, base.m,
+                                      base.k, base.n, KernelTestbench::meshName(s), o.config);
+                out = std::make_unique<RunOutputs>(sc, outputPath(o.heatmap, several, s),
+                                                   outputPath(o.perfetto, several, s), trace);
+                ro.observers = out->observers();
+                if (!stats_path.empty()) ro.stats = &stats;
+            }
             try {
-                results.push_back(KernelTestbench::run(h.noc, h.core, s));
+                results.push_back(KernelTestbench::run(h.noc, h.core, s, ro));
+                if (out) {
+                    if (several)
+                        fmt::print(written, "{} P = {}:\n", a, KernelTestbench::meshName(s));
+                    out->finishKernel(results.back(), written, ro.stats);
+                    if (ro.stats) {
+                        stats["config"] = o.config;
+                        std::ofstream f(stats_path);
+                        if (!f) throw std::runtime_error("cannot write " + stats_path);
+                        f << stats.dump(2) << "\n";
+                        fmt::print(written, "  stats               {}\n", stats_path);
+                    }
+                }
             } catch (const noc::DeadlockError& e) {
                 // Found, not hidden: the run stopped in a NoC deadlock; say so in its row.
                 if (algos.size() * meshes.size() == 1) throw;
@@ -174,7 +238,9 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                    o.config);
         KernelTestbench::printTableHeader(os);
         for (const auto& r : results) KernelTestbench::printTableRow(os, r);
+        if (outputs) fmt::print(os, "\n");
     }
+    os << written.str();
     if (!o.table.empty()) {
         std::ofstream f(o.table);
         if (!f) throw std::runtime_error("cannot write " + o.table);

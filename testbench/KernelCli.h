@@ -17,6 +17,10 @@ class KernelCli {
         bool compare = false, timing_only = false, broadcast = false, shift_align = false;
         uint64_t seed = 1;
         std::string bench_meshes = "64,128,256", bench_shape;
+        // Run outputs (RunOutputs, as `wsc run`): with several runs (--compare, a mesh list)
+        // each run writes its own file, ".<algo>.<mesh>" inserted before the extension.
+        std::string stats, heatmap, perfetto, perfetto_cores;
+        uint64_t perfetto_max_spans = 1000000;  // CoreTimelineRecorder::kDefaultMaxSpans
     };
     // Adds `kernel` (with gemm and gemv) under `app`; returns it.
     static CLI::App* add(CLI::App& app, Options& o);

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <stdexcept>
@@ -18,7 +20,9 @@
 #include "firmware/RingGemmSchedule.h"
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/SummaGemmSchedule.h"
+#include "hw/EnergyModel.h"
 #include "noc/Network.h"
+#include "testbench/ObservedDriver.h"
 #include "testbench/ProgressLine.h"
 
 namespace wsc::tb {
@@ -133,6 +137,10 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
         fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
 }
 
+noc::NocParams KernelTestbench::meshNoc(const noc::NocParams& np, const KernelSpec& s) {
+    return kernelNoc(np, s.p, cols(s));
+}
+
 firmware::KernelPlan KernelTestbench::plan(const noc::NocParams& np, const KernelSpec& s) {
     noc::Network net(kernelNoc(np, s.p, cols(s)), s.seed);
     return makePlan(s, net);
@@ -151,7 +159,7 @@ uint64_t KernelTestbench::pathCycles(const noc::NocParams& np, const core::CoreP
 }
 
 KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreParams& cp_in,
-                                  const KernelSpec& s) {
+                                  const KernelSpec& s, const KernelRunOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
     if (s.p == 0) throw std::invalid_argument("kernel: --mesh must be at least 1");
     const noc::NocParams np = kernelNoc(np_in, s.p, cols(s));
@@ -188,11 +196,16 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
             return fmt::format("{}/{} cores done, {} flits in flight", cores.finishedCores(),
                                cores.cores(), net.flitsInNetwork());
         });
-    const uint64_t last =
-        progress ? cores.run(noc::kNever, [p = progress.get()](uint64_t c) { p->tick(c); })
-                 : cores.run();
+    std::function<void(uint64_t)> tick;
+    if (progress) tick = [p = progress.get()](uint64_t c) { p->tick(c); };
+    // Observers see the run through a wrapper driver; without them the loop calls the cores
+    // directly, so a run with no outputs pays nothing for them.
+    ObservedDriver observed(cores, opt.observers, net, &cores);
+    const uint64_t last = opt.observers.empty() ? cores.run(noc::kNever, tick)
+                                                : cores.run(noc::kNever, observed, tick);
     if (progress) progress->clear();
     cores.finish(last);
+    observed.finish(last);
     net.checkConservation();
 
     KernelResult r;
@@ -221,6 +234,14 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         double(r.peak_macs_per_cycle) * double(plan.cores.size()) * double(r.cycles);
     r.efficiency = peak > 0 ? double(r.useful_macs) / peak : 0;
 
+    // Energy: every core and link of the mesh, priced as in every other run (no HBM: the
+    // operands sit in SRAM and nothing uses a memory port).
+    r.events.cycles = r.cycles;
+    hw::EnergyModel::countNetwork(r.events, net);
+    for (uint32_t id = 0; id < cores.cores(); ++id)
+        hw::EnergyModel::countCore(r.events, cores.core(id).stats());
+    r.energy = hw::EnergyModel(np, opt.energy, std::nullopt).evaluate(r.events);
+
     if (s.functional) {
         std::vector<float> ref(size_t(m) * s.n, 0.0f);
         for (uint32_t i = 0; i < m; ++i)
@@ -245,6 +266,45 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         }
         // Every element of C must have been produced somewhere.
         r.correct &= std::all_of(covered.begin(), covered.end(), [](uint8_t c) { return c != 0; });
+    }
+    if (opt.stats) {
+        nlohmann::json& j = *opt.stats;
+        cores.dumpStats(j["cores"]);
+        net.dumpStats(j["noc"]);
+        j["kernel"] = {{"op", s.op},
+                       {"algo", s.algo},
+                       {"mesh_rows", s.p},
+                       {"mesh_cols", cols(s)},
+                       {"m", m},
+                       {"k", s.k},
+                       {"n", s.n},
+                       {"tree_k", s.tree_k},
+                       {"broadcast", s.broadcast},
+                       {"shift_align", s.shift_align},
+                       {"functional", s.functional},
+                       {"notes", r.notes},
+                       {"cycles", r.cycles},
+                       {"macs", r.macs},
+                       {"useful_macs", r.useful_macs},
+                       {"peak_macs_per_cycle", r.peak_macs_per_cycle},
+                       {"efficiency", r.efficiency},
+                       {"compute_cycles", r.compute_cycles},
+                       {"exposed_comm", r.exposed_comm},
+                       {"routes_per_core", r.routes_per_core},
+                       {"direct_routes", r.direct_routes},
+                       {"relayed_paths", r.relayed_paths},
+                       {"rejected_multicasts", r.rejected_multicasts},
+                       {"steps", r.steps},
+                       {"step_path_hops", r.step_path.hops},
+                       {"step_path_stages", r.step_path.stages},
+                       {"step_path_cycles", r.step_path_cycles},
+                       {"sram_bytes", r.sram_bytes},
+                       {"relays", r.relays},
+                       {"relay_cycles", r.relay_cycles},
+                       {"checked", r.checked},
+                       {"correct", r.correct},
+                       {"max_abs_error", r.max_abs_error},
+                       {"cores", plan.cores}};
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
@@ -283,6 +343,7 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                    r.max_abs_error);
     else
         fmt::print(os, "  result                 not checked (timing-only mode)\n");
+    r.energy.print(os);
     fmt::print(os, "  wall time              {:.3f} s, {} core evaluations\n", r.wall_seconds,
                r.evaluations);
 }
@@ -290,22 +351,26 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
 void KernelTestbench::printTableHeader(std::ostream& os) {
     fmt::print(os,
                "| algo | P | cycles | efficiency | compute | exposed comm | routes/router | crit. "
-               "path hops | stages | path cycles | SRAM B/core | relays | result |\n");
-    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+               "path hops | stages | path cycles | SRAM B/core | relays | energy uJ | avg power W "
+               "| result |\n");
+    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 void KernelTestbench::printTableRow(std::ostream& os, const KernelResult& r) {
     if (r.cycles == 0) {  // did not run: the SRAM does not hold its buffers (PLMR M)
         const bool dl = r.notes == "NoC deadlock";
-        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | {} |\n", r.spec.algo,
-                   meshName(r.spec), dl ? "-" : "> SRAM", dl ? "NoC deadlock" : "does not fit");
+        fmt::print(os, "| {} | {} | - | - | - | - | - | - | - | - | {} | - | - | - | {} |\n",
+                   r.spec.algo, meshName(r.spec), dl ? "-" : "> SRAM",
+                   dl ? "NoC deadlock" : "does not fit");
         return;
     }
-    fmt::print(os, "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+    fmt::print(os,
+               "| {} | {} | {} | {:.1f}% | {} | {} | {} | {} | {} | {} | {} | {} | {:.4g} | {:.4g} "
+               "| {} |\n",
                r.spec.algo, meshName(r.spec), r.cycles, 100 * r.efficiency, r.compute_cycles,
                r.exposed_comm, r.routes_per_core, r.step_path.hops, r.step_path.stages,
-               r.step_path_cycles, r.sram_bytes, r.relays,
-               r.checked ? (r.correct ? "ok" : "WRONG") : "timing");
+               r.step_path_cycles, r.sram_bytes, r.relays, r.energy.total_pj * 1e-6,
+               r.energy.averagePowerW(), r.checked ? (r.correct ? "ok" : "WRONG") : "timing");
 }
 
 uint64_t KernelTestbench::peakRssKb() {

@@ -4,15 +4,22 @@
 // the operand blocks straight into SRAM (the kernel is measured with its data resident, as
 // WaferLLM's Figs. 9-10 are), steps cores and NoC to the end and reports the PLMR metrics,
 // cycles, compute efficiency and the compute / exposed-communication split; in functional mode
-// it checks the result against a plain reference.
+// it checks the result against a plain reference. Energy is counted on every run (the cores'
+// MACs, vector elements and SRAM bytes, every link's bits) and priced by hw::EnergyModel, as for
+// `wsc run`; observers (heatmap, Perfetto, RunOutputs) watch the run only when given.
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "core/CoreParams.h"
 #include "firmware/KernelPlan.h"
+#include "hw/EnergyEvents.h"
+#include "hw/EnergyParams.h"
+#include "hw/EnergyReport.h"
 #include "noc/NocParams.h"
+#include "testbench/RunObserver.h"
 
 namespace wsc::tb {
 
@@ -28,6 +35,15 @@ struct KernelSpec {
     bool functional = true;
     uint64_t seed = 1;
     bool progress = false;  // progress line on stderr (after 2 s of wall time)
+};
+
+struct KernelRunOptions {
+    hw::EnergyParams energy;  // the config's energy: section (NoC energies come with the NocParams)
+    // Watch the run (RunOutputs::observers()); none: the plain CoreArray::run loop.
+    std::vector<RunObserver*> observers;
+    // Filled with every counter: "kernel" (the report's numbers), "cores" (per-core CoreStats),
+    // "noc" (every router, link and NI).
+    nlohmann::json* stats = nullptr;
 };
 
 struct KernelResult {
@@ -47,6 +63,8 @@ struct KernelResult {
     uint64_t sram_bytes = 0;        // most SRAM any core uses
     uint64_t relays = 0, relay_cycles = 0;
     uint64_t evaluations = 0;
+    hw::EnergyEvents events;  // counted over every core and link of the mesh
+    hw::EnergyReport energy;  // events x the configured energies (hw::EnergyModel)
     double wall_seconds = 0;
 };
 
@@ -62,7 +80,10 @@ class KernelTestbench {
     static std::string meshName(const KernelSpec& s);  // "P" or "PxQ"
     // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
     static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp,
-                            const KernelSpec& s);
+                            const KernelSpec& s, const KernelRunOptions& opt = {});
+    // The NoC a kernel runs on: the config's routers and links on a P x Q mesh of one die
+    // (no faults, no RTL routers).
+    static noc::NocParams meshNoc(const noc::NocParams& np, const KernelSpec& s);
     // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).
     static firmware::KernelPlan plan(const noc::NocParams& np, const KernelSpec& s);
     // Zero-load cycles of a critical path: every stage is a full store-and-forward of `bytes`,

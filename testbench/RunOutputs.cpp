@@ -67,21 +67,35 @@ void RunOutputs::finishGemm(const GemmResult& r, std::ostream& os, nlohmann::jso
     finish(ev, os, stats, "run");
 }
 
+void RunOutputs::finishKernel(const KernelResult& r, std::ostream& os, nlohmann::json* stats) {
+    // The kernel report has printed r.energy (EnergyModel over the same counts); keep it as is.
+    energy_ = r.energy;
+    energyJson(r.events, stats);
+    writeFiles(os, "run");
+}
+
 void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,
                         const std::string& main_phase) {
     energy_ = hw::EnergyModel(sc_.noc, sc_.energy, sc_.hbm).evaluate(ev);
     energy_.print(os);
-    if (stats) {
-        energy_.toJson((*stats)["energy"]);
-        (*stats)["energy"]["events"] = {{"cycles", ev.cycles},
-                                        {"flops", ev.flops},
-                                        {"sram_bytes", ev.sram_bytes},
-                                        {"link_bits", ev.link_bits},
-                                        {"local_bits", ev.local_bits},
-                                        {"d2d_bits", ev.d2d_bits},
-                                        {"hbm_read_bits", ev.hbm_read_bits},
-                                        {"hbm_write_bits", ev.hbm_write_bits}};
-    }
+    energyJson(ev, stats);
+    writeFiles(os, main_phase);
+}
+
+void RunOutputs::energyJson(const hw::EnergyEvents& ev, nlohmann::json* stats) const {
+    if (!stats) return;
+    energy_.toJson((*stats)["energy"]);
+    (*stats)["energy"]["events"] = {{"cycles", ev.cycles},
+                                    {"flops", ev.flops},
+                                    {"sram_bytes", ev.sram_bytes},
+                                    {"link_bits", ev.link_bits},
+                                    {"local_bits", ev.local_bits},
+                                    {"d2d_bits", ev.d2d_bits},
+                                    {"hbm_read_bits", ev.hbm_read_bits},
+                                    {"hbm_write_bits", ev.hbm_write_bits}};
+}
+
+void RunOutputs::writeFiles(std::ostream& os, const std::string& main_phase) {
     if (!heatmap_.empty()) {
         const auto& t = sc_.noc.topology;
         for (const LinkPhase& p : links_->phases()) {

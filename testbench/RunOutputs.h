@@ -1,6 +1,7 @@
 #pragma once
-// The outputs of one `wsc run` / `wsc traffic` beyond the testbench's own summary: the energy
-// breakdown (always printed, and put into the stats JSON), link-utilization heatmaps per phase
+// The outputs of one `wsc run` / `wsc traffic` / `wsc kernel` beyond the testbench's own summary:
+// the energy breakdown (always printed, and put into the stats JSON), link-utilization heatmaps per
+// phase
 // (--heatmap FILE.svg) and the Perfetto trace (--perfetto FILE.json). It owns the observers it
 // hands to the testbench and writes the files when the run is over.
 #include <iosfwd>
@@ -14,6 +15,7 @@
 #include "hw/ScenarioConfig.h"
 #include "testbench/CoreTimelineRecorder.h"
 #include "testbench/GemmTestbench.h"
+#include "testbench/KernelTestbench.h"
 #include "testbench/LinkRecorder.h"
 #include "testbench/NocTimelineRecorder.h"
 #include "testbench/TrafficResult.h"
@@ -32,6 +34,9 @@ class RunOutputs {
     // add "energy" to `stats` (if not null).
     void finishTraffic(const TrafficResult& r, std::ostream& os, nlohmann::json* stats);
     void finishGemm(const GemmResult& r, std::ostream& os, nlohmann::json* stats);
+    // A kernel run (`wsc kernel`): its report already printed r.energy, so this only adds the
+    // energy and its events to `stats` and writes the heatmap and trace.
+    void finishKernel(const KernelResult& r, std::ostream& os, nlohmann::json* stats);
 
     const hw::EnergyReport& energy() const { return energy_; }
     const LinkRecorder& links() const { return *links_; }
@@ -41,6 +46,8 @@ class RunOutputs {
   private:
     void finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,
                 const std::string& main_phase);
+    void energyJson(const hw::EnergyEvents& ev, nlohmann::json* stats) const;
+    void writeFiles(std::ostream& os, const std::string& main_phase);
 
     hw::ScenarioConfig sc_;
     std::string heatmap_, perfetto_;

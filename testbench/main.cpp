@@ -11,7 +11,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -81,25 +80,6 @@ std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
     return out;
 }
 
-// Core indices and ranges, "0-15,32"; `flag` names the option.
-std::vector<uint32_t> parseCores(const std::string& s, const std::string& flag) {
-    std::vector<uint32_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        const unsigned long a = std::strtoul(item.c_str(), &end, 10);
-        unsigned long b = a;
-        if (end != item.c_str() && *end == '-') b = std::strtoul(end + 1, &end, 10);
-        if (item.empty() || *end || !std::isdigit(static_cast<unsigned char>(item.back())) || b < a)
-            throw UsageError(fmt::format(
-                "{}: expected comma-separated core indices or ranges (0-15,32), got '{}'", flag,
-                item));
-        for (unsigned long c = a; c <= b; ++c) out.push_back(static_cast<uint32_t>(c));
-    }
-    return out;
-}
-
 // Comma-separated fractions in (0, 1], or [0, 1] with allow_zero; `flag` names the option.
 std::vector<double> parseRates(const std::string& s, const std::string& flag = "--rates",
                                bool allow_zero = false) {
@@ -130,7 +110,8 @@ struct OutputOpts {
     uint64_t perfetto_max_spans = tb::CoreTimelineRecorder::kDefaultMaxSpans;
     tb::CoreTimelineRecorder::Options traceOptions() const {
         tb::CoreTimelineRecorder::Options t;
-        if (!perfetto_cores.empty()) t.cores = parseCores(perfetto_cores, "--perfetto-cores");
+        if (!perfetto_cores.empty())
+            t.cores = tb::CoreTimelineRecorder::parseCores(perfetto_cores, "--perfetto-cores");
         t.max_spans = perfetto_max_spans;
         return t;
     }
