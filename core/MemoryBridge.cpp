@@ -23,6 +23,19 @@ MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32
     dont_initialize();
 }
 
+void MemoryBridge::setMaxOutstanding(uint32_t n) {
+    if (n == 0) throw std::invalid_argument("memory bridge: max_outstanding must be > 0");
+    if (in_flight_ != 0 || !queue_.empty() || req_open_)
+        throw std::logic_error(
+            fmt::format("{}: max_outstanding changed with transactions in flight", name()));
+    const auto old = static_cast<uint32_t>(slots_.size());
+    slots_.resize(n);  // payload objects move by pointer: their addresses stay valid
+    for (uint32_t i = old; i < n; ++i)
+        slots_[i].payload = std::make_unique<tlm_generic_payload>(this);
+    free_slots_.clear();
+    for (uint32_t i = 0; i < n; ++i) free_slots_.push_back(n - 1 - i);
+}
+
 void MemoryBridge::connect(const noc::NocShell& shell,
                            std::function<void(MemoryRequest&&)> onDone) {
     shell_ = &shell;

@@ -53,6 +53,10 @@ class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::t
     // throws if the target moved fewer bytes.
     void debugAccess(uint64_t addr, void* data, uint32_t len, bool write);
     uint32_t inFlight() const { return in_flight_; }
+    uint32_t maxOutstanding() const { return static_cast<uint32_t>(slots_.size()); }
+    // Sets the number of transactions in flight at once (hw::MemoryStack: the per-port limit
+    // times the NoC ports feeding this bridge). Only while nothing is queued or in flight.
+    void setMaxOutstanding(uint32_t n);
 
   private:
     struct Slot {

@@ -15,6 +15,10 @@ struct MemoryRequest {
     uint32_t bytes = 0;
     bool write = false;  // SRAM -> memory
     uint64_t ready = 0;  // cycle the answer is visible to the core (set by the bridge)
+    // Which of a stack's NoC ports (core::NocMemoryPort, one per attach router) issued this
+    // transaction to the stack's bridge; the bridge leaves it alone, so the answer goes back
+    // to that port (hw::MemoryStack). 0 for a core's own request.
+    uint16_t via = 0;
     std::vector<uint8_t> data;
 };
 

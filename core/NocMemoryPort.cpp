@@ -12,13 +12,14 @@
 namespace wsc::core {
 
 NocMemoryPort::NocMemoryPort(noc::Network& net, CoreArray& cores, uint32_t node, MemoryPort& target,
-                             uint32_t header_bytes, uint32_t window)
+                             uint32_t header_bytes, uint32_t window, uint16_t via)
     : net_(net),
       cores_(cores),
       node_(node),
       target_(target),
       header_(header_bytes),
-      window_(window) {
+      window_(window),
+      via_(via) {
     if (node >= net.nodes())
         throw std::invalid_argument(
             fmt::format("memory port: attach node {} does not exist (the NoC has {} nodes)", node,
@@ -139,12 +140,16 @@ void NocMemoryPort::issue(uint64_t cycle) {
         ++in_service_;
         MemoryRequest t = std::move(e.req);
         t.op = id;
+        t.via = via_;
         target_.push(std::move(t));
     }
 }
 
 void NocMemoryPort::targetDone(MemoryRequest&& r) {
     const uint32_t id = r.op;
+    if (r.via != via_)
+        throw std::logic_error(fmt::format(
+            "memory port at node {}: answer of port {} handed to port {}", node_, r.via, via_));
     Entry& e = entries_.at(id);
     e.answered = r.ready;
     st_.req_noc_cycles += e.at_port - e.pushed;

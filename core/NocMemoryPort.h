@@ -13,6 +13,10 @@
 // the port in arrival order. Without this, a fast target would finish a whole stream at once and
 // park it in the attach node's NI queue, which no hardware buffer holds.
 //
+// Several ports may share one target (a stack attached through several edge routers): each
+// tags its transactions with its `via` index, and the owner (hw::MemoryStack) hands every answer
+// to the port whose index it carries.
+//
 // Its messages carry MessageTag::MemReq / MemResp with the agent index CoreArray gave it, so
 // CoreArray delivers them here and never to the core at the attach node. The port shares that
 // node's NI (injection port) with its core: a core there that also sends sees the port's
@@ -47,8 +51,10 @@ class NocMemoryPort : public MemoryPort, public NocAgent {
 
     // `target` receives the port-side transactions (its answers must come back through
     // targetDone). Registers itself with `cores` as a NocAgent and as a memory port.
+    // `via` is this port's index among the ports sharing `target` (MemoryRequest::via of the
+    // transactions it issues; hw::MemoryStack routes the answers back by it).
     NocMemoryPort(noc::Network& net, CoreArray& cores, uint32_t node, MemoryPort& target,
-                  uint32_t header_bytes = 16, uint32_t window = 32);
+                  uint32_t header_bytes = 16, uint32_t window = 32, uint16_t via = 0);
 
     // MemoryPort: a core's DMA chunk (called inside the core's evaluation, at cycles.now()).
     void push(MemoryRequest&& r) override;
@@ -63,6 +69,7 @@ class NocMemoryPort : public MemoryPort, public NocAgent {
     uint32_t node() const { return node_; }
     uint32_t headerBytes() const { return header_; }
     uint32_t window() const { return window_; }
+    uint16_t via() const { return via_; }
     uint32_t inFlight() const { return static_cast<uint32_t>(entries_.size() - free_.size()); }
     const Stats& stats() const { return st_; }
 
@@ -84,6 +91,7 @@ class NocMemoryPort : public MemoryPort, public NocAgent {
     MemoryPort& target_;
     uint32_t header_;
     uint32_t window_;
+    uint16_t via_;
     uint32_t in_service_ = 0;       // issued to the target, response not yet delivered
     std::deque<uint32_t> waiting_;  // delivered at the port, not yet issued
     uint16_t agent_;

@@ -4,7 +4,8 @@
 
 namespace wsc::hw {
 
-firmware::DmaStreamWorkload loadDmaStream(const YamlReader& w, const noc::NocParams& noc) {
+firmware::DmaStreamWorkload loadDmaStream(const YamlReader& w, const noc::NocParams& noc,
+                                          const HbmAttachParams* attach) {
     w.checkKeys({"type", "bytes", "cores", "chunk", "port", "memory", "header", "port_window",
                  "functional", "seed"});
     firmware::DmaStreamWorkload d;
@@ -14,7 +15,24 @@ firmware::DmaStreamWorkload loadDmaStream(const YamlReader& w, const noc::NocPar
     d.cores = w.getUInt("cores", 1, static_cast<uint32_t>(nodes > 1 ? nodes - 1 : 1), d.cores);
     d.chunk = w.getBytes("chunk", 0, uint64_t{1} << 34, d.chunk);
     if (d.chunk % 4) w.fail("chunk", "a multiple of 4 B, or 0 for the whole tensor");
-    if (const auto p = w.optionalChild("port")) {
+    const std::string portWhat =
+        "a router {x: X, y: Y}, or 'attach' (the routers of the hardware's hbm.attach, first "
+        "stack)";
+    if (w.has("port") && !w.entry("port").isMap()) {
+        const YamlReader p = w.entry("port");
+        if (p.scalar(portWhat) != "attach") p.failHere(portWhat);
+        if (!attach || attach->stacks.empty())
+            p.failHere("a router {x: X, y: Y}: 'attach' needs an hbm: section with a stack");
+        // Stack 0 of die (0, 0), whose routers start at the mesh origin.
+        const noc::TopologyParams& t = noc.topology;
+        const uint32_t dx = t.die_x ? t.die_x : t.x, dy = t.die_y ? t.die_y : t.y;
+        const HbmAttachParams::Stack& s = attach->stacks[0];
+        for (uint32_t at : s.at) {
+            uint32_t x = 0, y = 0;
+            HbmAttachParams::position(s.edge, at, dx, dy, x, y);
+            d.attach_routers.push_back(y * t.x + x);
+        }
+    } else if (const auto p = w.optionalChild("port")) {
         p->checkKeys({"x", "y"});
         d.port_x = p->getUInt("x", 0, noc.topology.x - 1, d.port_x);
         d.port_y = p->getUInt("y", 0, noc.topology.y - 1, d.port_y);

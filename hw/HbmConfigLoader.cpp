@@ -265,7 +265,7 @@ HbmAttachParams HbmConfigLoader::loadAttach(const YamlReader& h, uint32_t stacks
         for (uint32_t k = 0; k < stacks; ++k) {
             HbmAttachParams::Stack st;
             st.edge = static_cast<HbmAttachParams::Edge>(k % 4);
-            st.at = (edgeLength(st.edge) - 1) / 2;
+            st.at = {(edgeLength(st.edge) - 1) / 2};
             a.stacks.push_back(st);
         }
         return a;
@@ -273,7 +273,7 @@ HbmAttachParams HbmConfigLoader::loadAttach(const YamlReader& h, uint32_t stacks
     const YamlReader list = h.entry("attach");
     const std::string what =
         "a list with one entry per stack: an edge (west, east, north, south) or {edge: EDGE, "
-        "at: POSITION}";
+        "at: POSITION | [POSITION, ...] | all}";
     if (!list.isSequence()) h.fail("attach", what);
     const std::vector<YamlReader> entries = list.elements();
     if (entries.size() != stacks)
@@ -286,23 +286,57 @@ HbmAttachParams HbmConfigLoader::loadAttach(const YamlReader& h, uint32_t stacks
         if (e.isMap()) {
             e.checkKeys({"edge", "at"});
             st.edge = toEdge(e.getEnum("edge", names));
-            const uint32_t len = edgeLength(st.edge);
-            st.at = e.getUInt("at", 0, YamlReader::kMaxU32, (len - 1) / 2);
-            if (st.at >= len)
-                e.fail("at", fmt::format("a position along the {} edge in [0, {}] (the die has {} "
-                                         "x {} routers)",
-                                         HbmAttachParams::edgeName(st.edge), len - 1, dx, dy));
+            st.at = loadPositions(e, st.edge, edgeLength(st.edge), dx, dy);
         } else {
             const std::string n = e.scalar(what);
             bool known = false;
             for (const auto& x : names) known |= x == n;
             if (!known) e.failHere("an edge: west, east, north or south");
             st.edge = toEdge(n);
-            st.at = (edgeLength(st.edge) - 1) / 2;
+            st.at = {(edgeLength(st.edge) - 1) / 2};
         }
         a.stacks.push_back(st);
     }
     return a;
+}
+
+std::vector<uint32_t> HbmConfigLoader::loadPositions(const YamlReader& e,
+                                                     HbmAttachParams::Edge edge, uint32_t len,
+                                                     uint32_t dx, uint32_t dy) {
+    const std::string range =
+        fmt::format("a position along the {} edge in [0, {}] (the die has {} x {} routers)",
+                    HbmAttachParams::edgeName(edge), len - 1, dx, dy);
+    if (!e.has("at")) return {(len - 1) / 2};
+    const YamlReader at = e.entry("at");
+    if (at.isScalar() && at.node().Tag() != "!" && at.node().Scalar() == "all") {
+        std::vector<uint32_t> v(len);
+        for (uint32_t i = 0; i < len; ++i) v[i] = i;
+        return v;
+    }
+    if (!at.isSequence()) {
+        const uint32_t p = e.getUInt("at", 0, YamlReader::kMaxU32);
+        if (p >= len) e.fail("at", range);
+        return {p};
+    }
+    const std::vector<YamlReader> items = at.elements();
+    if (items.empty()) e.fail("at", "a position, a non-empty list of positions, or 'all'");
+    std::vector<uint32_t> v;
+    for (const YamlReader& i : items) {
+        // Strict like YamlReader::getUInt: an unquoted decimal integer.
+        const std::string text = i.isScalar() ? i.node().Scalar() : "";
+        const bool digits = i.isScalar() && i.node().Tag() != "!" && !text.empty() &&
+                            text.size() <= 9 &&
+                            text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoul(text) >= len) i.failHere(range);
+        const auto p = static_cast<uint32_t>(std::stoul(text));
+        for (uint32_t q : v)
+            if (q == p)
+                throw i.errorHere(fmt::format(
+                    "position {} of the {} edge is listed twice (each router attaches once)", p,
+                    HbmAttachParams::edgeName(edge)));
+        v.push_back(p);
+    }
+    return v;
 }
 
 }  // namespace wsc::hw

@@ -18,7 +18,7 @@ dram::HbmParams oneStack(dram::HbmParams p) {
 
 MemoryStack::MemoryStack(sc_core::sc_module_name name, const core::CoreParams& cp,
                          MemoryTarget target, const dram::HbmParams& hbm, uint32_t sync)
-    : sc_module(name), target_(target) {
+    : sc_module(name), target_(target), max_outstanding_(cp.memory.max_outstanding) {
     bridge_ = std::make_unique<core::MemoryBridge>("bridge", cp.memory.max_outstanding,
                                                    cp.dma.burst_bytes);
     if (target == MemoryTarget::Hbm) {
@@ -57,7 +57,8 @@ void MemoryStack::hostRead(uint64_t addr, void* dst, uint64_t len) {
 }
 
 void MemoryStack::connectDirect(core::CoreArray& cores, noc::NocShell& shell, bool functional) {
-    port_.reset();
+    ports_.clear();
+    if (bridge_->maxOutstanding() != max_outstanding_) bridge_->setMaxOutstanding(max_outstanding_);
     if (memory_) memory_->setFunctional(functional);
     bridge_->connect(shell, [&cores, &shell](core::MemoryRequest&& r) {
         cores.memoryDone(std::move(r));
@@ -67,12 +68,24 @@ void MemoryStack::connectDirect(core::CoreArray& cores, noc::NocShell& shell, bo
 }
 
 void MemoryStack::attachAt(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net,
-                           bool functional, uint32_t node, uint32_t header_bytes, uint32_t window) {
+                           bool functional, const std::vector<uint32_t>& nodes,
+                           uint32_t header_bytes, uint32_t window) {
+    if (nodes.empty() || nodes.size() > UINT16_MAX)
+        throw std::invalid_argument(std::string(name()) + ": a stack attaches at 1 .. 65535 nodes");
+    for (size_t i = 0; i < nodes.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (nodes[i] == nodes[j])
+                throw std::invalid_argument(std::string(name()) + ": attach node " +
+                                            std::to_string(nodes[i]) + " given twice");
     if (memory_) memory_->setFunctional(functional);
-    port_ = std::make_unique<core::NocMemoryPort>(net, cores, node, *bridge_, header_bytes, window);
-    core::NocMemoryPort* port = port_.get();
-    bridge_->connect(shell, [port, &shell](core::MemoryRequest&& r) {
-        port->targetDone(std::move(r));
+    ports_.clear();
+    const uint32_t slots = max_outstanding_ * static_cast<uint32_t>(nodes.size());
+    if (bridge_->maxOutstanding() != slots) bridge_->setMaxOutstanding(slots);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        ports_.push_back(std::make_unique<core::NocMemoryPort>(
+            net, cores, nodes[i], *bridge_, header_bytes, window, static_cast<uint16_t>(i)));
+    bridge_->connect(shell, [this, &shell](core::MemoryRequest&& r) {
+        ports_.at(r.via)->targetDone(std::move(r));
         shell.wake();
     });
 }
@@ -100,20 +113,27 @@ void MemoryStack::dumpStats(nlohmann::json& out) const {
     } else {
         out["memory"] = {{"requests", memory_->requests()}, {"bytes", memory_->bytes()}};
     }
-    if (port_) {
-        const auto& p = port_->stats();
-        out["noc_port"] = {{"node", port_->node()},
-                           {"requests", p.requests},
-                           {"reads", p.reads},
-                           {"writes", p.writes},
-                           {"bytes_read", p.bytes_read},
-                           {"bytes_written", p.bytes_written},
-                           {"request_msg_bytes", p.request_msg_bytes},
-                           {"response_msg_bytes", p.response_msg_bytes},
-                           {"hop_sum", p.hop_sum},
-                           {"round_trip_cycles", p.round_trip_cycles},
-                           {"max_round_trip_cycles", p.max_round_trip}};
+    // One entry per NoC port (attach router): "noc_port" for a single one, as before, else a
+    // list "noc_ports" in attach order.
+    nlohmann::json ports = nlohmann::json::array();
+    for (const auto& port : ports_) {
+        const auto& p = port->stats();
+        ports.push_back({{"node", port->node()},
+                         {"requests", p.requests},
+                         {"reads", p.reads},
+                         {"writes", p.writes},
+                         {"bytes_read", p.bytes_read},
+                         {"bytes_written", p.bytes_written},
+                         {"request_msg_bytes", p.request_msg_bytes},
+                         {"response_msg_bytes", p.response_msg_bytes},
+                         {"hop_sum", p.hop_sum},
+                         {"round_trip_cycles", p.round_trip_cycles},
+                         {"max_round_trip_cycles", p.max_round_trip}});
     }
+    if (ports.size() == 1)
+        out["noc_port"] = ports[0];
+    else if (!ports.empty())
+        out["noc_ports"] = ports;
 }
 
 }  // namespace wsc::hw

@@ -6,12 +6,20 @@
 // (attachAt: DMA bursts cross the NoC as request/response messages). hw::Die owns one per HBM
 // stack (named hbm_k); hw::MemorySystem holds a flat list of them.
 //
+// A stack may sit on several NoC nodes (an HBM PHY along a die edge, reached through several edge
+// routers): attachAt then creates one NocMemoryPort per node, all pushing into the one bridge's
+// queue (arrival order; one TLM-2.0 AT initiator into the one controller, so the HBM boundary and
+// the clock crossing are those of a single-node stack). Each port brings its own
+// `core.memory.max_outstanding` transactions: the bridge allows that many times the number of
+// ports in flight, pooled. The answers go back to the port that issued them (MemoryRequest::via).
+//
 // The answer of an HBM stack crosses from the HBM clock (tCK) into the NoC clock through the
 // bridge's asynchronous crossing with `sync` synchronizer cycles; a SimpleMemory is timed in the
 // NoC domain and is captured at the next edge (docs/ARCHITECTURE.md, "Clock domains").
 #include <cstdint>
 #include <memory>
 #include <systemc>
+#include <vector>
 
 #include "core/CoreArray.h"
 #include "core/CoreParams.h"
@@ -37,18 +45,26 @@ class MemoryStack : public sc_core::sc_module, public StatsGroup {
 
     // The cores reach this port's bridge directly; `cores` gets it as its next memory port.
     void connectDirect(core::CoreArray& cores, noc::NocShell& shell, bool functional);
-    // The port sits at NoC node `node`: a NocMemoryPort is created (and registered with `cores`
-    // as its next memory port); the previous one, if any, is dropped.
+    // The port sits at the NoC nodes `nodes` (distinct, at least one): one NocMemoryPort per node
+    // is created, in that order (and registered with `cores` as its next memory ports); the
+    // previous ones, if any, are dropped.
     void attachAt(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net, bool functional,
-                  uint32_t node, uint32_t header_bytes = 16, uint32_t window = 32);
+                  const std::vector<uint32_t>& nodes, uint32_t header_bytes = 16,
+                  uint32_t window = 32);
 
     MemoryTarget target() const { return target_; }
     core::MemoryBridge& bridge() { return *bridge_; }
     core::SimpleMemory& memory();  // throws unless Simple
     dram::HbmTarget& hbm();        // throws unless Hbm
     const dram::HbmTarget* hbmOrNull() const { return hbm_.get(); }
-    const core::NocMemoryPort* nocPort() const { return port_.get(); }
-    core::NocMemoryPort* nocPort() { return port_.get(); }
+    // The NoC ports of the last attachAt, one per node (none after connectDirect).
+    uint32_t nocPorts() const { return static_cast<uint32_t>(ports_.size()); }
+    const core::NocMemoryPort* nocPort(uint32_t i = 0) const {
+        return i < ports_.size() ? ports_[i].get() : nullptr;
+    }
+    core::NocMemoryPort* nocPort(uint32_t i = 0) {
+        return i < ports_.size() ? ports_[i].get() : nullptr;
+    }
     // Host access (setup, readout) through transport_dbg / the memory's own accessors.
     void hostWrite(uint64_t addr, const void* src, uint64_t len);
     void hostRead(uint64_t addr, void* dst, uint64_t len);
@@ -61,7 +77,8 @@ class MemoryStack : public sc_core::sc_module, public StatsGroup {
     std::unique_ptr<core::MemoryBridge> bridge_;
     std::unique_ptr<core::SimpleMemory> memory_;
     std::unique_ptr<dram::HbmTarget> hbm_;
-    std::unique_ptr<core::NocMemoryPort> port_;
+    std::vector<std::unique_ptr<core::NocMemoryPort>> ports_;
+    uint32_t max_outstanding_;  // per port (core.memory.max_outstanding)
 };
 
 }  // namespace wsc::hw

@@ -44,7 +44,7 @@ void MemorySystem::attach(core::CoreArray& cores, noc::NocShell& shell, bool fun
 }
 
 void MemorySystem::attachOverNoc(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net,
-                                 bool functional, const std::vector<uint32_t>& nodes,
+                                 bool functional, const std::vector<std::vector<uint32_t>>& nodes,
                                  uint32_t header_bytes, uint32_t window) {
     if (nodes.size() != stacks_.size())
         throw std::invalid_argument(fmt::format("MemorySystem: {} attach nodes for {} memory ports",
@@ -57,7 +57,8 @@ void MemorySystem::attachOverNoc(core::CoreArray& cores, noc::NocShell& shell, n
 std::vector<core::NocMemoryPort*> MemorySystem::nocPorts() const {
     std::vector<core::NocMemoryPort*> v;
     if (over_noc_)
-        for (const auto& s : stacks_) v.push_back(s->nocPort());
+        for (const auto& s : stacks_)
+            for (uint32_t i = 0; i < s->nocPorts(); ++i) v.push_back(s->nocPort(i));
     return v;
 }
 

@@ -31,16 +31,17 @@ class MemorySystem : public MemoryPorts {
                  const dram::HbmParams& hbm = dram::HbmParams::hbm3Default(), uint32_t sync = 2);
     // Connects every port to `cores` (as its memory ports) and to `shell` (wake-ups, cycles).
     void attach(core::CoreArray& cores, noc::NocShell& shell, bool functional);
-    // Same, but port i sits at NoC node nodes[i] and DMA crosses the NoC (nodes.size() == ports());
-    // header and window as in core::NocMemoryPort.
+    // Same, but port i sits at the NoC nodes nodes[i] (one NocMemoryPort each, see
+    // MemoryStack::attachAt) and DMA crosses the NoC (nodes.size() == ports()); header and
+    // window as in core::NocMemoryPort. Registered with `cores` port by port, node by node.
     void attachOverNoc(core::CoreArray& cores, noc::NocShell& shell, noc::Network& net,
-                       bool functional, const std::vector<uint32_t>& nodes,
+                       bool functional, const std::vector<std::vector<uint32_t>>& nodes,
                        uint32_t header_bytes = 16, uint32_t window = 32);
     MemoryTarget target() const { return target_; }
     core::SimpleMemory& memory(uint32_t port);  // throws unless the target is Simple
     dram::HbmTarget& hbm(uint32_t port);        // throws unless the target is Hbm
     MemoryStack& stack(uint32_t port) { return *stacks_.at(port); }
-    // The NoC ports of the last attachOverNoc (empty after attach()).
+    // The NoC ports of the last attachOverNoc, port by port, node by node (empty after attach()).
     std::vector<core::NocMemoryPort*> nocPorts() const;
 
     // MemoryPorts

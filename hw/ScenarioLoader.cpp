@@ -34,7 +34,7 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     if (cfg.workload_type == "gemm")
         cfg.gemm = loadGemm(w, cfg.noc);
     else if (cfg.workload_type == "dma_stream")
-        cfg.dma_stream = loadDmaStream(w, cfg.noc);
+        cfg.dma_stream = loadDmaStream(w, cfg.noc, hw.hbm ? &hw.hbm_attach : nullptr);
     else
         cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;

@@ -49,30 +49,44 @@ void Wafer::attachMemory(bool functional, bool over_noc, uint32_t header_bytes, 
     if (ports() == 0)
         throw std::invalid_argument(
             "wafer: the cores use DMA but the hardware has no hbm: section (no stacks)");
-    // Ports are registered die-major, stack by stack: port index = first port of the die + k.
+    // Stacks (the MemoryPorts index) are numbered die-major, stack by stack: first stack of the
+    // die + k. The cores' memory ports are registered in the same order, one per stack when
+    // direct, one per attach router of each stack over the NoC (MemoryStack::attachAt).
     std::vector<uint32_t> first(dies_.size(), 0);
-    uint32_t p = 0;
+    std::vector<std::vector<uint32_t>> first_port(dies_.size());  // per die and stack
+    uint32_t p = 0, q = 0;
     for (size_t d = 0; d < dies_.size(); ++d) {
         first[d] = p;
         Die& die = *dies_[d];
         for (uint32_t k = 0; k < die.stacks(); ++k, ++p) {
             MemoryStack& s = die.stack(k);
-            if (over_noc)
-                s.attachAt(cs, *shell_, net, functional, topo_.node(die.stackRouter(k), 0),
-                           header_bytes, window);
-            else
+            first_port[d].push_back(q);
+            if (over_noc) {
+                std::vector<uint32_t> nodes;
+                for (uint32_t r : die.stackRouters(k)) nodes.push_back(topo_.node(r, 0));
+                s.attachAt(cs, *shell_, net, functional, nodes, header_bytes, window);
+                q += static_cast<uint32_t>(nodes.size());
+            } else {
                 s.connectDirect(cs, *shell_, functional);
+                ++q;
+            }
         }
     }
+    // Each core: the nearest stack of its die, and over the NoC that stack's nearest attach
+    // router (ties to the lower stack index, then the earlier router in attach order).
     port_of_core_.assign(net.nodes(), 0);
+    std::vector<uint32_t> core_port(net.nodes(), 0);
     for (uint32_t c = 0; c < net.nodes(); ++c) {
         const uint32_t r = topo_.routerOfNode(c);
-        const Die& die = *dies_.at(topo_.dieOf(r));
+        const uint32_t d = topo_.dieOf(r);
+        const Die& die = *dies_.at(d);
         if (die.stacks() == 0)
             throw std::invalid_argument(fmt::format("wafer: {} has no HBM stack", die.name()));
-        port_of_core_[c] = first[topo_.dieOf(r)] + die.nearestStack(r);
+        const uint32_t k = die.nearestStack(r);
+        port_of_core_[c] = first[d] + k;
+        core_port[c] = first_port[d][k] + (over_noc ? die.nearestAttach(k, r) : 0);
     }
-    cs.setPortOfCore(port_of_core_);
+    cs.setPortOfCore(core_port);
 }
 
 MemoryStack& Wafer::stackOfPort(uint32_t port) {

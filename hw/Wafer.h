@@ -5,7 +5,8 @@
 // ("wafer.die_X_Y.hbm_K": MemoryBridge "bridge" + dram::HbmTarget "controller"). Elaborated once
 // per process; each run builds a fresh noc::Network (buildNetwork) and, for core workloads, a
 // core::CoreArray on it (buildCores), then attachMemory wires every core's DMA to the nearest
-// stack of its own die, directly or through a core::NocMemoryPort at that stack's edge router.
+// stack of its own die, directly or through the core::NocMemoryPort at that stack's nearest edge
+// router (a stack may attach through several).
 //
 // Clock domains: cores and NoC on noc.clock; D2D links on noc.d2d.clock (crossings inside
 // noc::Link); each HBM stack on its tCK (its answers cross into the NoC clock in the bridge with
@@ -41,7 +42,8 @@ class Wafer : public sc_core::sc_module, public StatsGroup, public MemoryPorts {
     core::CoreArray& buildCores(const core::CoreParams& cp);
     core::CoreArray& cores();
     // Every core's DMA goes to the nearest stack of its own die (Die::nearestStack); with
-    // over_noc through a NocMemoryPort at the stack's edge router, else straight to its bridge.
+    // over_noc through the NocMemoryPort at that stack's nearest attach router
+    // (Die::nearestAttach), else straight to its bridge.
     void attachMemory(bool functional, bool over_noc, uint32_t header_bytes = 16,
                       uint32_t window = 32);
 

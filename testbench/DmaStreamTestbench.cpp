@@ -18,13 +18,23 @@ namespace wsc::tb {
 
 namespace {
 
-uint32_t portNode(const noc::Network& net, const firmware::DmaStreamWorkload& w) {
+std::vector<uint32_t> portNodes(const noc::Network& net, const firmware::DmaStreamWorkload& w) {
     const auto& t = net.topology();
+    if (!w.attach_routers.empty()) {
+        std::vector<uint32_t> v;
+        for (uint32_t r : w.attach_routers) {
+            if (r >= t.routers())
+                throw std::invalid_argument(fmt::format(
+                    "dma_stream: attach router {} is outside the {}x{} mesh", r, t.kx(), t.ky()));
+            v.push_back(t.node(r, 0));
+        }
+        return v;
+    }
     if (w.port_x >= t.kx() || w.port_y >= t.ky())
         throw std::invalid_argument(
             fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh", w.port_x,
                         w.port_y, t.kx(), t.ky()));
-    return t.node(t.router(w.port_x, w.port_y), 0);
+    return {t.node(t.router(w.port_x, w.port_y), 0)};
 }
 
 uint32_t distance(const noc::Network& net, uint32_t a, uint32_t b) {
@@ -72,19 +82,40 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     noc::Network net(np);
     DmaStreamResult r;
     r.clock_hz = np.clock_hz;
-    r.port_node = portNode(net, w);
-    // Streaming cores: farthest from the port first (ties by index), never the port's own node.
+    r.port_nodes = portNodes(net, w);
+    r.port_node = r.port_nodes.front();
+    // Each node streams through its nearest attach node (ties to the earlier one in attach
+    // order): the index of that node's NocMemoryPort.
+    std::vector<uint32_t> port_of(net.nodes(), 0), dist(net.nodes(), 0);
+    for (uint32_t n = 0; n < net.nodes(); ++n) {
+        dist[n] = UINT32_MAX;
+        for (uint32_t i = 0; i < r.port_nodes.size(); ++i) {
+            const uint32_t d = distance(net, n, r.port_nodes[i]);
+            if (d < dist[n]) dist[n] = d, port_of[n] = i;
+        }
+    }
+    // Streaming cores: farthest from their attach node first (ties by index), never an attach
+    // node itself.
     std::vector<uint32_t> order;
     for (uint32_t n = 0; n < net.nodes(); ++n)
-        if (n != r.port_node && net.nodeAlive(n)) order.push_back(n);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return distance(net, a, r.port_node) > distance(net, b, r.port_node);
-    });
+        if (std::find(r.port_nodes.begin(), r.port_nodes.end(), n) == r.port_nodes.end() &&
+            net.nodeAlive(n))
+            order.push_back(n);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return dist[a] > dist[b]; });
     if (w.cores == 0 || w.cores > order.size())
         throw std::invalid_argument(
             fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)", w.cores,
                         order.size()));
     r.cores.assign(order.begin(), order.begin() + w.cores);
+    {
+        std::vector<uint32_t> served(r.port_nodes.size(), 0);
+        for (uint32_t c : r.cores) ++served[port_of[c]];
+        for (uint32_t n : served) {
+            r.active_ports += n > 0;
+            r.busiest_port_cores = std::max(r.busiest_port_cores, n);
+        }
+    }
 
     const uint64_t elems = w.bytes / 4;
     if (chunk / 4 > UINT32_MAX)
@@ -108,8 +139,9 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     }
     core::CoreArray cores(net, cp);
     cores.load(std::move(fw));
-    mem.attachOverNoc(cores, shell, net, w.functional, {r.port_node}, w.header_bytes,
+    mem.attachOverNoc(cores, shell, net, w.functional, {r.port_nodes}, w.header_bytes,
                       w.port_window);
+    cores.setPortOfCore(port_of);
     if (w.functional) {
         std::vector<float> t(elems);
         for (uint32_t s = 0; s < w.cores; ++s) {
@@ -134,8 +166,21 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
         r.correct = r.mismatches == 0;
     }
 
-    const core::NocMemoryPort& port = *mem.nocPorts().at(0);
-    const auto& ps = port.stats();
+    // The attach nodes' counters, summed (first push and last answer over all of them).
+    core::NocMemoryPort::Stats ps;
+    for (const core::NocMemoryPort* port : mem.nocPorts()) {
+        const auto& s = port->stats();
+        ps.requests += s.requests, ps.reads += s.reads, ps.writes += s.writes;
+        ps.bytes_read += s.bytes_read, ps.bytes_written += s.bytes_written;
+        ps.request_msg_bytes += s.request_msg_bytes;
+        ps.response_msg_bytes += s.response_msg_bytes;
+        ps.hop_sum += s.hop_sum, ps.req_noc_cycles += s.req_noc_cycles;
+        ps.port_wait_cycles += s.port_wait_cycles, ps.mem_cycles += s.mem_cycles;
+        ps.resp_noc_cycles += s.resp_noc_cycles, ps.round_trip_cycles += s.round_trip_cycles;
+        ps.max_round_trip = std::max(ps.max_round_trip, s.max_round_trip);
+        ps.first_push = std::min(ps.first_push, s.first_push);
+        ps.last_done = std::max(ps.last_done, s.last_done);
+    }
     const double ns_per_cycle = 1e9 / np.clock_hz;
     r.bytes = ps.bytes_read + ps.bytes_written;
     r.first_push = ps.first_push;
@@ -153,8 +198,9 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     r.request_msg_bytes = ps.request_msg_bytes;
     r.response_msg_bytes = ps.response_msg_bytes;
 
-    // Bounds. All data leaves the port's node through its one NI link and enters each core through
-    // its own: one flit per serialization time of the narrower of the local and the mesh link.
+    // Bounds. The data of an attach node leaves it through its one NI link and enters each core
+    // through its own: one flit per serialization time of the narrower of the local and the mesh
+    // link, per attach node that serves a streaming core.
     auto ser = [&](uint32_t width) { return (np.flit_bytes + width - 1) / width; };
     const uint32_t cyc_per_flit =
         std::max(ser(np.link.width_bytes), ser(np.local_link.width_bytes));
@@ -162,6 +208,7 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     const uint64_t burst = std::min<uint64_t>(cp.dma.burst_bytes, chunk);
     const uint64_t resp_flits = (burst + w.header_bytes + np.flit_bytes - 1) / np.flit_bytes;
     r.noc_bound_gbps = r.noc_link_gbps * double(burst) / double(resp_flits * np.flit_bytes);
+    r.noc_total_gbps = r.noc_bound_gbps * double(r.cores.size()) / r.busiest_port_cores;
     if (mem.target() == MemoryTarget::Hbm) {
         dram::HbmTarget& h = mem.hbm(0);
         const auto& hp = h.controller().params();
@@ -175,10 +222,12 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     } else {
         r.memory_peak_gbps = cp.memory.bytes_per_ns;
     }
-    // Little's law on the memory side: at most min(bridge slots, port window) bursts are in the
-    // target at once, each for the target's own unloaded time (HBM: its mean read latency).
+    // Little's law on the memory side: at most min(bridge slots, port window) bursts per attach
+    // node are in the target at once, each for the target's own time (HBM: its mean read
+    // latency).
     {
-        const double in_target = std::min<double>(cp.memory.max_outstanding, w.port_window);
+        const double in_target = double(r.port_nodes.size()) *
+                                 std::min<double>(cp.memory.max_outstanding, w.port_window);
         const double t_ns =
             r.hbm ? r.hbm_avg_read_latency_ns
                   : cp.memory.latency_ps / 1000.0 + double(burst) / cp.memory.bytes_per_ns;
@@ -189,6 +238,10 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     if (stats) {
         nlohmann::json j = {{"cycles", r.cycles},
                             {"port_node", r.port_node},
+                            {"port_nodes", r.port_nodes},
+                            {"active_ports", r.active_ports},
+                            {"busiest_port_cores", r.busiest_port_cores},
+                            {"noc_total_gbps", r.noc_total_gbps},
                             {"cores", r.cores},
                             {"bytes", r.bytes},
                             {"bandwidth_gbps", r.bandwidth_gbps},
@@ -220,9 +273,15 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
 
 void DmaStreamTestbench::printReport(std::ostream& os, const firmware::DmaStreamWorkload& w,
                                      const DmaStreamResult& r) {
-    os << fmt::format("dma_stream: {} core(s) each load {} B from {} at node {} through the NoC\n",
-                      r.cores.size(), w.bytes, r.hbm ? "an HBM3 stack" : "a simple memory",
-                      r.port_node);
+    std::string at = fmt::format("node {}", r.port_node);
+    if (r.port_nodes.size() > 1) {
+        at = fmt::format("{} nodes (", r.port_nodes.size());
+        for (size_t i = 0; i < r.port_nodes.size(); ++i)
+            at += fmt::format("{}{}", i ? " " : "", r.port_nodes[i]);
+        at += ")";
+    }
+    os << fmt::format("dma_stream: {} core(s) each load {} B from {} at {} through the NoC\n",
+                      r.cores.size(), w.bytes, r.hbm ? "an HBM3 stack" : "a simple memory", at);
     os << fmt::format("  cycles                {}\n", r.cycles);
     os << fmt::format("  bandwidth reached     {:.2f} GB/s ({} B in {} cycles)\n", r.bandwidth_gbps,
                       r.bytes, r.last_done - r.first_push);
@@ -243,8 +302,17 @@ void DmaStreamTestbench::printReport(std::ostream& os, const firmware::DmaStream
         "data "
         "after headers; memory side (bursts in flight / latency) {:.1f} GB/s\n",
         r.memory_peak_gbps, r.noc_link_gbps, r.noc_bound_gbps, r.memory_side_gbps);
-    double bound = std::min(r.memory_peak_gbps, r.noc_bound_gbps);
-    const char* what = bound == r.noc_bound_gbps ? "NoC link" : "memory peak";
+    if (r.port_nodes.size() > 1)
+        os << fmt::format(
+            "  attach nodes          {} of {} serve streaming cores, the busiest {}: NoC bound "
+            "{:.2f} x {} cores / {} = {:.1f} GB/s\n",
+            r.active_ports, r.port_nodes.size(), r.busiest_port_cores, r.noc_bound_gbps,
+            r.cores.size(), r.busiest_port_cores, r.noc_total_gbps);
+    double bound = std::min(r.memory_peak_gbps, r.noc_total_gbps);
+    const char* what =
+        bound == r.noc_total_gbps
+            ? (r.port_nodes.size() > 1 ? "NoC links of the attach nodes" : "NoC link")
+            : "memory peak";
     if (r.memory_side_gbps > 0 && r.memory_side_gbps < bound)
         bound = r.memory_side_gbps, what = "memory side";
     os << fmt::format("  reached / tightest    {:.1f}% of {:.1f} GB/s ({})\n",

@@ -77,8 +77,8 @@ GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& 
     if (!opt.firmware_dump.empty()) firmware::ProgramText::saveFile(fw, opt.firmware_dump);
     cores.load(std::move(fw));
     if (w.memory_over_noc) {
-        std::vector<uint32_t> nodes;
-        for (uint32_t p = 0; p < mem.ports(); ++p) nodes.push_back(p % net.nodes());
+        std::vector<std::vector<uint32_t>> nodes;
+        for (uint32_t p = 0; p < mem.ports(); ++p) nodes.push_back({p % net.nodes()});
         mem.attachOverNoc(cores, shell, net, w.functional, nodes);
     } else {
         mem.attach(cores, shell, w.functional);

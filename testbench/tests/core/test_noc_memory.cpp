@@ -163,7 +163,7 @@ TEST_CASE(
         for (uint32_t e = 0; e < elems; ++e) a[u][e] = float(u * 10000 + e) * 0.5f - 7.0f;
         std::memcpy(cores.core(users[u]).sram().data(0), a[u].data(), elems * 4);
     }
-    mem.attachOverNoc(cores, shell, net, true, {port});
+    mem.attachOverNoc(cores, shell, net, true, {{port}});
     const uint64_t last = shell.run(net, cores);
     cores.finish(last);
     for (size_t u = 0; u < users.size(); ++u) {
@@ -181,4 +181,102 @@ TEST_CASE(
     CHECK(mem.hbm(0).controller().stats(mem.hbm(0).cycle()).bytes_written >= 2 * elems * 4);
     // The port's messages never reached the core program at its node.
     CHECK(cores.core(port).stats().messages_in == 0);
+}
+
+namespace {
+
+// An 8 x 8 mesh, 1 GHz, `flit` B flits and links; one HBM3 stack beside the west edge.
+noc::NocParams edgeNoc(uint32_t flit) {
+    noc::NocParams np = test::meshParams(8, 8, 1, 2, 8);
+    np.flit_bytes = flit;
+    np.link.width_bytes = flit;
+    np.local_link.width_bytes = flit;
+    np.d2d.width_bytes = flit;
+    return np;
+}
+
+// The west edge routers of the 8 x 8 mesh at these rows (global router index = 8 y).
+std::vector<uint32_t> westRouters(std::initializer_list<uint32_t> rows) {
+    std::vector<uint32_t> v;
+    for (uint32_t y : rows) v.push_back(8 * y);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "NoC memory port: a stack attached through N edge routers streams N times one router's "
+    "bandwidth, within the NoC bound, with the right data",
+    "[core][dma][noc_memory][hbm][hbm_edge]") {
+    const noc::NocParams np = edgeNoc(32);
+    const core::CoreParams cp = streamCore();
+    firmware::DmaStreamWorkload w;
+    w.bytes = 64 * 1024;
+    w.cores = 8;
+    w.memory = "hbm";
+    noc::NocShell shell("noc", np.clock_hz);
+    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    // One 32 B flit per cycle at 1 GHz per NI link; a 256 B burst's response is 9 flits of which
+    // 256 / 288 is data: 28.44 GB/s per attach router.
+    const double link = 32.0 * 256 / 288;
+    double one = 0, eight = 0;
+    // {rows of the attach routers, cores on the busiest one}: the 8 cores farthest from their
+    // nearest attach router; with 1, 2 and 8 routers they spread evenly (8, 4, 1 per router).
+    const std::vector<std::pair<std::vector<uint32_t>, uint32_t>> cases = {
+        {westRouters({3}), 8},
+        {westRouters({1, 5}), 4},
+        {westRouters({0, 1, 2, 3, 4, 5, 6, 7}), 1}};
+    for (const auto& [routers, busiest] : cases) {
+        w.attach_routers = routers;
+        const tb::DmaStreamResult r = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
+        INFO(routers.size() << " attach routers: " << r.bandwidth_gbps << " GB/s");
+        REQUIRE(r.checked);
+        CHECK(r.correct);
+        CHECK(r.bytes == 8 * w.bytes);  // (the controller's counters add up over the runs)
+        CHECK(r.port_nodes.size() == routers.size());
+        CHECK(r.active_ports == routers.size());
+        CHECK(r.busiest_port_cores == busiest);
+        // min(HBM peak 819.2, link x cores / busiest router's cores, cores x link).
+        const double bound = std::min(819.2, link * 8 / busiest);
+        CHECK(r.noc_total_gbps == Approx(link * 8 / busiest));
+        CHECK(r.bandwidth_gbps <= bound * 1.0001);
+        CHECK(r.bandwidth_gbps >= 0.95 * bound);
+        // Every attach router carried its share: the same number of bursts each.
+        for (const core::NocMemoryPort* p : mem.nocPorts())
+            CHECK(p->stats().requests == 8 * w.bytes / 256 / routers.size());
+        (routers.size() == 1 ? one : eight) = r.bandwidth_gbps;
+    }
+    // The whole 8-router edge: 8 x 28.44 = 227.6 GB/s, 8 times one router (within 5%).
+    CHECK(eight >= 0.95 * 8 * one);
+}
+
+TEST_CASE(
+    "NoC memory port: with links as wide as a response, a stack across the edge is bound by the "
+    "HBM",
+    "[core][dma][noc_memory][hbm][hbm_edge]") {
+    // 288 B flits and links: a 16 + 256 B response is one flit, 256 GB/s of data per attach
+    // router, 2048 GB/s for the 8 of the west edge: the stack's 819.2 GB/s is the bound. Each
+    // router brings 64 transactions in flight and a 64-burst window (Little's law: 819.2 GB/s x
+    // ~140 ns loaded latency / 256 B = ~450 bursts in flight needed; 8 x 64 = 512).
+    const noc::NocParams np = edgeNoc(288);
+    core::CoreParams cp = streamCore();
+    cp.memory.max_outstanding = 64;
+    firmware::DmaStreamWorkload w;
+    w.bytes = 128 * 1024;
+    w.cores = 8;
+    w.memory = "hbm";
+    w.port_window = 64;
+    w.attach_routers = westRouters({0, 1, 2, 3, 4, 5, 6, 7});
+    noc::NocShell shell("noc", np.clock_hz);
+    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    const tb::DmaStreamResult r = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
+    REQUIRE(r.checked);
+    CHECK(r.correct);
+    CHECK(r.noc_bound_gbps == Approx(256.0));
+    CHECK(r.noc_total_gbps == Approx(2048.0));
+    CHECK(r.memory_peak_gbps == Approx(819.2));
+    CHECK(mem.stack(0).bridge().maxOutstanding() == 8 * 64);
+    // At or below the peak; above 80% of it (8 interleaved streams cost row hits: ~78%).
+    CHECK(r.bandwidth_gbps <= 819.2);
+    CHECK(r.bandwidth_gbps >= 0.8 * 819.2);
 }

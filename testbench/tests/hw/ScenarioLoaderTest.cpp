@@ -2,6 +2,7 @@
 // workload's keys, and their errors.
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
@@ -185,4 +186,29 @@ TEST_CASE("Scenario error: hardware of the wrong kind, missing sections, unknown
     CHECK(errorOf("senario:\n  name: t\n") ==
           "s.yaml:1:1: key 'senario': unknown key (did you mean 'scenario'?); expected one of: "
           "scenario");
+}
+
+TEST_CASE("dma_stream port: attach takes the routers of the hardware's hbm.attach",
+          "[hw][scenario][hbm_edge]") {
+    const ScenarioConfig s =
+        ScenarioLoader::loadFile(std::string(WSC_SOURCE_DIR) + "/configs/hbm_edge.yaml");
+    CHECK(s.workload_type == "dma_stream");
+    // {edge: west, at: all} on the 8 x 8 die: routers (0, y) = 8 y, in order.
+    CHECK(s.dma_stream.attach_routers == std::vector<uint32_t>{0, 8, 16, 24, 32, 40, 48, 56});
+    // The single-router form leaves the list empty.
+    const ScenarioConfig one =
+        ScenarioLoader::loadFile(std::string(WSC_SOURCE_DIR) + "/configs/hbm_stream.yaml");
+    CHECK(one.dma_stream.attach_routers.empty());
+    CHECK(one.dma_stream.port_y == 1);
+}
+
+TEST_CASE("dma_stream port: attach needs an hbm: section, other words are rejected",
+          "[hw][scenario][hbm_edge]") {
+    const std::string head =
+        "scenario:\n  name: t\n  hardware: mesh8x8.yaml\n  workload:\n    type: dma_stream\n";
+    CHECK_THAT(errorOf(head + "    port: attach\n", configsName()),
+               Catch::Contains("test-scenario.yaml:6:11: key 'scenario.workload.port'") &&
+                   Catch::Contains("needs an hbm: section"));
+    CHECK_THAT(errorOf(head + "    port: edge\n", configsName()),
+               Catch::Contains("key 'scenario.workload.port'") && Catch::Contains("'edge'"));
 }

@@ -1,6 +1,8 @@
 // hw::Wafer / hw::Die: the named SystemC hierarchy built from one YAML, HBM stacks at the edge
 // routers the config names, a core's DMA to its own die's stack through that router (link
 // counters, data), the nested stats JSON, and the GEMM on a wafer with per-die HBM.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -232,9 +234,18 @@ TEST_CASE("wafer: paper configs give every die its stacks at the edge routers th
         hw::Die& die = t.die(d);
         REQUIRE(die.stacks() == 3);
         const uint32_t x0 = die.x() * 8, y0 = die.y() * 8;
-        CHECK(die.stackRouter(0) == tt.router(x0, y0 + 2));      // west, position 2
-        CHECK(die.stackRouter(1) == tt.router(x0 + 7, y0 + 3));  // east, position 3
-        CHECK(die.stackRouter(2) == tt.router(x0, y0 + 5));      // west, position 5
+        // Two stacks share the west side (routers 0-3, 4-7), one takes the whole east side.
+        for (uint32_t i = 0; i < 8; ++i) {
+            CHECK(die.stackRouters(i < 4 ? 0 : 2).at(i % 4) == tt.router(x0, y0 + i));
+            CHECK(die.stackRouters(1).at(i) == tt.router(x0 + 7, y0 + i));
+        }
+        CHECK(die.stackRouters(0).size() == 4);
+        CHECK(die.stackRouters(2).size() == 4);
+        // A core uses the stack and router of its own row on its nearer side.
+        CHECK(die.nearestStack(tt.router(x0 + 2, y0 + 5)) == 2);
+        CHECK(die.nearestAttach(2, tt.router(x0 + 2, y0 + 5)) == 1);
+        CHECK(die.nearestStack(tt.router(x0 + 5, y0 + 1)) == 1);
+        CHECK(die.nearestAttach(1, tt.router(x0 + 5, y0 + 1)) == 1);
     }
     CHECK(t.ports() == 96);
     // MoEntwine 4 x 4 B200-like dies at die level: 8 stacks per die, all at the die's router.
@@ -246,4 +257,45 @@ TEST_CASE("wafer: paper configs give every die its stacks at the edge routers th
         for (uint32_t k = 0; k < 8; ++k) CHECK(m.die(d).stackRouter(k) == m.die(d).routers()[0]);
     }
     CHECK(sc_core::sc_find_object("moe.die_3_3.hbm_7.controller") != nullptr);
+}
+
+TEST_CASE(
+    "wafer: stacks attached across whole edges serve each core through its nearest edge router",
+    "[wafer][hw][hbm][gemm][hbm_edge]") {
+    // small_wafer_hbm.yaml with both stacks of every die attached through all (2) routers of
+    // their edge: on these 2 x 2 dies every core sits at an attach router of its nearest stack,
+    // so every burst is served at the core's own node (0 hops) and all 4 ports per die work.
+    hw::ScenarioConfig sc = hw::ScenarioLoader::loadFile(config("small_wafer_hbm.yaml"));
+    for (auto& s : sc.hbm_attach.stacks) s.at = {0, 1};
+    hw::HardwareConfig h;
+    h.noc = sc.noc, h.core = sc.core, h.wafer = sc.wafer, h.hbm = sc.hbm,
+    h.hbm_attach = sc.hbm_attach, h.energy = sc.energy;
+    hw::Wafer wafer("wafer", h);
+    nlohmann::json stats;
+    tb::GemmRunOptions opt;
+    opt.stats = &stats;
+    const tb::GemmResult r = tb::GemmTestbench::run(wafer, sc.gemm, opt);
+    CHECK(r.correct);
+    const noc::Topology& t = wafer.topology();
+    for (uint32_t d = 0; d < wafer.dies(); ++d)
+        for (uint32_t k = 0; k < 2; ++k) {
+            hw::MemoryStack& s = wafer.die(d).stack(k);
+            INFO("die " << d << " stack " << k);
+            REQUIRE(s.nocPorts() == 2);
+            CHECK(s.bridge().maxOutstanding() == 2 * 16);  // 16 per attach router
+            for (uint32_t i = 0; i < 2; ++i) {
+                const core::NocMemoryPort& p = *s.nocPort(i);
+                CHECK(p.node() == t.node(wafer.die(d).stackRouters(k).at(i), 0));
+                CHECK(p.stats().requests > 0);
+                CHECK(p.stats().hop_sum == 0);
+            }
+            // Stacks stay the memory index: the west core of each row uses stack 0, the east 1.
+            const std::string name = fmt::format("die_{}_{}", wafer.die(d).x(), wafer.die(d).y());
+            const auto& ports = stats["wafer"][name][fmt::format("hbm_{}", k)]["noc_ports"];
+            REQUIRE(ports.size() == 2);
+            CHECK(ports[0]["requests"].get<uint64_t>() + ports[1]["requests"].get<uint64_t>() ==
+                  s.transactions());
+        }
+    for (uint32_t c = 0; c < t.nodes(); ++c)
+        CHECK(wafer.portOfCore(c) % 2 == (t.x(t.routerOfNode(c)) % 2 == 0 ? 0u : 1u));
 }

@@ -147,17 +147,55 @@ TEST_CASE("hbm.attach: edges and positions per stack, the middle by default, rou
         hw::HardwareLoader::loadString(base + "  attach: [south, {edge: west, at: 1}]\n", "t.yaml");
     REQUIRE(hw.hbm_attach.stacks.size() == 2);
     CHECK(hw.hbm_attach.stacks[0].edge == hw::HbmAttachParams::Edge::South);
-    CHECK(hw.hbm_attach.stacks[0].at == 1);  // middle of 4 routers along x: (4 - 1) / 2
+    CHECK(hw.hbm_attach.stacks[0].at ==
+          std::vector<uint32_t>{1});  // middle of 4 routers along x: (4 - 1) / 2
     CHECK(hw.hbm_attach.stacks[1].edge == hw::HbmAttachParams::Edge::West);
-    CHECK(hw.hbm_attach.stacks[1].at == 1);
+    CHECK(hw.hbm_attach.stacks[1].at == std::vector<uint32_t>{1});
     CHECK(hw.hbm_attach.sync == 2);
     // Without attach: west, east, north, south in turn, each at its edge's middle.
     hw = hw::HardwareLoader::loadString(base + "  sync: 3 cycles\n", "t.yaml");
     REQUIRE(hw.hbm_attach.stacks.size() == 2);
     CHECK(hw.hbm_attach.stacks[0].edge == hw::HbmAttachParams::Edge::West);
-    CHECK(hw.hbm_attach.stacks[0].at == 0);  // (2 - 1) / 2
+    CHECK(hw.hbm_attach.stacks[0].at == std::vector<uint32_t>{0});  // (2 - 1) / 2
     CHECK(hw.hbm_attach.stacks[1].edge == hw::HbmAttachParams::Edge::East);
     CHECK(hw.hbm_attach.sync == 3);
+}
+
+TEST_CASE("hbm.attach: a stack across several edge routers, a list of positions or all") {
+    const std::string base = std::string(kTwoDies) + kNoc + "hbm:\n  stacks: 2\n";
+    const auto hw = hw::HardwareLoader::loadString(
+        base + "  attach: [{edge: north, at: [3, 0, 2]}, {edge: west, at: all}]\n", "t.yaml");
+    REQUIRE(hw.hbm_attach.stacks.size() == 2);
+    CHECK(hw.hbm_attach.stacks[0].edge == hw::HbmAttachParams::Edge::North);
+    CHECK(hw.hbm_attach.stacks[0].at == std::vector<uint32_t>{3, 0, 2});  // the file's order
+    CHECK(hw.hbm_attach.stacks[1].edge == hw::HbmAttachParams::Edge::West);
+    CHECK(hw.hbm_attach.stacks[1].at == std::vector<uint32_t>{0, 1});  // every west router
+    // A one-element list is the single-router form.
+    const auto one = hw::HardwareLoader::loadString(
+        base + "  attach: [{edge: south, at: [1]}, {edge: east, at: 1}]\n", "t.yaml");
+    CHECK(one.hbm_attach.stacks[0].at == std::vector<uint32_t>{1});
+    CHECK(one.hbm_attach.stacks[1].at == std::vector<uint32_t>{1});
+}
+
+TEST_CASE("hbm.attach: bad position lists are rejected with file, line, key and expectation") {
+    const std::string base = std::string(kTwoDies) + kNoc + "hbm:\n  stacks: 2\n";
+    // Line 15 is the attach line.
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: [0, 2]}]\n"),
+               Catch::Contains("t.yaml:15:") && Catch::Contains("hbm.attach[1].at[1]") &&
+                   Catch::Contains("along the east edge in [0, 1]") && Catch::Contains("'2'"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: north, at: [1, 3, 1]}]\n"),
+               Catch::Contains("t.yaml:15:") && Catch::Contains("hbm.attach[1].at[2]") &&
+                   Catch::Contains("position 1 of the north edge is listed twice"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: []}]\n"),
+               Catch::Contains("hbm.attach[1].at") && Catch::Contains("non-empty list"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: [\"0\"]}]\n"),
+               Catch::Contains("hbm.attach[1].at[0]") && Catch::Contains("position along"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: [-1]}]\n"),
+               Catch::Contains("hbm.attach[1].at[0]") && Catch::Contains("'-1'"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: every}]\n"),
+               Catch::Contains("hbm.attach[1].at") && Catch::Contains("'every'"));
+    CHECK_THAT(thrown(base + "  attach: [west, {edge: east, at: \"all\"}]\n"),
+               Catch::Contains("hbm.attach[1].at"));
 }
 
 TEST_CASE("hbm.attach: bad entries are rejected with file, line, key and expectation") {
