@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "KernelTestUtil.h"
 #include "hw/HardwareLoader.h"
 #include "testbench/KernelCli.h"
 #include "testbench/KernelTestbench.h"
@@ -20,23 +21,11 @@ using namespace wsc;
 
 namespace {
 
+// Link energies for the closed-form checks.
 noc::NocParams wseNoc() {
-    noc::NocParams n;
-    n.clock_hz = 1.1e9;
-    n.flit_bytes = 4;
-    n.route_limit = 24;
-    n.router.pipeline = 1, n.router.vcs = 2, n.router.vc_buffer_flits = 8;
-    n.link.latency = 1, n.link.width_bytes = 4, n.link.energy_pj_per_bit = 0.1;
-    n.local_link.latency = 2, n.local_link.width_bytes = 4, n.local_link.energy_pj_per_bit = 0.05;
-    return n;
+    return test::wseNoc(0.1, 0.05);
 }
-
-core::CoreParams wseCore() {
-    core::CoreParams c;
-    c.pe.rows = c.pe.cols = 1;
-    c.vector.lanes = 1;
-    return c;
-}
+using test::wseCore;
 
 hw::EnergyParams energy() {
     hw::EnergyParams e;

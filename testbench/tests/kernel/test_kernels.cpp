@@ -9,6 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "KernelTestUtil.h"
 #include "firmware/ReduceTree.h"
 #include "firmware/RingOrder.h"
 #include "testbench/KernelTestbench.h"
@@ -17,24 +18,8 @@ using namespace wsc;
 
 namespace {
 
-// The WSE-2-like numbers of configs/wse2_kernels.yaml, built in C++ so tests need no file.
-noc::NocParams wseNoc() {
-    noc::NocParams n;
-    n.clock_hz = 1.1e9;
-    n.flit_bytes = 4;
-    n.route_limit = 24;
-    n.router.pipeline = 1, n.router.vcs = 2, n.router.vc_buffer_flits = 8;
-    n.link.latency = 1, n.link.width_bytes = 4;
-    n.local_link.latency = 2, n.local_link.width_bytes = 4;
-    return n;
-}
-
-core::CoreParams wseCore() {
-    core::CoreParams c;
-    c.pe.rows = c.pe.cols = 1;
-    c.vector.lanes = 1;
-    return c;
-}
+using test::wseCore;
+using test::wseNoc;
 
 tb::KernelResult run(const std::string& op, const std::string& algo, uint32_t p, uint32_t m,
                      uint32_t k, uint32_t n, noc::NocParams np = wseNoc()) {
