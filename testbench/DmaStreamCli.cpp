@@ -39,9 +39,9 @@ int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_
     noc::NocShell shell("noc", sc.noc.clock_hz);
     core::CoreParams cp = sc.core;
     cp.memory.ports = 1;
-    MemorySystem mem(cp, sc.noc.clock_hz,
-                     w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm, hbmParams(sc),
-                     sc.hbm_attach.sync);
+    hw::MemorySystem mem(cp, sc.noc.clock_hz,
+                         w.memory == "simple" ? hw::MemoryTarget::Simple : hw::MemoryTarget::Hbm,
+                         hbmParams(sc), sc.hbm_attach.sync);
     nlohmann::json stats;
     const DmaStreamResult r =
         DmaStreamTestbench::run(sc.noc, cp, w, shell, mem, stats_path.empty() ? nullptr : &stats);

@@ -55,17 +55,18 @@ float DmaStreamTestbench::value(uint64_t seed, uint32_t slot, uint64_t e) {
     return static_cast<float>(static_cast<int64_t>(x >> 40) - (int64_t{1} << 23)) / float(1 << 23);
 }
 
-MemorySystem DmaStreamTestbench::makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
-                                            const firmware::DmaStreamWorkload& w) {
+hw::MemorySystem DmaStreamTestbench::makeMemory(const core::CoreParams& cp,
+                                                const noc::NocParams& np,
+                                                const firmware::DmaStreamWorkload& w) {
     core::CoreParams one = cp;
     one.memory.ports = 1;
-    return MemorySystem(one, np.clock_hz,
-                        w.memory == "simple" ? MemoryTarget::Simple : MemoryTarget::Hbm);
+    return hw::MemorySystem(
+        one, np.clock_hz, w.memory == "simple" ? hw::MemoryTarget::Simple : hw::MemoryTarget::Hbm);
 }
 
 DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::CoreParams& cp0,
                                         const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
-                                        MemorySystem& mem, nlohmann::json* stats) {
+                                        hw::MemorySystem& mem, nlohmann::json* stats) {
     const auto wall0 = std::chrono::steady_clock::now();
     if (w.bytes == 0 || w.bytes % 4)
         throw std::invalid_argument(
@@ -209,7 +210,7 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
     const uint64_t resp_flits = (burst + w.header_bytes + np.flit_bytes - 1) / np.flit_bytes;
     r.noc_bound_gbps = r.noc_link_gbps * double(burst) / double(resp_flits * np.flit_bytes);
     r.noc_total_gbps = r.noc_bound_gbps * double(r.cores.size()) / r.busiest_port_cores;
-    if (mem.target() == MemoryTarget::Hbm) {
+    if (mem.target() == hw::MemoryTarget::Hbm) {
         dram::HbmTarget& h = mem.hbm(0);
         const auto& hp = h.controller().params();
         const dram::HbmStats hs = h.controller().stats(h.cycle());

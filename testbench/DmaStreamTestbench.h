@@ -14,9 +14,9 @@
 
 #include "core/CoreParams.h"
 #include "firmware/DmaStreamWorkload.h"
+#include "hw/MemorySystem.h"
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
-#include "testbench/MemorySystem.h"
 
 namespace wsc::tb {
 
@@ -56,12 +56,12 @@ struct DmaStreamResult {
 
 class DmaStreamTestbench {
   public:
-    // Builds the MemorySystem the workload asks for (call once per process, before any run).
-    static MemorySystem makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
-                                   const firmware::DmaStreamWorkload& w);
+    // Builds the hw::MemorySystem the workload asks for (call once per process, before any run).
+    static hw::MemorySystem makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
+                                       const firmware::DmaStreamWorkload& w);
     static DmaStreamResult run(const noc::NocParams& np, const core::CoreParams& cp,
                                const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
-                               MemorySystem& mem, nlohmann::json* stats = nullptr);
+                               hw::MemorySystem& mem, nlohmann::json* stats = nullptr);
     static void printReport(std::ostream& os, const firmware::DmaStreamWorkload& w,
                             const DmaStreamResult& r);
     // The tensor value at element e of core slot s (deterministic in the seed).

@@ -66,7 +66,7 @@ void checkCapacity(const firmware::ShiftGemmSchedule& sched, uint64_t capacity) 
 
 GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
                               const firmware::GemmWorkload& w, noc::NocShell& shell,
-                              MemorySystem& mem, const GemmRunOptions& opt) {
+                              hw::MemorySystem& mem, const GemmRunOptions& opt) {
     core::CoreParams cp = cp_in;
     cp.functional = w.functional;
     const firmware::ShiftGemmSchedule sched = makeSchedule(np, w);

@@ -13,10 +13,10 @@
 #include "firmware/GemmWorkload.h"
 #include "firmware/ShiftGemmSchedule.h"
 #include "hw/MemoryPorts.h"
+#include "hw/MemorySystem.h"
 #include "hw/Wafer.h"
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
-#include "testbench/MemorySystem.h"
 #include "testbench/RunObserver.h"
 
 namespace wsc::tb {
@@ -47,8 +47,8 @@ struct GemmResult {
 class GemmTestbench {
   public:
     static GemmResult run(const noc::NocParams& np, const core::CoreParams& cp,
-                          const firmware::GemmWorkload& w, noc::NocShell& shell, MemorySystem& mem,
-                          const GemmRunOptions& opt = {});
+                          const firmware::GemmWorkload& w, noc::NocShell& shell,
+                          hw::MemorySystem& mem, const GemmRunOptions& opt = {});
     // The same on a hw::Wafer: every core's DMA goes to the nearest HBM stack of its own die
     // (w.memory_over_noc: through that stack's edge router), every stack holds the operands, and
     // each C tile is read back from the stack its core wrote. Stats gain "wafer" (dies, stacks).

@@ -19,6 +19,7 @@
 
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
+#include "hw/MemorySystem.h"
 #include "hw/ScenarioLoader.h"
 #include "hw/Wafer.h"
 #include "hw/rtl/RtlRouterFactory.h"
@@ -28,7 +29,6 @@
 #include "testbench/FaultSweep.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
-#include "testbench/MemorySystem.h"
 #include "testbench/NocBench.h"
 #include "testbench/ProgressObserver.h"
 #include "testbench/RtlBench.h"
@@ -188,7 +188,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     } else {
         // No HBM: core.memory's simple memory ports, port p at node p mod nodes.
         noc::NocShell shell("noc", sc.noc.clock_hz);
-        tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
+        hw::MemorySystem mem(sc.core, sc.noc.clock_hz);
         r = tb::GemmTestbench::run(sc.noc, sc.core, sc.gemm, shell, mem, opt);
     }
     tb::GemmTestbench::printReport(std::cout, sc.gemm, r);

@@ -6,8 +6,8 @@
 
 #include "../noc/NocTestUtil.h"
 #include "core/CoreParams.h"
+#include "hw/MemorySystem.h"
 #include "testbench/GemmTestbench.h"
-#include "testbench/MemorySystem.h"
 
 using namespace wsc;
 
@@ -36,7 +36,7 @@ void checkSame(const tb::GemmResult& f, const tb::GemmResult& t) {
 
 void runBoth(uint32_t side, const firmware::GemmWorkload& w, const core::CoreParams& cp) {
     noc::NocShell shell("noc", 1e9);
-    tb::MemorySystem mem(cp, 1e9);
+    hw::MemorySystem mem(cp, 1e9);
     const auto np = mesh(side);
     firmware::GemmWorkload fw = w;
     fw.functional = true;
@@ -88,7 +88,7 @@ TEST_CASE("GEMM with memory_path noc: DMA crosses the NoC and C still equals the
     w.m = 32, w.k = 32, w.n = 32, w.seed = 3;
     const core::CoreParams cp;
     noc::NocShell shell("noc", 1e9);
-    tb::MemorySystem mem(cp, 1e9);
+    hw::MemorySystem mem(cp, 1e9);
     const auto np = mesh(2);
     const tb::GemmResult direct = tb::GemmTestbench::run(np, cp, w, shell, mem);
     REQUIRE(mem.nocPorts().empty());

@@ -9,9 +9,9 @@
 #include "../noc/NocTestUtil.h"
 #include "core/CoreArray.h"
 #include "firmware/Firmware.h"
+#include "hw/MemorySystem.h"
 #include "noc/NocShell.h"
 #include "testbench/DmaStreamTestbench.h"
-#include "testbench/MemorySystem.h"
 
 using namespace wsc;
 
@@ -51,7 +51,7 @@ TEST_CASE(
     w.port_x = 0, w.port_y = 1;
     w.memory = "simple";
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Simple);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Simple);
 
     w.functional = true;
     const tb::DmaStreamResult f = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
@@ -91,7 +91,7 @@ TEST_CASE("NoC memory port: streaming from HBM stays within the NoC bound and co
     w.port_x = 0, w.port_y = 1;
     w.memory = "hbm";
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Hbm);
     const tb::DmaStreamResult r = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
     REQUIRE(r.checked);
     CHECK(r.correct);
@@ -118,7 +118,7 @@ TEST_CASE("NoC memory port: several cores streaming from HBM share the port node
     w.port_x = 0, w.port_y = 1;
     w.memory = "hbm";
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Hbm);
     const tb::DmaStreamResult r = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
     REQUIRE(r.checked);
     CHECK(r.correct);
@@ -136,7 +136,7 @@ TEST_CASE(
     core::CoreParams cp = streamCore();
     cp.functional = true;
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Hbm);
     noc::Network net(np);
     core::CoreArray cores(net, cp);
     const uint32_t port = net.topology().node(net.topology().router(0, 1), 0);
@@ -215,7 +215,7 @@ TEST_CASE(
     w.cores = 8;
     w.memory = "hbm";
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Hbm);
     // One 32 B flit per cycle at 1 GHz per NI link; a 256 B burst's response is 9 flits of which
     // 256 / 288 is data: 28.44 GB/s per attach router.
     const double link = 32.0 * 256 / 288;
@@ -268,7 +268,7 @@ TEST_CASE(
     w.port_window = 64;
     w.attach_routers = westRouters({0, 1, 2, 3, 4, 5, 6, 7});
     noc::NocShell shell("noc", np.clock_hz);
-    tb::MemorySystem mem(cp, np.clock_hz, tb::MemoryTarget::Hbm);
+    hw::MemorySystem mem(cp, np.clock_hz, hw::MemoryTarget::Hbm);
     const tb::DmaStreamResult r = tb::DmaStreamTestbench::run(np, cp, w, shell, mem);
     REQUIRE(r.checked);
     CHECK(r.correct);

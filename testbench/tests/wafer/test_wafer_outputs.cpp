@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "core/PeArray.h"
+#include "hw/MemorySystem.h"
 #include "hw/ScenarioLoader.h"
 #include "noc/NocShell.h"
 #include "testbench/GemmTestbench.h"
-#include "testbench/MemorySystem.h"
 #include "testbench/NocTimelineRecorder.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/TrafficTestbench.h"
@@ -86,7 +86,7 @@ TEST_CASE("outputs: traffic run energy equals counted bits times configured pJ/b
 TEST_CASE("outputs: gemm run energy equals counted FLOPs, bytes and bits times their energies") {
     const hw::ScenarioConfig sc = hw::ScenarioLoader::loadFile(config("small_wafer_gemm.yaml"));
     noc::NocShell shell("noc", sc.noc.clock_hz);
-    tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
+    hw::MemorySystem mem(sc.core, sc.noc.clock_hz);
     tb::RunOutputs out(sc, "", "");
     tb::GemmRunOptions opt;
     nlohmann::json stats;
@@ -227,7 +227,7 @@ GemmTraceRun gemmTrace(const char* cfg, const char* path, tb::CoreTimelineRecord
     GemmTraceRun g;
     g.sc = hw::ScenarioLoader::loadFile(config(cfg));
     noc::NocShell shell("noc", g.sc.noc.clock_hz);
-    tb::MemorySystem mem(g.sc.core, g.sc.noc.clock_hz);
+    hw::MemorySystem mem(g.sc.core, g.sc.noc.clock_hz);
     tb::RunOutputs out(g.sc, "", path, std::move(o));
     tb::GemmRunOptions opt;
     opt.observers = out.observers();
@@ -328,7 +328,7 @@ TEST_CASE("outputs: the Perfetto core tracks stop at one cycle when the span cap
 TEST_CASE("outputs: the gemm heatmap has one element per link") {
     const hw::ScenarioConfig sc = hw::ScenarioLoader::loadFile(config("small_wafer_gemm.yaml"));
     noc::NocShell shell("noc", sc.noc.clock_hz);
-    tb::MemorySystem mem(sc.core, sc.noc.clock_hz);
+    hw::MemorySystem mem(sc.core, sc.noc.clock_hz);
     tb::RunOutputs out(sc, "gemm_heat.svg", "");
     tb::GemmRunOptions opt;
     opt.observers = out.observers();
