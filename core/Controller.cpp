@@ -23,6 +23,12 @@ Controller::Controller(uint32_t id, const CoreParams& p, const PeArray& pe, cons
 void Controller::load(const firmware::Program& prog) {
     prog_ = &prog;
     loop_match_ = prog.matchLoops();
+    streams_.assign(prog.streams(), Stream{});
+    for (uint32_t i = 0; i < prog.streams(); ++i) {
+        streams_[i].pc = prog.streamBegin(i);
+        streams_[i].end = prog.streamEnd(i);
+        streams_[i].index = static_cast<uint8_t>(i);
+    }
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
     done_ = prog.code().empty();
@@ -77,7 +83,9 @@ uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uin
     o.r1 = r1, o.r2 = r2, o.w = w;
     o.done = done;
     o.begin = now;
-    o.pc = pc_;
+    o.pc = cur_->pc;
+    o.stream = cur_->index;
+    ++cur_->live;
     if (r1 != kNoBuf) ++readers_[r1];
     if (r2 != kNoBuf && r2 != r1) ++readers_[r2];
     if (w != kNoBuf) ++writers_[w];
@@ -98,6 +106,7 @@ void Controller::retire(uint64_t now) {
         if (o.r1 != kNoBuf) --readers_[o.r1];
         if (o.r2 != kNoBuf && o.r2 != o.r1) --readers_[o.r2];
         if (o.w != kNoBuf) --writers_[o.w];
+        --streams_[o.stream].live;
         if (o.raise) ++counter(userEvent(o.event));
         if (o.kind == Op::DmaMem) dma_.finished();
         // Work whose end was not known at issue (an arrival, a memory answer) is traced here.
@@ -130,27 +139,28 @@ bool Controller::evaluate(uint64_t now) {
 // Loop bookkeeping costs no cycles (zero-overhead loops, as in DSP sequencers).
 bool Controller::control(uint64_t now) {
     const auto& code = prog_->code();
-    for (uint64_t guard = 0; pc_ < code.size(); ++guard) {
+    Stream& s = *cur_;
+    for (uint64_t guard = 0; s.pc < s.end; ++guard) {
         if (guard > (uint64_t{1} << 24))
             throw std::runtime_error(
                 fmt::format("core {}: loop at instruction {} has no body to issue "
                             "(cycle {})",
-                            id_, pc_, now));
-        const Instruction& i = code[pc_];
+                            id_, s.pc, now));
+        const Instruction& i = code[s.pc];
         if (i.op == Opcode::Loop) {
             if (i.n == 0) {
-                pc_ = loop_match_[pc_] + 1;
+                s.pc = loop_match_[s.pc] + 1;
             } else {
-                loops_.push_back({pc_, i.n});
-                ++pc_;
+                s.loops.push_back({s.pc, i.n});
+                ++s.pc;
             }
         } else if (i.op == Opcode::EndLoop) {
-            LoopFrame& f = loops_.back();
+            LoopFrame& f = s.loops.back();
             if (--f.left > 0) {
-                pc_ = f.pc + 1;
+                s.pc = f.pc + 1;
             } else {
-                loops_.pop_back();
-                ++pc_;
+                s.loops.pop_back();
+                ++s.pc;
             }
         } else {
             return true;
@@ -160,25 +170,53 @@ bool Controller::control(uint64_t now) {
 }
 
 void Controller::step(uint64_t now) {
-    if (block_ != Block::None) return blocked(now);
+    // Every unfinished stream gets its issue slot; the core's state is busy if any stream is,
+    // else the stall of the first stream that is neither busy nor finished.
+    bool any_busy = false, any_stall = false, all_done = true;
+    StallCause first = StallCause::Data;
+    for (Stream& s : streams_) {
+        if (s.done) continue;
+        cur_ = &s;
+        state_ = CoreState::Busy;
+        stepStream(now);
+        if (s.done) continue;
+        all_done = false;
+        if (state_ == CoreState::Busy)
+            any_busy = true;
+        else if (state_ == CoreState::Stall && !any_stall)
+            any_stall = true, first = cause_;
+    }
+    cur_ = nullptr;
+    if (all_done) {
+        done_ = true;
+        st_.finish_cycle = now;
+        state_ = CoreState::Idle;
+    } else if (any_busy) {
+        busy();
+    } else {
+        stall(any_stall ? first : StallCause::Data);
+    }
+}
+
+void Controller::stepStream(uint64_t now) {
+    Stream& s = *cur_;
+    if (s.block != Block::None) return blocked(now);
     if (!control(now)) {
-        // Program over: finished once everything in flight has retired.
-        if (live_ops_.empty()) {
-            done_ = true;
-            st_.finish_cycle = now;
-            state_ = CoreState::Idle;
+        // Stream over: finished once everything it has in flight has retired.
+        if (s.live == 0) {
+            s.done = true;
             return;
         }
-        bool units = pe_busy_until_ > now || vec_busy_until_ > now;
+        bool units = s.pe_until > now || s.vec_until > now;
         bool mem = false;
-        for (uint32_t s : live_ops_) mem |= ops_[s].kind == Op::DmaMem;
+        for (uint32_t o : live_ops_) mem |= ops_[o].stream == s.index && ops_[o].kind == Op::DmaMem;
         if (units)
             busy();
         else
             stall(mem ? StallCause::Dma : StallCause::Data);
         return;
     }
-    issue(prog_->code()[pc_], now);
+    issue(prog_->code()[s.pc], now);
 }
 
 noc::Payload Controller::snapshot(uint16_t buf, uint64_t bytes) const {
@@ -221,12 +259,13 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const PeTiming t = pe_.timing(m, i.k, i.n, i.dtype);
             const uint64_t end = now + t.cycles;
             pe_busy_until_ = end;
+            cur_->pe_until = end;
             sram_.claimPort(now, end, {i.a, i.b, i.c});
             if (functional)
                 PeArray::compute(sram_.data(i.a), sram_.data(i.b), sram_.data(i.c), m, i.k, i.n,
                                  acc, i.flags & Instruction::kTransB);
             newOp(Op::Pe, i.a, i.b, i.c, now, end);
-            if (trace_) traceWork(TraceUnit::Pe, pc_, now, end, t.macs);
+            if (trace_) traceWork(TraceUnit::Pe, cur_->pc, now, end, t.macs);
             st_.macs += t.macs;
             st_.pe_busy += t.cycles;
             ++st_.gemm_ops;
@@ -243,7 +282,7 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
                         snapshot(i.a, i.bytes), now);
             newOp(Op::Send, i.a, kNoBuf, kNoBuf, now, end);
-            if (trace_) traceWork(TraceUnit::Send, pc_, now, end, 0);
+            if (trace_) traceWork(TraceUnit::Send, cur_->pc, now, end, 0);
             break;
         }
         case Opcode::Recv: {
@@ -264,14 +303,15 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint64_t key =
                 i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
             const uint32_t seq = mb_.nextRecvSeq(key);
-            block_ = Block::Relay;
-            block_pc_ = pc_;
-            relay_arrived_ = mb_.take(key, seq, relay_data_);
-            if (relay_arrived_)
-                relay_data_.cycle = now;  // work may start next cycle
+            Stream& s = *cur_;
+            s.block = Block::Relay;
+            s.block_pc = s.pc;
+            s.relay_arrived = mb_.take(key, seq, s.relay_data);
+            if (s.relay_arrived)
+                s.relay_data.cycle = now;  // work may start next cycle
             else
-                mb_.post(key, seq, kRelayOp);
-            relay_work_end_ = noc::kNever;
+                mb_.post(key, seq, kRelayOp + s.index);
+            s.relay_work_end = noc::kNever;
             ++st_.relays;
             break;
         }
@@ -303,7 +343,7 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             sendMessage(i.peer, kNoRouteId, i.bytes, MessageTag::put(i.rbuf, i.event, i.raise),
                         snapshot(i.a, i.bytes), now);
             newOp(Op::DmaPut, i.a, kNoBuf, kNoBuf, now, end);
-            if (trace_) traceWork(TraceUnit::Dma, pc_, now, end, 0);
+            if (trace_) traceWork(TraceUnit::Dma, cur_->pc, now, end, 0);
             break;
         }
         case Opcode::DmaGet: {
@@ -327,17 +367,23 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             c -= i.n;
             break;
         }
-        case Opcode::WaitAll:
-            if (!live_ops_.empty()) return stall(StallCause::Data);
+        case Opcode::WaitAll:  // a fence on this stream's own operations
+            if (cur_->live) return stall(StallCause::Data);
+            break;
+        case Opcode::Signal:  // this stream's earlier work has completed: raise the event
+            if (cur_->pe_until > now) return stall(StallCause::Pe);
+            if (cur_->vec_until > now) return stall(StallCause::Vector);
+            if (cur_->live) return stall(StallCause::Data);
+            ++counter(userEvent(i.event));  // issuing re-evaluates the core next cycle
             break;
         case Opcode::Barrier:
-            // A barrier is a fence first: what this core started before it has finished.
-            if (pe_busy_until_ > now) return stall(StallCause::Pe);
-            if (vec_busy_until_ > now) return stall(StallCause::Vector);
-            if (!live_ops_.empty()) return stall(StallCause::Data);
-            block_ = Block::Barrier;
-            block_pc_ = pc_;
-            barrier_sent_ = false;
+            // A barrier is a fence first: what this stream started before it has finished.
+            if (cur_->pe_until > now) return stall(StallCause::Pe);
+            if (cur_->vec_until > now) return stall(StallCause::Vector);
+            if (cur_->live) return stall(StallCause::Data);
+            cur_->block = Block::Barrier;
+            cur_->block_pc = cur_->pc;
+            cur_->barrier_sent = false;
             ++st_.instructions;
             return blocked(now);  // a one-core group passes at once
         default: {
@@ -350,20 +396,21 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint64_t cyc = vu_.cycles(i.op, i.n, prog_->buffer(i.a).dtype);
             const uint64_t end = now + cyc;
             vec_busy_until_ = end;
+            cur_->vec_until = end;
             sram_.claimPort(now, end, {i.a, i.b, i.c});
             if (functional)
                 VectorUnit::execute(i.op, sram_.data(i.a),
                                     i.b == kNoBuf ? nullptr : sram_.data(i.b), sram_.data(i.c), i.n,
                                     i.imm);
             newOp(Op::Vector, i.a, i.b, i.c, now, end);
-            if (trace_) traceWork(TraceUnit::Vector, pc_, now, end, i.n);
+            if (trace_) traceWork(TraceUnit::Vector, cur_->pc, now, end, i.n);
             ++st_.vector_ops;
             st_.vector_elems += i.n;
             st_.vector_busy += cyc;
         }
     }
     ++st_.instructions;
-    if (block_ == Block::None) ++pc_;
+    if (cur_->block == Block::None) ++cur_->pc;
     issued_ = true;
     busy();
 }
@@ -371,29 +418,30 @@ void Controller::issue(const Instruction& i, uint64_t now) {
 // RELAY and BARRIER hold the controller: nothing else issues while they run, and the cycle
 // that completes them issues nothing else either.
 void Controller::blocked(uint64_t now) {
-    const Instruction& i = prog_->code()[block_pc_];
-    if (block_ == Block::Relay) {
-        if (!relay_arrived_) return stall(StallCause::Data);
-        if (relay_work_end_ == noc::kNever) {
+    Stream& s = *cur_;
+    const Instruction& i = prog_->code()[s.block_pc];
+    if (s.block == Block::Relay) {
+        if (!s.relay_arrived) return stall(StallCause::Data);
+        if (s.relay_work_end == noc::kNever) {
             // Software forwarding: header parse/rewrite (beta) and the copy through SRAM.
-            const uint64_t start = std::max(now, relay_data_.cycle + 1);
-            relay_work_end_ = start + p_.relay_cycles + sram_.transferCycles(i.bytes);
-            st_.relay_cycles += relay_work_end_ - now;
-            if (trace_) traceWork(TraceUnit::Relay, block_pc_, now, relay_work_end_, 0);
-            env_.wakeAt(id_, relay_work_end_);
+            const uint64_t start = std::max(now, s.relay_data.cycle + 1);
+            s.relay_work_end = start + p_.relay_cycles + sram_.transferCycles(i.bytes);
+            st_.relay_cycles += s.relay_work_end - now;
+            if (trace_) traceWork(TraceUnit::Relay, s.block_pc, now, s.relay_work_end, 0);
+            env_.wakeAt(id_, s.relay_work_end);
             return busy();
         }
-        if (now < relay_work_end_) return busy();
+        if (now < s.relay_work_end) return busy();
         if (egressFull()) return poll_ = true, stall(StallCause::Credits);
-        if (relay_data_.bytes != i.bytes)
+        if (s.relay_data.bytes != i.bytes)
             throw std::runtime_error(
                 fmt::format("core {}: relay of {} bytes received a message of {} bytes", id_,
-                            i.bytes, relay_data_.bytes));
+                            i.bytes, s.relay_data.bytes));
         const uint64_t key =
             i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2) : Mailbox::coreKey(i.peer2);
         sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
-                    std::move(relay_data_.payload), now);
-        relay_data_ = Mailbox::Arrival{};
+                    std::move(s.relay_data.payload), now);
+        s.relay_data = Mailbox::Arrival{};
     } else {
         const firmware::GroupDecl& g = *prog_->group(i.group);
         const uint32_t master = g.members.front();
@@ -407,18 +455,18 @@ void Controller::blocked(uint64_t now) {
                     sendMessage(m, kNoRouteId, 4,
                                 MessageTag::barrier(MessageTag::BarRelease, i.group), nullptr, now);
         } else {
-            if (!barrier_sent_) {
+            if (!s.barrier_sent) {
                 sendMessage(master, kNoRouteId, 4,
                             MessageTag::barrier(MessageTag::BarArrive, i.group), nullptr, now);
-                barrier_sent_ = true;
+                s.barrier_sent = true;
             }
             uint32_t& released = counter(releaseKey(i.group));
             if (released == 0) return stall(StallCause::Sync);
             --released;
         }
     }
-    block_ = Block::None;
-    pc_ = block_pc_ + 1;
+    s.block = Block::None;
+    s.pc = s.block_pc + 1;
     issued_ = true;  // the next instruction may issue next cycle
     busy();
 }
@@ -468,9 +516,10 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
             a.cycle = cycle;
             a.payload = m.payload;
             const uint32_t op = mb_.arrive(a);
-            if (op == kRelayOp) {
-                relay_data_ = std::move(a);
-                relay_arrived_ = true;
+            if (op >= kRelayOp && op - kRelayOp < streams_.size()) {
+                Stream& s = streams_[op - kRelayOp];
+                s.relay_data = std::move(a);
+                s.relay_arrived = true;
                 env_.wakeAt(id_, cycle + 1);
             } else if (op != Mailbox::kNone) {
                 land(a, op, cycle + 1);
@@ -529,11 +578,19 @@ void Controller::onMemory(MemoryRequest& r) {
 std::string Controller::status() const {
     std::string s = fmt::format("core {}: ", id_);
     if (done_) return s + "finished";
-    const uint32_t pc = block_ != Block::None ? block_pc_ : pc_;
-    if (prog_ && pc < prog_->code().size())
-        s += fmt::format("at instruction {} ({}) ", pc, firmware::opcodeName(prog_->code()[pc].op));
-    else
-        s += "at the end of its program ";
+    for (const Stream& st : streams_) {
+        if (streams_.size() > 1) {
+            if (st.done) continue;
+            s += fmt::format("stream {} ", st.index);
+        }
+        const uint32_t pc = st.block != Block::None ? st.block_pc : st.pc;
+        if (prog_ && pc < st.end)
+            s += fmt::format("at instruction {} ({}) ", pc,
+                             firmware::opcodeName(prog_->code()[pc].op));
+        else
+            s += "at the end of its program ";
+        if (streams_.size() > 1) s += "; ";
+    }
     if (state_ == CoreState::Stall)
         s += fmt::format("stalled on {}", stallName(cause_));
     else
@@ -543,7 +600,7 @@ std::string Controller::status() const {
     for (const auto& p : mb_.postedList()) {
         const std::string from = p.key >> 32 ? fmt::format("route {}", uint32_t(p.key))
                                              : fmt::format("core {}", uint32_t(p.key));
-        if (p.op == kRelayOp)
+        if (p.op >= kRelayOp && p.op - kRelayOp < streams_.size())
             s += fmt::format("; waiting to relay message #{} from {}", p.seq, from);
         else
             s += fmt::format("; waiting for recv of {} bytes into '{}' from {} (message #{})",

@@ -7,6 +7,12 @@
 // queue, egress credits) stall it too. Nothing waits on a fixed timer: every completion wakes
 // the core, and the cycles between two evaluations are charged to the state the core was in.
 // RELAY and BARRIER hold the controller itself (a relay costs the relaying core its cycles).
+//
+// A program may have several streams (firmware/Program.h): each is an in-order queue with its
+// own program counter, loops, relay/barrier state and fences (wait.all, signal), and each may
+// issue one instruction per cycle; units, SRAM ports, egress credits and the buffer scoreboard
+// are shared. The core is charged busy when any stream issued or is working, else with the
+// stall of its lowest-numbered unfinished stream. One stream behaves exactly as before.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +60,7 @@ class Controller {
         uint64_t done = noc::kNever;
         uint64_t begin = 0;  // issue cycle and instruction, for traces
         uint32_t pc = 0;
+        uint8_t stream = 0;
     };
     struct Counter {
         uint32_t key;
@@ -65,12 +72,32 @@ class Controller {
         uint32_t op;
         uint64_t bytes;
     };
-    static constexpr uint32_t kRelayOp = 0xFFFFFFFEu;
+    // Mailbox op ids kRelayOp + s mark a RELAY posted by stream s (not an Op slot).
+    static constexpr uint32_t kRelayOp = 0xFFFFFF00u;
+    struct LoopFrame {
+        uint32_t pc, left;
+    };
+    struct Stream {
+        uint32_t pc = 0, end = 0;
+        std::vector<LoopFrame> loops;
+        // RELAY / BARRIER in progress
+        Block block = Block::None;
+        uint32_t block_pc = 0;
+        bool relay_arrived = false;
+        uint64_t relay_work_end = noc::kNever;
+        Mailbox::Arrival relay_data;
+        bool barrier_sent = false;
+        bool done = false;  // ran off its end and everything it issued has retired
+        uint32_t live = 0;  // its operations in flight
+        uint64_t pe_until = 0, vec_until = 0;  // its last PE / vector work ends
+        uint8_t index = 0;
+    };
 
     void charge(uint64_t upto);
     void retire(uint64_t now);
     void step(uint64_t now);
-    bool control(uint64_t now);  // loops; false if the program is over
+    void stepStream(uint64_t now);
+    bool control(uint64_t now);  // loops; false if the stream is over
     void issue(const firmware::Instruction& i, uint64_t now);
     void stall(StallCause c) { state_ = CoreState::Stall, cause_ = c; }
     void busy() { state_ = CoreState::Busy; }
@@ -102,24 +129,14 @@ class Controller {
     CoreEnvironment& env_;
     const firmware::Program* prog_ = nullptr;
     std::vector<uint32_t> loop_match_;
-    struct LoopFrame {
-        uint32_t pc, left;
-    };
-    std::vector<LoopFrame> loops_;
-    uint32_t pc_ = 0;
+    std::vector<Stream> streams_;
+    Stream* cur_ = nullptr;  // the stream being stepped
     std::vector<uint16_t> readers_, writers_;
     std::vector<Op> ops_;
     std::vector<uint32_t> free_ops_, live_ops_;
     std::vector<Counter> counters_;
     std::vector<Deferred> deferred_;
     uint64_t pe_busy_until_ = 0, vec_busy_until_ = 0;
-    // RELAY / BARRIER in progress
-    Block block_ = Block::None;
-    uint32_t block_pc_ = 0;
-    bool relay_arrived_ = false;
-    uint64_t relay_work_end_ = noc::kNever;
-    Mailbox::Arrival relay_data_;
-    bool barrier_sent_ = false;
     // accounting
     CoreState state_ = CoreState::Busy;
     StallCause cause_ = StallCause::Data;

@@ -41,6 +41,7 @@ enum class Opcode : uint8_t {
     Wait,     // wait until event `event` has fired `n` times (consumes them)
     WaitAll,  // fence: every outstanding operation of this core has completed
     Barrier,  // all cores of group `group`
+    Signal,   // fence on this stream's own work, then raise event `event` on this core
     Loop,     // repeat the body up to the matching EndLoop n times
     EndLoop,
     Count

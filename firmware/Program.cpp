@@ -22,6 +22,18 @@ void Program::addGroup(uint16_t id, std::vector<uint32_t> members) {
     groups_.push_back({id, std::move(members)});
 }
 
+uint32_t Program::beginStream() {
+    if (stream_begin_.size() >= 255) throw std::invalid_argument("too many streams in one program");
+    stream_begin_.push_back(static_cast<uint32_t>(code_.size()));
+    return streams() - 1;
+}
+
+uint32_t Program::streamOf(uint32_t pc) const {
+    uint32_t s = 0;
+    while (s < stream_begin_.size() && pc >= stream_begin_[s]) ++s;
+    return s;
+}
+
 uint16_t Program::findBuffer(const std::string& name) const {
     for (size_t i = 0; i < buffers_.size(); ++i)
         if (buffers_[i].name == name) return static_cast<uint16_t>(i);
@@ -69,8 +81,17 @@ void Program::validate(const std::string& who) const {
                                  buffers_[b].name, role, buffers_[b].bytes(), bytes));
     };
     int depth = 0;
+    for (uint32_t s = 1; s < streams(); ++s)
+        if (streamBegin(s) == streamEnd(s) || streamBegin(s - 1) == streamEnd(s - 1))
+            throw ValidationError(ValidationError::kNoCoreId, ValidationError::kNoPc,
+                                  fmt::format("{}: stream {} has no instructions", who,
+                                              streamBegin(s) == streamEnd(s) ? s : s - 1));
     for (size_t pc = 0; pc < code_.size(); ++pc) {
         const Instruction& i = code_[pc];
+        if (pc > 0 && depth != 0 && streamOf(uint32_t(pc)) != streamOf(uint32_t(pc - 1)))
+            fail(pc - 1, fmt::format("stream {} ends inside a loop (a loop must end in the stream "
+                                     "it starts in)",
+                                     streamOf(uint32_t(pc - 1))));
         // Only GEMM takes transb and only GEMM/GEMV take acc: other bits would be silently
         // ignored by the core and lost by the text form.
         const uint8_t allowed = i.op == Opcode::Gemm
@@ -123,6 +144,8 @@ void Program::validate(const std::string& who) const {
                 break;
             case Opcode::Wait:
                 if (i.n == 0) fail(pc, "count must be > 0");
+                break;
+            case Opcode::Signal:
                 break;
             case Opcode::Barrier:
                 if (!group(i.group)) fail(pc, fmt::format("group {} is not declared", i.group));

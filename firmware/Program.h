@@ -1,6 +1,13 @@
 #pragma once
 // One core's firmware: the SRAM buffers it declares, the barrier groups it takes part in, and
-// its instruction stream. Buffers are referred to by index in instructions and by name in text.
+// its instruction streams. Buffers are referred to by index in instructions and by name in text.
+//
+// Streams are independent in-order instruction queues of one core (like an accelerator's
+// compute and copy queues): the controller issues from each, so a receive that waits for data
+// in one stream does not hold back compute in another. They share the core's units, SRAM and
+// buffer scoreboard; order across streams only through events (`signal` / `wait`). They are
+// stored back to back in one code vector, so an instruction's index (pc) is unique in the core.
+// A program that never calls beginStream() has one stream: everything that existed before.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,7 +33,17 @@ class Program {
     // Returns the new buffer's index; a duplicate name throws std::invalid_argument.
     uint16_t addBuffer(const std::string& name, uint32_t elems, DType dtype = DType::FP32);
     void addGroup(uint16_t id, std::vector<uint32_t> members);
+    // Appends to the last stream.
     void add(const Instruction& i) { code_.push_back(i); }
+    // Later add()s go to a new stream; returns its index (the first stream is 0).
+    uint32_t beginStream();
+    uint32_t streams() const { return static_cast<uint32_t>(stream_begin_.size() + 1); }
+    // Instructions [streamBegin(s), streamEnd(s)) form stream s.
+    uint32_t streamBegin(uint32_t s) const { return s == 0 ? 0 : stream_begin_.at(s - 1); }
+    uint32_t streamEnd(uint32_t s) const {
+        return s + 1 < streams() ? stream_begin_[s] : static_cast<uint32_t>(code_.size());
+    }
+    uint32_t streamOf(uint32_t pc) const;
 
     // Index of the buffer called `name`, or kNoBuf.
     uint16_t findBuffer(const std::string& name) const;
@@ -48,6 +65,7 @@ class Program {
     std::vector<BufferDecl> buffers_;
     std::vector<GroupDecl> groups_;
     std::vector<Instruction> code_;
+    std::vector<uint32_t> stream_begin_;  // first pc of streams 1, 2, ...
 };
 
 }  // namespace wsc::firmware

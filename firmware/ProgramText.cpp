@@ -118,6 +118,7 @@ const std::vector<OpDef>& opTable() {
         v.push_back({Opcode::Wait, {{"event", Field::Event, true}, {"count", Field::N, false}}});
         v.push_back({Opcode::WaitAll, {}});
         v.push_back({Opcode::Barrier, {{"group", Field::Group, true}}});
+        v.push_back({Opcode::Signal, {{"event", Field::Event, true}}});
         v.push_back({Opcode::Loop, {{"count", Field::N, true}}});
         v.push_back({Opcode::EndLoop, {}});
         return v;
@@ -242,8 +243,26 @@ class Parser {
                 cur->addGroup(id, members);
                 continue;
             }
+            if (w0 == ".stream") {
+                // Streams are numbered in order: `.stream 1` starts the core's second queue.
+                if (words.size() != 2)
+                    fail(fmt::format("expected '.stream <index>', got '{}'", raw));
+                const uint64_t s = number("stream", words[1], 255);
+                if (s != cur->streams())
+                    fail(
+                        fmt::format("expected '.stream {}' (streams are numbered in order; stream "
+                                    "0 is the code before the first .stream), got '.stream {}'",
+                                    cur->streams(), s));
+                if (cur->code().empty() ||
+                    cur->streamBegin(cur->streams() - 1) == cur->code().size())
+                    fail(fmt::format("expected instructions in stream {} before '.stream {}'",
+                                     cur->streams() - 1, s));
+                cur->beginStream();
+                continue;
+            }
             if (w0[0] == '.')
-                fail(fmt::format("expected a directive (.core, .buffer, .group), got '{}'", w0));
+                fail(fmt::format("expected a directive (.core, .buffer, .group, .stream), got '{}'",
+                                 w0));
             const OpDef* def = findOp(w0);
             if (!def)
                 fail(fmt::format(
@@ -412,8 +431,13 @@ std::string ProgramText::dump(const Firmware& fw) {
             out += fmt::format(".group {} {}\n", g.id, m);
         }
         int indent = 0;
+        uint32_t stream = 0;
         for (size_t pc = 0; pc < p.code().size(); ++pc) {
             const Instruction& i = p.code()[pc];
+            if (stream + 1 < p.streams() && pc == p.streamBegin(stream + 1)) {
+                out += fmt::format(".stream {}\n", ++stream);
+                indent = 0;
+            }
             if (i.op == Opcode::EndLoop) --indent;
             std::string line(2 * std::max(indent, 0), ' ');
             line += opcodeName(i.op);

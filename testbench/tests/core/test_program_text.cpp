@@ -198,6 +198,9 @@ Firmware everyOpcode() {
             case Opcode::Barrier:
                 i.group = 1;
                 break;
+            case Opcode::Signal:
+                i.event = 7;
+                break;
             case Opcode::Loop:
                 i.n = 4;
                 p.add(i);
@@ -209,6 +212,18 @@ Firmware everyOpcode() {
         p.add(i);
         if (op == Opcode::Loop) p.add(ins(Opcode::EndLoop));
     }
+    // A second stream (with a loop of its own) that waits for the first one's signal.
+    p.beginStream();
+    Instruction w = ins(Opcode::Wait);
+    w.event = 7, w.n = 1;
+    p.add(w);
+    Instruction l = ins(Opcode::Loop);
+    l.n = 2;
+    p.add(l);
+    Instruction cp = ins(Opcode::VCopy);
+    cp.a = B, cp.c = A, cp.n = 8;
+    p.add(cp);
+    p.add(ins(Opcode::EndLoop));
     fw.validate();
     return fw;
 }
@@ -226,7 +241,8 @@ TEST_CASE("every opcode and flag survives dump then parse unchanged", "[core][is
     }
     const std::string text = ProgramText::dump(fw);
     INFO(text);
-    CHECK_THAT(text, Contains(" acc transb") && Contains(" transb") && Contains("dtype=bf16"));
+    CHECK_THAT(text, Contains(" acc transb") && Contains(" transb") && Contains("dtype=bf16") &&
+                         Contains(".stream 1\nwait event=7 count=1\nloop count=2\n  vcopy"));
     const Firmware back = ProgramText::parse(text, "roundtrip.fw", fw.cores());
     REQUIRE(back.cores() == fw.cores());
     for (uint32_t c = 0; c < fw.cores(); ++c) {
@@ -243,6 +259,8 @@ TEST_CASE("every opcode and flag survives dump then parse unchanged", "[core][is
             CHECK(a.groups()[x].members == b.groups()[x].members);
         }
         REQUIRE(a.code().size() == b.code().size());
+        REQUIRE(a.streams() == b.streams());
+        for (uint32_t s = 0; s < a.streams(); ++s) CHECK(a.streamBegin(s) == b.streamBegin(s));
         for (size_t pc = 0; pc < a.code().size(); ++pc) {
             INFO("core " << c << " instruction " << pc << " (" << opcodeName(a.code()[pc].op)
                          << ")");
@@ -297,5 +315,10 @@ TEST_CASE("malformed firmware text names the file, the line and what was expecte
     expectError(".core 0\n.buffer A 4\n.core 1\n.buffer B 4\nloop count=2\nwait.all\n", 3,
                 "loop(s) without endloop");
     expectError(".core 0\n.buffer A 4\nsend buf=A to=7 bytes=16\n", 3, "core 7 does not exist");
+    // Streams are numbered in order, hold instructions, and close their loops.
+    expectError(".core 0\n.buffer A 4\nwait.all\n.stream 2\n", 4, "expected '.stream 1'");
+    expectError(".core 0\n.buffer A 4\n.stream 1\n", 3, "expected instructions in stream 0");
+    expectError(".core 0\n.buffer A 4\nloop count=2\nwait.all\n.stream 1\nwait.all\nendloop\n", 4,
+                "stream 0 ends inside a loop");
     CHECK_THROWS_WITH(ProgramText::loadFile("/nonexistent/x.fw"), Contains("/nonexistent/x.fw"));
 }
