@@ -144,7 +144,8 @@ void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
     const auto r = n.optionalChild("router");
     if (r) {
         r->checkKeys({"pipeline", "vcs", "vc_buffer"});
-        p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 1, 4, p.router.pipeline);
+        // 0: the router forwards in the cycle a flit arrives (a hop costs the link only).
+        p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
         p.router.vcs = r->getUInt("vcs", 1, 16, p.router.vcs);
         p.router.vc_buffer_flits =
             r->getFlits("vc_buffer", p.flit_bytes, 1, 255, p.router.vc_buffer_flits);

@@ -48,7 +48,10 @@ struct TopologyParams {
 struct RouterParams {
     uint32_t vcs = 4;              // virtual channels per input port
     uint32_t vc_buffer_flits = 8;  // buffer depth per VC
-    uint32_t pipeline = 2;         // cycles from buffer arrival to switch grant (1..4)
+    // Cycles from buffer arrival to switch grant (0..4). 0 is the single-cycle hop: route
+    // computation (lookahead), VA, SA and switch traversal in the cycle the flit arrives, so a
+    // hop costs only the link (docs/NOC.md, "Timing").
+    uint32_t pipeline = 2;
 };
 
 // How unicast traffic is routed when anything failed: Escape = shortest surviving paths on VCs

@@ -16,8 +16,8 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
       pipeline_(static_cast<uint8_t>(p.pipeline)) {
     if (ports > kMaxPorts) throw std::invalid_argument("router: too many ports");
     if (p.vcs == 0 || p.vcs > 16 || p.vc_buffer_flits == 0 || p.vc_buffer_flits > 255 ||
-        p.pipeline == 0 || p.pipeline > 4)
-        throw std::invalid_argument("router: vcs 1..16, buffer 1..255 flits, pipeline 1..4");
+        p.pipeline > 4)
+        throw std::invalid_argument("router: vcs 1..16, buffer 1..255 flits, pipeline 0..4");
     buf_.resize(size_t(ports_) * vcs_ * depth_);
     ready_.resize(buf_.size());
     in_.resize(size_t(ports_) * vcs_);

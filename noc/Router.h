@@ -5,7 +5,11 @@
 // eligible for allocation at a + pipeline. Route computation and VC allocation (heads only) and
 // switch allocation then happen in that cycle; a granted flit leaves the buffer, its credit goes
 // upstream, and it arrives downstream after the link's flight time. Body flits skip RC/VA but
-// pay the same pipeline, so every flit takes `pipeline` cycles per router.
+// pay the same pipeline, so every flit takes `pipeline` cycles per router. Pipeline 0 is the
+// single-cycle hop (a WSE-2 router): a flit is allocated and sent in the cycle it arrives, as a
+// router with lookahead route computation and a bypass path does at zero load; a hop then costs
+// only the link. Arrivals are delivered before any router evaluates in a cycle and every link
+// takes at least one cycle, so this stays independent of visiting order.
 //
 // Allocators are separable and round-robin:
 //  - VA: each output port hands its free VCs (lowest index first, within the packet's VC class)

@@ -11,7 +11,7 @@ inline noc::NocParams wseNoc(double link_pj_per_bit = 0.0, double local_pj_per_b
     n.clock_hz = 1.1e9;
     n.flit_bytes = 4;
     n.route_limit = 24;
-    n.router.pipeline = 1, n.router.vcs = 2, n.router.vc_buffer_flits = 8;
+    n.router.pipeline = 0, n.router.vcs = 2, n.router.vc_buffer_flits = 8;
     n.link.latency = 1, n.link.width_bytes = 4, n.link.energy_pj_per_bit = link_pj_per_bit;
     n.local_link.latency = 2, n.local_link.width_bytes = 4;
     n.local_link.energy_pj_per_bit = local_pj_per_bit;

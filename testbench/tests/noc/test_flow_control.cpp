@@ -31,7 +31,8 @@ TEST_CASE("no buffer ever overflows under credit flow control", "[noc][credits]"
         double rate;
     };
     for (Cfg k : {Cfg{1, 1, 1, 1, 16, 0.9}, Cfg{1, 2, 2, 5, 16, 0.9}, Cfg{2, 4, 2, 4, 16, 0.8},
-                  Cfg{4, 8, 4, 8, 8, 0.7}, Cfg{3, 2, 3, 3, 5, 0.9}}) {
+                  Cfg{4, 8, 4, 8, 8, 0.7}, Cfg{3, 2, 3, 3, 5, 0.9}, Cfg{2, 2, 0, 3, 16, 0.9},
+                  Cfg{2, 8, 0, 4, 4, 0.8}}) {
         auto p = test::meshParams(4, 4, k.pipeline, k.vcs, k.depth);
         p.link.width_bytes = k.width;
         p.link.credit_latency = 2;

@@ -1,9 +1,12 @@
 // Zero-load latency of single packets against the closed form, over mesh sizes, router pipeline
-// depths, link latencies and widths and packet lengths (docs/NOC.md):
+// depths (0 = the single-cycle hop), link latencies and widths and packet lengths (docs/NOC.md):
 //   T = l_inj + l_ej + (D + 1) * P + D * (l + s - 1) + (F - 1) * s_path
+// and on the WSE-2 config: one cycle per hop plus the router-core links.
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "NocTestUtil.h"
+#include "hw/HardwareLoader.h"
 #include "noc/ZeroLoadModel.h"
 
 using namespace wsc;
@@ -24,7 +27,7 @@ TEST_CASE("single-packet latency equals the closed form", "[noc][latency]") {
         uint32_t kx, ky;
     };
     for (Mesh m : {Mesh{2, 2}, Mesh{4, 4}, Mesh{8, 8}, Mesh{5, 3}}) {
-        for (uint32_t P : {1u, 2u, 3u, 4u}) {
+        for (uint32_t P : {0u, 1u, 2u, 3u, 4u}) {
             for (uint32_t l : {1u, 3u}) {
                 for (uint32_t width : {16u, 8u, 5u}) {
                     for (uint32_t F : {1u, 4u, 9u}) {
@@ -71,4 +74,49 @@ TEST_CASE("the classic 5-cycles-per-hop router: pipeline 4 plus a 1-cycle link",
     REQUIRE(rec.packets.size() == 1);
     // 7 hops x 5 cycles, plus the last router's pipeline and the two local links.
     CHECK(rec.packets[0].cycle == 7 * 5 + 4 + 2);
+}
+
+TEST_CASE("the single-cycle hop: pipeline 0 forwards in the arrival cycle", "[noc][latency]") {
+    auto p = test::meshParams(8, 1, 0);
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    net.enqueuePacket(0, 7, noc::kNoRoute, 1, 0, false);
+    test::runUntilIdle(net);
+    REQUIRE(rec.packets.size() == 1);
+    // 7 hops x 1 cycle (the link), plus the two 1-cycle local links; no router term at all.
+    CHECK(rec.packets[0].cycle == 7 + 2);
+}
+
+TEST_CASE("WSE-2 config: a packet takes one cycle per hop plus the router-core links",
+          "[noc][latency]") {
+    // configs/wse2_kernels.yaml: pipeline 0, 1-cycle links of one 4 B flit per cycle, 2-cycle
+    // router <-> core links: T = 2 + 2 + D + (F - 1).
+    const auto h =
+        hw::HardwareLoader::loadFile(std::string(WSC_SOURCE_DIR) + "/configs/wse2_kernels.yaml");
+    REQUIRE(h.noc.router.pipeline == 0);
+    auto p = h.noc;
+    p.topology.x = p.topology.y = 32;  // the kernel sets the extent; any size shows the rule
+    noc::Network net(p);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    const uint32_t l_inj = p.local_link.latency, l_ej = p.local_link.latency;
+    REQUIRE(l_inj == 2);
+    uint64_t start = 0;
+    for (uint32_t dst : {0u, 1u, 2u, 31u, 32u * 31u, 32u * 32u - 1u})
+        for (uint32_t F : {1u, 16u}) {
+            rec.packets.clear();
+            net.enqueuePacket(0, dst, noc::kNoRoute, F, start, false);
+            const uint64_t end = test::runUntilIdle(net, start);
+            REQUIRE(rec.packets.size() == 1);
+            const uint32_t D = net.topology().distance(0, dst);
+            INFO("D = " << D << " F = " << F);
+            CHECK(rec.packets[0].cycle - start == l_inj + l_ej + D + (F - 1));
+            CHECK(noc::ZeroLoadModel(net).packetLatency(0, dst, F) == l_inj + l_ej + D + (F - 1));
+            start = end + 50;
+        }
+    // The example: a 510-hop corner-to-corner packet on a 256 x 256 mesh.
+    p.topology.x = p.topology.y = 256;
+    noc::Network big(p);
+    CHECK(noc::ZeroLoadModel(big).packetLatency(0, big.nodes() - 1, 1) == 4 + 510);
 }
