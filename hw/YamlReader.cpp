@@ -196,10 +196,20 @@ std::optional<YamlReader> YamlReader::optionalChild(const std::string& key) cons
 }
 
 void YamlReader::checkKeys(std::initializer_list<std::string_view> allowed) const {
-    requireMap();
     std::string allowedList;
     for (std::string_view a : allowed)
         allowedList += (allowedList.empty() ? "" : ", ") + std::string(a);
+    checkKeysImpl(allowed.begin(), allowed.end(), "expected one of: " + allowedList);
+}
+
+void YamlReader::checkKeys(const std::vector<std::string_view>& allowed,
+                           const std::string& allowedWhat) const {
+    checkKeysImpl(allowed.data(), allowed.data() + allowed.size(), "expected " + allowedWhat);
+}
+
+void YamlReader::checkKeysImpl(const std::string_view* begin, const std::string_view* end,
+                               const std::string& allowedText) const {
+    requireMap();
     std::vector<std::pair<std::string, YAML::Mark>> seen;
     for (const auto& kv : node_) {
         const YAML::Node& k = kv.first;
@@ -213,15 +223,19 @@ void YamlReader::checkKeys(std::initializer_list<std::string_view> allowed) cons
                     file_, k.Mark(), keyPath(name),
                     fmt::format("duplicate key (first given at line {})", mark.line + 1));
         seen.emplace_back(name, k.Mark());
-        if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+        if (std::find(begin, end, name) != end) continue;
+        // The closest allowed key within a quarter of its length (at least one edit).
         std::string hint;
-        for (std::string_view a : allowed)
-            if (editDistance(a, name) <= std::max<size_t>(1, a.size() / 4)) {
-                hint = fmt::format(" (did you mean '{}'?)", a);
-                break;
+        size_t best = std::numeric_limits<size_t>::max();
+        for (const std::string_view* a = begin; a != end; ++a) {
+            const size_t d = editDistance(*a, name);
+            if (d <= std::max<size_t>(1, a->size() / 4) && d < best) {
+                best = d;
+                hint = fmt::format(" (did you mean '{}'?)", *a);
             }
+        }
         throw ConfigError::atMark(file_, k.Mark(), keyPath(name),
-                                  "unknown key" + hint + "; expected one of: " + allowedList);
+                                  "unknown key" + hint + "; " + allowedText);
     }
 }
 

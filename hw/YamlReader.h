@@ -54,6 +54,10 @@ class YamlReader {
     // Rejects keys not in `allowed` (naming the key, the allowed set and its position; with a
     // spelling suggestion when one is close), duplicate keys and non-scalar keys.
     void checkKeys(std::initializer_list<std::string_view> allowed) const;
+    // The same for a large key set: the message names `allowedWhat` ("the keys listed in
+    // docs/MODELS.md") instead of listing every key.
+    void checkKeys(const std::vector<std::string_view>& allowed,
+                   const std::string& allowedWhat) const;
 
     // Sequence access; element paths read "key[3]".
     std::vector<YamlReader> elements() const;
@@ -116,6 +120,8 @@ class YamlReader {
     // Text of a scalar value that must not be quoted (numbers, booleans).
     std::string plainScalar(const std::string& expected) const;
     std::string found() const;  // "'0'", "a map", "an empty value", ...
+    void checkKeysImpl(const std::string_view* begin, const std::string_view* end,
+                       const std::string& allowedText) const;
 
     YAML::Node node_;
     std::string file_;
