@@ -42,7 +42,11 @@ struct Operator {
     uint64_t elems = 0;
     // Routed experts: this record describes ONE expert; `instances` experts exist, each
     // receiving `rows` tokens on average (tokens * top-k / experts). 1 otherwise.
+    // Balanced routing when experts do not divide tokens * top-k: `extra_rows` of the
+    // instances receive rows + 1 tokens (the total is exactly tokens * top-k); the per-instance
+    // costs below are for `rows`, the total*() functions include the extra rows.
     uint64_t instances = 1;
+    uint64_t extra_rows = 0;
     uint64_t params = 0;  // weight (and bias) elements of one instance
     // Cost of one instance, FLOPs: forward, backward w.r.t. the input (dX), backward w.r.t. the
     // weights (dW; 0 without weights).
@@ -52,6 +56,11 @@ struct Operator {
     uint64_t saved_elems = 0;
     // Share of a score matrix that is computed (causal attention: about half).
     double causal_fraction = 1.0;
+    // Dropout masks kept for backward, one byte per element (not in saved_elems).
+    uint64_t saved_mask_elems = 0;
+    // The weights belong to another operator of the graph ("embed.tokens" for a tied LM head):
+    // params is 0 here, but dW FLOPs are spent here and the weight must be present.
+    std::string tied_to;
 
     bool isMatrix() const {
         return kind == OpKind::Linear || kind == OpKind::AttnScore || kind == OpKind::AttnContext;
@@ -59,9 +68,42 @@ struct Operator {
     bool hasWeights() const { return params > 0; }
     uint64_t inputElems() const { return batch * rows * in; }
     uint64_t outputElems() const { return isMatrix() ? batch * rows * out : elems; }
+
+    // The cost of one more row (filled when extra_rows > 0), so the totals stay exact when an
+    // instance has rows == 0 (fewer routed tokens than experts).
+    struct RowCost {
+        uint64_t fwd_flops = 0, bwd_dx_flops = 0, bwd_dw_flops = 0, saved_elems = 0,
+                 saved_mask_elems = 0;
+    } row_cost;
+
+    // Whole-operator figures: every instance, extra rows included.
+    uint64_t totalRows() const { return rows * instances + extra_rows; }
+    uint64_t totalParams() const { return params * instances; }
+    uint64_t totalFwdFlops() const {
+        return fwd_flops * instances + row_cost.fwd_flops * extra_rows;
+    }
+    uint64_t totalBwdDxFlops() const {
+        return bwd_dx_flops * instances + row_cost.bwd_dx_flops * extra_rows;
+    }
+    uint64_t totalBwdDwFlops() const {
+        return bwd_dw_flops * instances + row_cost.bwd_dw_flops * extra_rows;
+    }
+    uint64_t totalBwdFlops() const { return totalBwdDxFlops() + totalBwdDwFlops(); }
+    uint64_t totalSavedElems() const {
+        return saved_elems * instances + row_cost.saved_elems * extra_rows;
+    }
+    uint64_t totalSavedMaskElems() const {
+        return saved_mask_elems * instances + row_cost.saved_mask_elems * extra_rows;
+    }
+    // Bytes kept for backward by all instances at `dtype_bytes` per element (+ 1 B per mask
+    // element).
+    uint64_t totalSavedBytes(uint64_t dtype_bytes) const {
+        return totalSavedElems() * dtype_bytes + totalSavedMaskElems();
+    }
 };
 
 const char* opKindName(OpKind k);
 const char* tpSplitName(TpSplit s);
+const char* ffnRoleName(FfnRole r);
 
 }  // namespace wsc::firmware::model
