@@ -1,6 +1,6 @@
 // wsc: command-line front end. Subcommands:
 //   run [SCENARIO]      run a scenario (the embedded default when none is given)
-//   validate FILE...    check hardware or scenario files without simulating
+//   validate FILE...    check hardware, scenario or model (.json) files without simulating
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
@@ -17,9 +17,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "firmware/model/LayerGraph.h"
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
 #include "hw/MemorySystem.h"
+#include "hw/ModelConfigLoader.h"
 #include "hw/ScenarioLoader.h"
 #include "hw/Wafer.h"
 #include "hw/rtl/RtlRouterFactory.h"
@@ -63,6 +65,25 @@ hw::ScenarioConfig loadAny(const std::string& path) {
     sc.name = path;
     sc.setHardware(hw::HardwareLoader::loadFile(path));
     return sc;
+}
+
+// A HuggingFace config.json: loaded, expanded for one token, summarised on one line.
+std::string describeModel(const std::string& path) {
+    namespace fm = firmware::model;
+    const fm::ModelConfig m = hw::ModelConfigLoader::loadFile(path);
+    const fm::LayerGraph g = fm::LayerGraph::build(m, fm::GraphShape{});
+    uint64_t moe = 0;
+    for (uint64_t l = 0; l < m.layers; ++l) moe += m.moeLayer(l);
+    std::string layers = fmt::format("{} layers", m.layers);
+    if (moe)
+        layers += fmt::format(" ({} MoE, {} of {} experts per token)", moe, m.moe.experts_per_token,
+                              m.moe.experts);
+    return fmt::format("model {} ({}), {}, {:.2f}B params, {:.2f}B active", m.name, m.architecture,
+                       layers, g.params() / 1e9, g.activeParams() / 1e9);
+}
+
+bool isModelFile(const std::string& path) {
+    return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
 std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
@@ -223,8 +244,10 @@ int main(int argc, char** argv) {
 
     // validate
     std::vector<std::string> vfiles;
-    auto* validate = app.add_subcommand("validate", "check hardware or scenario files");
-    validate->add_option("files", vfiles, "YAML files")->required();
+    auto* validate =
+        app.add_subcommand("validate", "check hardware, scenario or model (.json) files");
+    validate->add_option("files", vfiles, "YAML hardware/scenario files, JSON model files")
+        ->required();
 
     // traffic
     std::string tconfig, pattern, rates, svg, table, pipelines;
@@ -298,6 +321,10 @@ int main(int argc, char** argv) {
         }
         if (*validate) {
             for (const auto& f : vfiles) {
+                if (isModelFile(f)) {
+                    fmt::print("{}: ok ({})\n", f, describeModel(f));
+                    continue;
+                }
                 hw::ScenarioConfig sc = loadAny(f);
                 noc::Network net(sc.noc,
                                  1);  // builds the network: topology, routes, watchdog checks

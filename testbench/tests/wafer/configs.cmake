@@ -18,3 +18,13 @@ foreach(cfg ${WSC_CONFIG_FILES})
              --rate 0.02 --warmup 200 --measure 1000 --drain 20000)
   endif()
 endforeach()
+
+# Every model in configs/models/ loads and expands (docs/MODELS.md): `wsc validate` prints its
+# one-line summary (parameters, active parameters, layers).
+file(GLOB WSC_MODEL_FILES ${PROJECT_SOURCE_DIR}/configs/models/*.json)
+foreach(model ${WSC_MODEL_FILES})
+  get_filename_component(model_name ${model} NAME_WLE)
+  add_test(NAME "configs: models/${model_name} validates" COMMAND wsc validate ${model})
+  set_tests_properties("configs: models/${model_name} validates" PROPERTIES
+                       PASS_REGULAR_EXPRESSION ": ok \\(model ${model_name} \\(.*params")
+endforeach()
