@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "firmware/Instruction.h"
+#include "hw/InputLimits.h"
 
 namespace wsc::hw {
 
@@ -46,7 +49,7 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
     if (const auto s = c.optionalChild("sram")) {
         s->checkKeys({"capacity", "banks", "bank_width", "ports", "port_width", "latency"});
         p.sram.capacity_bytes =
-            s->getBytes("capacity", 1, YamlReader::kMaxU64, p.sram.capacity_bytes);
+            s->getBytes("capacity", 1, limits::kMaxSramBytes, p.sram.capacity_bytes);
         p.sram.banks = s->getUInt("banks", 1, 1024, p.sram.banks);
         p.sram.ports = s->getUInt("ports", 1, 64, p.sram.ports);
         if (p.sram.ports > p.sram.banks)
@@ -65,14 +68,25 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
     }
     if (const auto m = c.optionalChild("memory")) {
         m->checkKeys({"ports", "latency", "bandwidth", "capacity", "max_outstanding"});
-        p.memory.ports = m->getUInt("ports", 1, 1u << 16, p.memory.ports);
+        // Core c uses port c mod ports: more ports than cores would never be used, and each one
+        // is a SystemC module with its own copy of the operands.
+        const uint64_t nodes = uint64_t{noc.topology.x} * noc.topology.y * noc.topology.local_ports;
+        const uint32_t maxPorts = static_cast<uint32_t>(std::min<uint64_t>(nodes, 1u << 16));
+        p.memory.ports = m->getUInt("ports", 1, maxPorts, p.memory.ports);
+        // Latency: a time (the port's own, in picoseconds) of at most 2^20 NoC cycles.
         const double lat = m->getQuantity("latency", Dim::Time, p.memory.latency_ps * 1e-12);
-        p.memory.latency_ps = static_cast<uint64_t>(lat * 1e12 + 0.5);
+        if (lat * hz > limits::kMaxLatencyCycles)
+            m->fail("latency", fmt::format("a latency of at most {} cycles ({:g} us at the {:g} "
+                                           "GHz NoC clock)",
+                                           limits::kMaxLatencyCycles,
+                                           limits::kMaxLatencyCycles / hz * 1e6, hz / 1e9));
+        p.memory.latency_ps = static_cast<uint64_t>(std::llround(lat * 1e12));
         const double bw = m->getQuantity("bandwidth", Dim::Bandwidth, p.memory.bytes_per_ns * 1e9);
-        if (!(bw > 0)) m->fail("bandwidth", "a bandwidth > 0");
+        if (!(bw >= limits::kMinMemoryBandwidth) || bw > limits::kMaxMemoryBandwidth)
+            m->fail("bandwidth", "a bandwidth between 1 MB/s and 1000 TB/s");
         p.memory.bytes_per_ns = bw / 1e9;
         p.memory.capacity_bytes =
-            m->getBytes("capacity", 1, YamlReader::kMaxU64, p.memory.capacity_bytes);
+            m->getBytes("capacity", 1, limits::kMaxMemoryBytes, p.memory.capacity_bytes);
         p.memory.max_outstanding = m->getUInt("max_outstanding", 1, 4096, p.memory.max_outstanding);
     }
     p.relay_cycles = c.getCycles("relay_latency", hz, 0, 1u << 20, p.relay_cycles);

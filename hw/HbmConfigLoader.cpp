@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "hw/InputLimits.h"
+
 namespace wsc::hw {
 
 namespace {
@@ -108,8 +110,8 @@ dram::HbmParams HbmConfigLoader::load(const YamlReader& h) {
     p.write_high_watermark = h.getUInt("write_high_watermark", 1, 1u << 16, p.write_high_watermark);
     p.write_low_watermark = h.getUInt("write_low_watermark", 0, 1u << 16, p.write_low_watermark);
     p.max_outstanding = h.getUInt("max_outstanding", 1, 1u << 24, p.max_outstanding);
-    p.starvation_limit =
-        h.getCycles("starvation_limit", p.clockHz(), 0, YamlReader::kMaxU32, p.starvation_limit);
+    p.starvation_limit = h.getCycles("starvation_limit", p.clockHz(), 0, limits::kMaxLatencyCycles,
+                                     p.starvation_limit);
     const std::string refresh = h.getEnum("refresh", {"none", "all_bank", "per_bank"}, "per_bank");
     p.refresh_mode = refresh == "none"       ? dram::RefreshMode::None
                      : refresh == "all_bank" ? dram::RefreshMode::AllBank
@@ -166,13 +168,13 @@ void HbmConfigLoader::loadTiming(const YamlReader& t, dram::HbmParams& p) {
     }
     const double hz = p.clockHz();
     const auto cyc = [&](const char* key, uint32_t& field, uint32_t min) {
-        field = t.getCycles(key, hz, min, YamlReader::kMaxU32, field);
+        field = t.getCycles(key, hz, min, limits::kMaxLatencyCycles, field);
     };
     cyc("tCL", p.tCL, 1);
     cyc("tWL", p.tWL, 0);
     cyc("tRCD", p.tRCD, 1);
     // tRCDWR follows tRCD unless given (the facts give tRCD for reads only).
-    p.tRCDWR = t.has("tRCDWR") ? t.getCycles("tRCDWR", hz, 1) : p.tRCD;
+    p.tRCDWR = t.has("tRCDWR") ? t.getCycles("tRCDWR", hz, 1, limits::kMaxLatencyCycles) : p.tRCD;
     cyc("tRP", p.tRP, 1);
     cyc("tRAS", p.tRAS, 1);
     cyc("tRC", p.tRC, 1);

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "hw/FaultConfigLoader.h"
+#include "hw/InputLimits.h"
+#include "noc/Link.h"
 
 namespace wsc::hw {
 
@@ -14,7 +16,14 @@ constexpr uint32_t kMaxMeshSide = 65535;  // x * y then always fits uint32_t
 constexpr uint64_t kMaxFlitBytes = 64 * 1024;
 constexpr double kMm = 1e-3;  // metres per millimetre
 constexpr double kPjPerJ = 1e12;
-constexpr double kMaxClockHz = 1e12;
+constexpr uint32_t kMaxLatency = limits::kMaxLatencyCycles;
+
+// A clock in [1 MHz, 1 THz] (hw/InputLimits.h): catches unit slips ("1e9 GHz", "1 Hz") and keeps
+// every default time (210 ns FEC, HBM refresh) a sane number of cycles.
+void checkClock(const YamlReader& r, const std::string& key, double hz) {
+    if (!(hz >= limits::kMinClockHz) || hz > limits::kMaxClockHz)
+        r.fail(key, "a frequency between 1 MHz and 1000 GHz");
+}
 
 bool needsD2D(const noc::TopologyParams& t) {
     const bool multiDie = t.die_x != 0 && (t.die_x < t.x || t.die_y < t.y);
@@ -33,10 +42,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
-    // Capped at 1 THz: catches unit slips ("1e9 GHz") and keeps default time conversions in
-    // range of their cycle fields.
-    if (!(p.clock_hz > 0.0) || p.clock_hz > kMaxClockHz)
-        n.fail("clock", "a frequency > 0 Hz and <= 1000 GHz");
+    checkClock(n, "clock", p.clock_hz);
     p.flit_bytes = static_cast<uint32_t>(n.getBytes("flit_size", 1, kMaxFlitBytes));
 
     if (!fromWafer) {
@@ -70,7 +76,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
     loadD2D(n, p);
 
     p.watchdog_cycles =
-        n.getCycles64("watchdog", p.clock_hz, 100, YamlReader::kMaxU64, p.watchdog_cycles);
+        n.getCycles64("watchdog", p.clock_hz, 100, limits::kMaxPhaseCycles, p.watchdog_cycles);
 
     // Positions co-simulated with the RTL router (hw/rtl): a list of router indices y * x + x.
     if (n.has("rtl_routers")) {
@@ -167,12 +173,11 @@ noc::LinkParams NocConfigLoader::loadLink(const YamlReader& l, const noc::NocPar
         return required ? std::nullopt : std::optional<uint32_t>(v);
     };
     noc::LinkParams link;
-    link.latency =
-        l.getCycles("latency", p.clock_hz, 1, YamlReader::kMaxU32, opt(defaults.latency));
+    link.latency = l.getCycles("latency", p.clock_hz, 1, kMaxLatency, opt(defaults.latency));
     const auto width = required ? std::nullopt : std::optional<uint64_t>(defaults.width_bytes);
-    link.width_bytes = static_cast<uint32_t>(l.getBytes("width", 1, YamlReader::kMaxU32, width));
+    link.width_bytes = static_cast<uint32_t>(l.getBytes("width", 1, limits::kMaxWidthBytes, width));
     link.credit_latency =
-        l.getCycles("credit_latency", p.clock_hz, 1, YamlReader::kMaxU32, defaults.credit_latency);
+        l.getCycles("credit_latency", p.clock_hz, 1, kMaxLatency, defaults.credit_latency);
     link.energy_pj_per_bit =
         l.getQuantity("energy", Dim::EnergyPerBit, defaults.energy_pj_per_bit / kPjPerJ) * kPjPerJ;
     return link;
@@ -196,8 +201,7 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
     // The D2D clock (default: the NoC clock). Every D2D width and cycle count is in its cycles;
     // noc::Link converts a link on its own clock to NoC cycles (docs/NOC.md, "D2D clock").
     const double clock = s->getQuantity("clock", Dim::Frequency, p.clock_hz);
-    if (!(clock > 0.0) || clock > kMaxClockHz)
-        s->fail("clock", "a frequency > 0 Hz and <= 1000 GHz");
+    checkClock(*s, "clock", clock);
     d.clock_hz = s->has("clock") ? clock : 0.0;
     // Width is ROUNDED DOWN to whole bytes per cycle: the model never exceeds the specified
     // bandwidth. Values within 1e-9 of a whole number snap to it (floating-point noise).
@@ -209,18 +213,40 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
         s->fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
                                          "the {:g} GHz {}clock)",
                                          clock / 1e9, clock / 1e9, s->has("clock") ? "D2D " : ""));
-    if (perCycle > YamlReader::kMaxU32)
-        s->fail("bandwidth", "a bandwidth below 2^32 bytes per cycle");
+    if (perCycle > limits::kMaxWidthBytes)
+        s->fail("bandwidth",
+                fmt::format("a bandwidth of at most {} bytes per cycle ({:g} GB/s at "
+                            "the {:g} GHz {}clock)",
+                            limits::kMaxWidthBytes, limits::kMaxWidthBytes * clock / 1e9,
+                            clock / 1e9, s->has("clock") ? "D2D " : ""));
     d.width_bytes = static_cast<uint32_t>(std::floor(perCycle));
-    d.latency = s->getCycles("latency", clock, 1);
-    d.serdes_latency = s->getCycles("serdes_latency", clock, 0, YamlReader::kMaxU32, 0);
+    d.latency = s->getCycles("latency", clock, 1, kMaxLatency);
+    d.serdes_latency = s->getCycles("serdes_latency", clock, 0, kMaxLatency, 0);
     d.fec_threshold_mm = s->getQuantity("fec_threshold", Dim::Length, 50.0 * kMm) / kMm;
-    d.fec_latency = s->getCycles("fec_latency", clock, 0, YamlReader::kMaxU32,
-                                 Units::toCycles("210 ns", clock));
+    d.fec_latency =
+        s->getCycles("fec_latency", clock, 0, kMaxLatency, Units::toCycles("210 ns", clock));
     // Synchronizer stages of each crossing (NoC -> D2D and back), only used on an own clock.
     d.sync = s->getCycles("sync", clock, 0, 64, d.sync);
     d.energy_pj_per_bit = s->getQuantity("energy", Dim::EnergyPerBit, 0.0) * kPjPerJ;
     d.ber = s->getDouble("ber", 0.0, 1e-3, 0.0);
+    // The longest D2D link as noc::Link builds it (with FEC; on an own clock converted to NoC
+    // cycles): a BER that corrupts most flits, or a flight beyond the engine's cycle limit, is
+    // refused here where the section is known rather than when the network is built.
+    noc::Link::Spec spec;
+    spec.kind = noc::Link::Kind::D2D;
+    spec.latency = d.latency;
+    spec.serdes = d.serdes_latency;
+    spec.fec = d.fec_latency;
+    spec.width_bytes = d.width_bytes;
+    spec.ber = d.ber;
+    spec.clock_hz = d.clock_hz;
+    spec.noc_clock_hz = p.clock_hz;
+    spec.sync = d.sync;
+    try {
+        noc::Link(spec, p.flit_bytes, 0);
+    } catch (const std::invalid_argument& e) {
+        throw s->errorHere(e.what());
+    }
 }
 
 }  // namespace wsc::hw

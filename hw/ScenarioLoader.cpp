@@ -7,6 +7,7 @@
 
 #include "hw/DmaStreamLoader.h"
 #include "hw/HardwareLoader.h"
+#include "hw/InputLimits.h"
 
 namespace wsc::hw {
 
@@ -74,11 +75,11 @@ noc::TrafficParams ScenarioLoader::loadTraffic(const YamlReader& w, const noc::N
     const uint64_t nodes = uint64_t{noc.topology.x} * noc.topology.y * noc.topology.local_ports;
     t.hotspot_node = w.getUInt("hotspot_node", 0, static_cast<uint32_t>(nodes - 1), t.hotspot_node);
     t.hotspot_fraction = w.getDouble("hotspot_fraction", 0.0, 1.0, t.hotspot_fraction);
-    t.warmup_cycles =
-        w.getCycles64("warmup", noc.clock_hz, 0, YamlReader::kMaxU64, t.warmup_cycles);
-    t.measure_cycles =
-        w.getCycles64("measure", noc.clock_hz, 1, YamlReader::kMaxU64, t.measure_cycles);
-    t.drain_cycles = w.getCycles64("drain", noc.clock_hz, 0, YamlReader::kMaxU64, t.drain_cycles);
+    // Each phase at most 2^40 cycles (hw/InputLimits.h): window end and drain limit cannot wrap.
+    const uint64_t maxPhase = limits::kMaxPhaseCycles;
+    t.warmup_cycles = w.getCycles64("warmup", noc.clock_hz, 0, maxPhase, t.warmup_cycles);
+    t.measure_cycles = w.getCycles64("measure", noc.clock_hz, 1, maxPhase, t.measure_cycles);
+    t.drain_cycles = w.getCycles64("drain", noc.clock_hz, 0, maxPhase, t.drain_cycles);
     t.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, t.seed);
     return t;
 }

@@ -5,9 +5,9 @@
 
 namespace wsc::noc {
 
-EventWheel::EventWheel(uint32_t horizon) {
+EventWheel::EventWheel(uint64_t horizon) {
     uint64_t size = 16;
-    while (size <= horizon) size <<= 1;
+    while (size <= horizon && size < kMaxBuckets) size <<= 1;
     head_.assign(size, kNil);
     tail_.assign(size, kNil);
     mask_ = size - 1;
@@ -17,6 +17,7 @@ void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
     if (when <= now) throw std::logic_error("event scheduled in the past or present cycle");
     ++pending_;
     if (when - now <= mask_) {
+        ++near_;
         uint32_t n = free_;
         if (n != kNil) {
             free_ = pool_[n].next;
@@ -48,6 +49,7 @@ void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
         n = next;
     }
     head_[b] = tail_[b] = kNil;
+    near_ -= out.size();
     while (!far_.empty() && far_.top().when == cycle) {
         out.push_back(far_.top().e);
         far_.pop();
@@ -58,6 +60,7 @@ void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
 uint64_t EventWheel::nextAfter(uint64_t now) const {
     if (pending_ == 0) return std::numeric_limits<uint64_t>::max();
     uint64_t best = far_.empty() ? std::numeric_limits<uint64_t>::max() : far_.top().when;
+    if (near_ == 0) return best;
     for (uint64_t d = 1; d <= mask_; ++d) {
         if (head_[(now + d) & mask_] != kNil) return std::min(best, now + d);
     }

@@ -5,6 +5,9 @@
 // Events live in one pooled array threaded into per-cycle FIFO lists, so memory follows the
 // number of events in flight (not buckets x the busiest cycle, which on a wafer with long FEC
 // links meant thousands of fat buckets), and steady-state scheduling allocates nothing.
+// The bucket ring covers the links' round trips but at most kMaxBuckets cycles: events further
+// out (very long links, multi-retry D2D flits) wait in a heap, so memory never follows the
+// largest latency of a config, only the events in flight.
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -24,7 +27,10 @@ struct NetEvent {
 
 class EventWheel {
   public:
-    explicit EventWheel(uint32_t horizon);
+    static constexpr uint64_t kMaxBuckets = 4096;
+    // `horizon`: the delay most events have (the longest link round trip); the ring has the next
+    // power of two above it, capped at kMaxBuckets.
+    explicit EventWheel(uint64_t horizon);
 
     void schedule(uint64_t now, uint64_t when, const NetEvent& e);
     // Moves the events due at `cycle` into `out` (cleared first).
@@ -52,6 +58,7 @@ class EventWheel {
     std::vector<uint32_t> head_, tail_;  // per bucket
     uint64_t mask_;
     uint64_t pending_ = 0;
+    uint64_t near_ = 0;  // events in the ring (the rest are in far_)
     uint64_t far_order_ = 0;
     std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;  // beyond the horizon
 };

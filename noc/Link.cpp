@@ -17,21 +17,29 @@ bool Link::Spec::ownClock() const {
 
 namespace {
 uint32_t fit(uint64_t v, const char* what) {
-    if (v > 0xFFFFFFFFull)
+    if (v > Link::kMaxCycles)
         throw std::invalid_argument(
-            fmt::format("D2D link: {} of {} NoC cycles does not fit 32 bits", what, v));
+            fmt::format("link: {} of {} NoC cycles exceeds the engine's limit of {} (2^28) cycles",
+                        what, v, Link::kMaxCycles));
     return static_cast<uint32_t>(v);
+}
+
+uint64_t serializationOf(uint32_t flit_bytes, uint32_t width_bytes) {
+    if (width_bytes == 0 || flit_bytes == 0 || flit_bytes > (1u << 28))
+        throw std::invalid_argument("link: flit size and width must be >= 1 byte");
+    return (uint64_t{flit_bytes} + width_bytes - 1) / width_bytes;
 }
 }  // namespace
 
+// Every sum below is formed in 64 bits from 32-bit fields and then fitted, so no spec can wrap.
 Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
     : spec_(spec),
       flit_bits_(flit_bytes * 8),
-      serialization_((flit_bytes + spec.width_bytes - 1) / spec.width_bytes),
-      flight_(spec.latency + spec.serdes + spec.fec + serialization_ - 1),
+      serialization_(fit(serializationOf(flit_bytes, spec.width_bytes), "serialization")),
+      flight_(fit(oneWayLatency() + serialization_ - 1, "flight")),
       // Credits ride the same physical channel back: a D2D credit pays SerDes and FEC too.
-      credit_latency_(spec.kind == Kind::D2D ? spec.latency + spec.serdes + spec.fec
-                                             : spec.credit_latency),
+      credit_latency_(
+          fit(spec.kind == Kind::D2D ? oneWayLatency() : spec.credit_latency, "credit latency")),
       // P(at least one bit of the flit flipped) = 1 - (1 - BER)^bits.
       p_flit_error_(spec.ber > 0 ? -std::expm1(flit_bits_ * std::log1p(-spec.ber)) : 0.0),
       rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {
@@ -48,7 +56,7 @@ Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
         const uint64_t fn = ClockDomainCrossing::hz(spec.noc_clock_hz);
         const uint64_t fd = ClockDomainCrossing::hz(spec.clock_hz);
         const uint64_t sd = serialization_;  // D2D cycles per flit
-        const uint64_t wire = uint64_t(spec.latency) + spec.serdes + spec.fec;
+        const uint64_t wire = oneWayLatency();
         serialization_ = fit(ClockDomainCrossing::durationIn(sd, fd, fn), "serialization");
         flight_ =
             fit(ClockDomainCrossing::worstRoundTrip(fn, fd, spec.sync, wire + sd - 1, spec.sync),

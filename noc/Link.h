@@ -41,7 +41,13 @@ class Link {
         bool ownClock() const;
     };
 
+    // Throws std::invalid_argument when the spec cannot make progress (a BER that corrupts most
+    // flits) or a derived cycle count exceeds kMaxCycles.
     Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed);
+
+    // Bound on flight, credit latency and serialization in NoC cycles: the engine adds a few of
+    // them (a retry is flight + credit + flight) in 32 bits, and 2^28 leaves room for that.
+    static constexpr uint32_t kMaxCycles = 1u << 28;
 
     // Endpoints: a router (port) or an NI. Set by the network builder.
     uint32_t src = 0, dst = 0;
@@ -54,9 +60,9 @@ class Link {
     uint32_t flight() const { return flight_; }
     uint32_t creditLatency() const { return credit_latency_; }
     // Wire + SerDes + FEC cycles, in the link's own clock when it has one.
-    uint32_t oneWayLatency() const { return spec_.latency + spec_.serdes + spec_.fec; }
+    uint64_t oneWayLatency() const { return uint64_t{spec_.latency} + spec_.serdes + spec_.fec; }
     // Worst-case flight of one flit including one link-level retry.
-    uint32_t maxFlight() const { return flight_ + (spec_.ber > 0 ? retryPenalty() : 0); }
+    uint64_t maxFlight() const { return flight_ + (spec_.ber > 0 ? retryPenalty() : 0); }
 
     // Sends one flit granted at cycle `now`; returns its arrival cycle downstream.
     uint64_t transmit(uint64_t now);
@@ -72,7 +78,7 @@ class Link {
     uint64_t busySinceMark() const { return busy_cycles_ - window_busy_; }
 
   private:
-    uint32_t retryPenalty() const { return credit_latency_ + flight_; }  // NACK back + resend
+    uint64_t retryPenalty() const { return uint64_t{credit_latency_} + flight_; }  // NACK + resend
     double uniform();
 
     Spec spec_;

@@ -29,22 +29,25 @@ Link::Spec d2dSpec(const NocParams& p, double length_mm) {
     return s;
 }
 
-uint32_t wheelHorizon(const NocParams& p) {
-    uint32_t fb = p.flit_bytes;
-    auto ser = [&](uint32_t w) { return (fb + w - 1) / w; };
-    uint32_t onDie = p.link.latency + ser(p.link.width_bytes) + p.link.credit_latency;
-    uint32_t local =
-        p.local_link.latency + ser(p.local_link.width_bytes) + p.local_link.credit_latency;
-    uint32_t d2d =
-        3 * (p.d2d.latency + p.d2d.serdes_latency + p.d2d.fec_latency + ser(p.d2d.width_bytes));
+// The longest delay events usually have: three round trips of the slowest link kind (64-bit
+// sums; the wheel caps its ring anyway, EventWheel::kMaxBuckets).
+uint64_t wheelHorizon(const NocParams& p) {
+    const uint64_t fb = p.flit_bytes;
+    auto ser = [&](uint64_t w) { return w ? (fb + w - 1) / w : fb; };
+    const uint64_t onDie =
+        uint64_t{p.link.latency} + ser(p.link.width_bytes) + p.link.credit_latency;
+    const uint64_t local = uint64_t{p.local_link.latency} + ser(p.local_link.width_bytes) +
+                           p.local_link.credit_latency;
+    uint64_t d2d = 3 * (uint64_t{p.d2d.latency} + p.d2d.serdes_latency + p.d2d.fec_latency +
+                        ser(p.d2d.width_bytes));
     const Link::Spec withFec = d2dSpec(p, p.d2d.fec_threshold_mm + 1);
     if (withFec.ownClock() && p.d2d.width_bytes && p.d2d.latency) {
         // A D2D link on its own clock: its NoC-cycle flight and credit (with FEC, the longest).
         Link::Spec s = withFec;
         s.ber = 0;
-        const Link longest(s, fb, 0);
-        d2d = std::max<uint32_t>(
-            d2d, 3 * (longest.flight() + longest.creditLatency() + longest.serialization()));
+        const Link longest(s, p.flit_bytes, 0);
+        d2d = std::max<uint64_t>(d2d, 3 * (uint64_t{longest.flight()} + longest.creditLatency() +
+                                           longest.serialization()));
     }
     return std::max({onDie, local, d2d}) + 4;
 }
@@ -170,7 +173,7 @@ void Network::build() {
     // is merely in flight.
     uint64_t worst = 0;
     for (const auto& l : links_)
-        worst = std::max<uint64_t>(worst, l.maxFlight() + l.creditLatency());
+        worst = std::max<uint64_t>(worst, l.maxFlight() + uint64_t{l.creditLatency()});
     if (p_.watchdog_cycles <= 2 * worst)
         throw std::invalid_argument(fmt::format(
             "watchdog of {} cycles is shorter than twice the slowest link round trip ({} cycles)",

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "noc/CheckedMath.h"
+
 namespace wsc::tb {
 
 TrafficGenerator::TrafficGenerator(noc::Network& net, const noc::TrafficParams& tp,
@@ -9,9 +11,10 @@ TrafficGenerator::TrafficGenerator(noc::Network& net, const noc::TrafficParams& 
     : net_(net), tp_(tp), pattern_(pattern), rng_(tp.seed) {
     p_packet_ = std::min(1.0, tp.rate / tp.packet_flits);
     log1mp_ = p_packet_ < 1.0 ? std::log1p(-p_packet_) : 0.0;
+    // Saturating: the loaders bound each phase (hw/InputLimits.h), C++ callers may not.
     window_start_ = tp.warmup_cycles;
-    window_end_ = tp.warmup_cycles + tp.measure_cycles;
-    drain_limit_ = window_end_ + tp.drain_cycles;
+    window_end_ = checked::addSat(tp.warmup_cycles, tp.measure_cycles);
+    drain_limit_ = checked::addSat(window_end_, tp.drain_cycles);
     net_.setObserver(this);
     // Failed cores do not inject.
     if (p_packet_ > 0)
@@ -22,12 +25,17 @@ TrafficGenerator::TrafficGenerator(noc::Network& net, const noc::TrafficParams& 
 void TrafficGenerator::scheduleNext(uint32_t node, uint64_t from) {
     // Geometric number of cycles until the next success of a Bernoulli(p) trial (>= 0 from
     // `from`): floor(log(U) / log(1 - p)).
+    // A tiny rate (1e-300) gives gaps beyond 2^64: the node never injects again (saturated at
+    // kNever rather than an undefined cast that could come out as 0).
     uint64_t gap = 0;
     if (p_packet_ < 1.0) {
         double u = ((rng_() >> 11) + 1) * 0x1.0p-53;  // (0, 1]
-        gap = static_cast<uint64_t>(std::floor(std::log(u) / log1mp_));
+        gap = checked::fromDoubleSat<uint64_t>(std::floor(std::log(u) / log1mp_))
+                  .value_or(noc::kNever);
     }
-    next_.push({from + gap, node});
+    const uint64_t at = checked::addSat(from, gap);
+    if (at >= noc::kNever) return;
+    next_.push({at, node});
 }
 
 void TrafficGenerator::beforeStep(uint64_t c) {
@@ -73,7 +81,8 @@ void TrafficGenerator::afterStep(uint64_t c) {
     if (!injecting_ && net_.livePackets() == 0) done_ = true;
     // Beyond saturation the source queues can hold far more than can drain; give up after a
     // second drain period rather than simulate the backlog.
-    if (!injecting_ && !drained_ && c >= stop_cycle_ + tp_.drain_cycles) done_ = true;
+    if (!injecting_ && !drained_ && c >= checked::addSat(stop_cycle_, tp_.drain_cycles))
+        done_ = true;
     if (progress) progress(c);
 }
 

@@ -330,8 +330,12 @@ TEST_CASE("noc config error: flit size and clock out of range", "[hw][noc-config
           "bad.yaml:3:14: key 'noc.flit_size': expected a size with a unit (B, KB, MB, GB, TB, "
           "KiB, MiB, GiB, TiB), got '32 b' (bits are not a size; use bytes (B))");
     CHECK(errorOf(withLine(2, "  clock: 0 GHz")) ==
-          "bad.yaml:2:10: key 'noc.clock': expected a frequency > 0 Hz and <= 1000 GHz, got "
+          "bad.yaml:2:10: key 'noc.clock': expected a frequency between 1 MHz and 1000 GHz, got "
           "'0 GHz'");
+    // Issue 13: a 1 Hz NoC made nanosecond defaults whole seconds and never finished.
+    CHECK(errorOf(withLine(2, "  clock: 1 Hz")) ==
+          "bad.yaml:2:10: key 'noc.clock': expected a frequency between 1 MHz and 1000 GHz, got "
+          "'1 Hz'");
 }
 
 TEST_CASE("noc config error: missing required link key points at the link map",
