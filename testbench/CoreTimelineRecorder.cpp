@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "testbench/CliArgs.h"
+
 namespace wsc::tb {
 
 namespace {
@@ -17,20 +19,25 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 }
 
 std::vector<uint32_t> CoreTimelineRecorder::parseCores(const std::string& s,
-                                                       const std::string& flag) {
+                                                       const std::string& flag, uint32_t cores) {
+    // Strict (testbench/CliArgs): digits only, a-b with a <= b, every index below `cores`.
     std::vector<uint32_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        const unsigned long a = std::strtoul(item.c_str(), &end, 10);
-        unsigned long b = a;
-        if (end != item.c_str() && *end == '-') b = std::strtoul(end + 1, &end, 10);
-        if (item.empty() || *end || !std::isdigit(static_cast<unsigned char>(item.back())) || b < a)
-            throw std::invalid_argument(fmt::format(
-                "{}: expected comma-separated core indices or ranges (0-15,32), got '{}'", flag,
-                item));
-        for (unsigned long c = a; c <= b; ++c) out.push_back(static_cast<uint32_t>(c));
+    const std::string expected = fmt::format(
+        "{}: expected comma-separated core indices or ranges (0-15,32) below {}, got '{}'", flag,
+        cores, s);
+    for (const std::string& item : CliArgs::parseStrings(s, flag)) {
+        const size_t dash = item.find('-');
+        uint64_t a = 0, b = 0;
+        try {
+            a = CliArgs::parseUInt(item.substr(0, dash), flag, 0, cores - 1);
+            b = dash == std::string::npos
+                    ? a
+                    : CliArgs::parseUInt(item.substr(dash + 1), flag, 0, cores - 1);
+        } catch (const UsageError&) {
+            throw UsageError(expected);
+        }
+        if (b < a) throw UsageError(expected);
+        for (uint64_t c = a; c <= b; ++c) out.push_back(static_cast<uint32_t>(c));
     }
     return out;
 }

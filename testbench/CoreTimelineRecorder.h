@@ -27,9 +27,12 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
         std::vector<uint32_t> cores;  // empty: every core
         uint64_t max_spans = kDefaultMaxSpans;
     };
-    // Core indices and ranges, "0-15,32" (--perfetto-cores); throws std::invalid_argument
-    // naming `flag` on anything else.
-    static std::vector<uint32_t> parseCores(const std::string& s, const std::string& flag);
+    // Core indices and ranges, "0-15,32" (--perfetto-cores), each below `cores` (the chip's
+    // core count when known; the default bounds the list at 2^24, more than any wafer has);
+    // throws tb::UsageError naming `flag` on anything else.
+    static constexpr uint32_t kMaxCores = 1u << 24;
+    static std::vector<uint32_t> parseCores(const std::string& s, const std::string& flag,
+                                            uint32_t cores = kMaxCores);
 
     CoreTimelineRecorder(hw::PerfettoTrace& trace, Options opt);
     explicit CoreTimelineRecorder(hw::PerfettoTrace& trace)

@@ -16,6 +16,7 @@
 #include "core/SramOverflowError.h"
 #include "hw/HardwareLoader.h"
 #include "noc/DeadlockError.h"
+#include "testbench/CliArgs.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/RunOutputs.h"
 
@@ -23,19 +24,11 @@ namespace wsc::tb {
 
 namespace {
 
+// Strict (testbench/CliArgs): "4x", "4,", "-1", "0" are refused.
 std::vector<uint32_t> parseUInts(const std::string& s, const std::string& flag, char sep) {
     std::vector<uint32_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep)) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || *end || v == 0 || v > (1ul << 20))
-            throw std::invalid_argument(fmt::format(
-                "{}: expected positive integers separated by '{}', got '{}'", flag, sep, s));
+    for (uint64_t v : CliArgs::parseUIntList(s, flag, 1, 1u << 20, sep))
         out.push_back(static_cast<uint32_t>(v));
-    }
-    if (out.empty()) throw std::invalid_argument(fmt::format("{}: empty", flag));
     return out;
 }
 
@@ -51,7 +44,7 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                 "run every algorithm on the same shape and mesh, one table");
     c->add_flag("--timing-only", o.timing_only, "carry no values (same cycles, faster, no check)");
     c->add_option("--table", o.table, "also write the table (markdown) to this file");
-    c->add_option("--seed", o.seed, "operand values");
+    CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "operand values");
     c->add_option("--stats", o.stats,
                   "write every counter (kernel report, per-core stats, every router, link and NI, "
                   "energy) to this JSON file");
@@ -61,9 +54,9 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                   "unit, NoC counters");
     c->add_option("--perfetto-cores", o.perfetto_cores,
                   "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
-    c->add_option("--perfetto-max-spans", o.perfetto_max_spans,
-                  "core tracks stop at the cycle this many spans are recorded (default 1000000, 0: "
-                  "no cap)");
+    CliArgs::addUInt(c, "--perfetto-max-spans", o.perfetto_max_spans, 0, UINT64_MAX,
+                     "core tracks stop at the cycle this many spans are recorded (default "
+                     "1000000, 0: no cap)");
 }
 
 // "out.json" for one run; "out.meshgemm.8.json" for each run of several.
@@ -85,14 +78,12 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
               "MxKxN or S for S x S x S (default 64)");
     g->add_flag("--shift-align", o.shift_align,
                 "meshgemm/cannon: align by ring shifts instead of by placement");
-    g->add_option("--tree-k", o.tree_k,
-                  "meshgemm-t: levels of the K-tree that reduce-adds the partials (default 2)")
-        ->check(CLI::Range(1, 8));
+    CliArgs::addUInt(g, "--tree-k", o.tree_k, 1, 8,
+                     "meshgemm-t: levels of the K-tree that reduce-adds the partials (default 2)");
     auto* v = k->add_subcommand("gemv", "y = x W: meshgemv (K-tree), pipeline, ring allreduce");
     addCommon(v, o, "meshgemv, pipeline, ring (default meshgemv)",
               "KxN or S for S x S (default 256)");
-    v->add_option("--tree-k", o.tree_k, "meshgemv: levels of the K-tree (default 2)")
-        ->check(CLI::Range(1, 8));
+    CliArgs::addUInt(v, "--tree-k", o.tree_k, 1, 8, "meshgemv: levels of the K-tree (default 2)");
     v->add_flag("--broadcast", o.broadcast,
                 "multicast the reduced result back to every core of its column");
     k->require_subcommand(1);
@@ -138,9 +129,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     // --mesh P[,P...] or PxQ (P rows by Q columns; non-square GEMMs by the lcm rule).
     std::vector<std::pair<uint32_t, uint32_t>> meshes;
     {
-        std::stringstream ss(o.mesh);
-        std::string item;
-        while (std::getline(ss, item, ',')) {
+        for (const std::string& item : CliArgs::parseStrings(o.mesh, "--mesh")) {
             const std::vector<uint32_t> pq = parseUInts(item, "--mesh", 'x');
             if (pq.size() > 2)
                 throw std::invalid_argument(

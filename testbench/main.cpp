@@ -20,6 +20,7 @@
 #include "firmware/model/LayerGraph.h"
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
+#include "hw/InputLimits.h"
 #include "hw/MemorySystem.h"
 #include "hw/ModelConfigLoader.h"
 #include "hw/ScenarioLoader.h"
@@ -27,6 +28,7 @@
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
+#include "testbench/CliArgs.h"
 #include "testbench/DmaStreamCli.h"
 #include "testbench/FaultSweep.h"
 #include "testbench/GemmTestbench.h"
@@ -45,9 +47,8 @@ using namespace wsc;
 
 namespace {
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using tb::CliArgs;
+using tb::UsageError;
 
 // A config file is a scenario when its root map has a `scenario:` key, else a hardware file.
 bool isScenarioFile(const std::string& path) {
@@ -86,36 +87,19 @@ bool isModelFile(const std::string& path) {
     return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
-std::vector<uint32_t> parseList(const std::string& s, const std::string& flag) {
+// Comma-separated router indices below `routers` (--trace, --pipelines).
+std::vector<uint32_t> parseList(const std::string& s, const std::string& flag, uint32_t min,
+                                uint32_t max) {
     std::vector<uint32_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        unsigned long v = std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || *end)
-            throw UsageError(fmt::format(
-                "{}: expected a comma-separated list of router indices, got '{}'", flag, s));
+    for (uint64_t v : CliArgs::parseUIntList(s, flag, min, max))
         out.push_back(static_cast<uint32_t>(v));
-    }
     return out;
 }
 
 // Comma-separated fractions in (0, 1], or [0, 1] with allow_zero; `flag` names the option.
 std::vector<double> parseRates(const std::string& s, const std::string& flag = "--rates",
                                bool allow_zero = false) {
-    std::vector<double> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        double v = std::strtod(item.c_str(), &end);
-        if (item.empty() || *end || !((allow_zero ? v >= 0 : v > 0) && v <= 1))
-            throw UsageError(fmt::format("{}: expected comma-separated rates in {}0, 1], got '{}'",
-                                         flag, allow_zero ? "[" : "(", item));
-        out.push_back(v);
-    }
-    return out;
+    return CliArgs::parseDoubleList(s, flag, 0.0, 1.0, !allow_zero);
 }
 
 void writeJson(const std::string& path, const nlohmann::json& j) {
@@ -129,10 +113,16 @@ struct OutputOpts {
     std::string heatmap, perfetto;
     std::string perfetto_cores;
     uint64_t perfetto_max_spans = tb::CoreTimelineRecorder::kDefaultMaxSpans;
-    tb::CoreTimelineRecorder::Options traceOptions() const {
+    // `sc`'s chip bounds the core indices of --perfetto-cores.
+    tb::CoreTimelineRecorder::Options traceOptions(const hw::ScenarioConfig& sc) const {
         tb::CoreTimelineRecorder::Options t;
+        const auto& topo = sc.noc.topology;
         if (!perfetto_cores.empty())
-            t.cores = tb::CoreTimelineRecorder::parseCores(perfetto_cores, "--perfetto-cores");
+            t.cores = tb::CoreTimelineRecorder::parseCores(
+                perfetto_cores, "--perfetto-cores",
+                static_cast<uint32_t>(
+                    std::min<uint64_t>(uint64_t{topo.x} * topo.y * topo.local_ports,
+                                       tb::CoreTimelineRecorder::kMaxCores)));
         t.max_spans = perfetto_max_spans;
         return t;
     }
@@ -152,10 +142,10 @@ void addOutputFlags(CLI::App* app, OutputOpts& o) {
         "(compute, vector, send, receive, dma, relay), NoC phases and counters");
     app->add_option("--perfetto-cores", o.perfetto_cores,
                     "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
-    app->add_option("--perfetto-max-spans", o.perfetto_max_spans,
-                    fmt::format("core tracks stop at the cycle this many spans are recorded "
-                                "(default {}, 0: no cap)",
-                                tb::CoreTimelineRecorder::kDefaultMaxSpans));
+    CliArgs::addUInt(app, "--perfetto-max-spans", o.perfetto_max_spans, 0, UINT64_MAX,
+                     fmt::format("core tracks stop at the cycle this many spans are recorded "
+                                 "(default {}, 0: no cap)",
+                                 tb::CoreTimelineRecorder::kDefaultMaxSpans));
     app->add_option("--rtl-fst", o.rtl_fst,
                     "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
@@ -170,13 +160,13 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     if (!o.vcd.empty()) {
         uint32_t R = sc.noc.topology.x * sc.noc.topology.y;
         opt.trace_routers =
-            o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace");
+            o.trace.empty() ? std::vector<uint32_t>{0} : parseList(o.trace, "--trace", 0, R - 1);
         if (o.trace.empty() && R > 1)
             opt.trace_routers.push_back(sc.noc.topology.x * (sc.noc.topology.y / 2) +
                                         sc.noc.topology.x / 2);
     }
     opt.progress = true;
-    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions());
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
     opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
@@ -196,7 +186,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
-    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions());
+    tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
     opt.observers = outputs.observers();
     tb::ProgressObserver progress;
     opt.observers.push_back(&progress);
@@ -260,15 +250,14 @@ int main(int argc, char** argv) {
     traffic->add_option("config", tconfig, "hardware or scenario YAML")->required();
     traffic->add_option("--pattern", pattern, "traffic pattern")
         ->check(CLI::IsMember(tb::TrafficPattern::names()));
-    traffic->add_option("--rate", rate, "offered load, flits/node/cycle")
-        ->check(CLI::Range(1e-9, 1.0));
-    traffic->add_option("--packet-size", packet, "packet length in flits")
-        ->check(CLI::Range(1, 65535));
-    traffic->add_option("--warmup", warmup, "warm-up cycles");
-    traffic->add_option("--measure", measure, "measurement cycles")
-        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-    traffic->add_option("--drain", drain, "max drain cycles");
-    traffic->add_option("--seed", seed, "random seed");
+    // The same ranges as the scenario keys they override (hw/InputLimits.h, docs/CONFIG.md).
+    const uint64_t maxPhase = hw::limits::kMaxPhaseCycles;
+    CliArgs::addDouble(traffic, "--rate", rate, 0.0, 1.0, "offered load, flits/node/cycle", true);
+    CliArgs::addUInt(traffic, "--packet-size", packet, 1, 65536, "packet length in flits");
+    CliArgs::addUInt(traffic, "--warmup", warmup, 0, maxPhase, "warm-up cycles");
+    CliArgs::addUInt(traffic, "--measure", measure, 1, maxPhase, "measurement cycles");
+    CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase, "max drain cycles");
+    CliArgs::addUInt(traffic, "--seed", seed, 0, UINT64_MAX, "random seed");
     traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
     traffic->add_option("--rates", rates,
                         "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
@@ -280,8 +269,8 @@ int main(int argc, char** argv) {
     traffic->add_option(
         "--fault-rates", fault_rates,
         "throughput vs link-fault rate: comma-separated rates in [0, 1] (TEMP Fig. 20b)");
-    traffic->add_option("--fault-seeds", fault_seeds, "fault maps per rate (default 3)")
-        ->check(CLI::Range(1, 100));
+    CliArgs::addUInt(traffic, "--fault-seeds", fault_seeds, 1, 100,
+                     "fault maps per rate (default 3)");
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
     addOutputFlags(traffic, t_out);
 
@@ -336,10 +325,10 @@ int main(int argc, char** argv) {
             hw::ScenarioConfig sc = loadAny(tconfig);
             auto& tp = sc.traffic;
             if (!pattern.empty()) tp.pattern = pattern;
-            if (rate > 0) tp.rate = rate;
-            if (packet) tp.packet_flits = packet;
+            if (traffic->count("--rate")) tp.rate = rate;
+            if (traffic->count("--packet-size")) tp.packet_flits = packet;
             if (traffic->count("--warmup")) tp.warmup_cycles = warmup;
-            if (measure) tp.measure_cycles = measure;
+            if (traffic->count("--measure")) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
             if (!fault_rates.empty()) {
@@ -380,10 +369,7 @@ int main(int argc, char** argv) {
             noc::NocShell shell("noc", sc.noc.clock_hz);
             std::vector<uint32_t> depths = pipelines.empty()
                                                ? std::vector<uint32_t>{sc.noc.router.pipeline}
-                                               : parseList(pipelines, "--pipelines");
-            for (uint32_t d : depths)
-                if (d < 1 || d > 4)
-                    throw UsageError(fmt::format("--pipelines: expected depths 1..4, got {}", d));
+                                               : parseList(pipelines, "--pipelines", 1, 4);
             std::ofstream tf;
             if (!table.empty()) {
                 tf.open(table);

@@ -1,0 +1,77 @@
+# Issue 13 (input hardening): every reproducer of the issue runs through the CLI and must exit 2
+# with a located message (file:line:col: key '...', or the flag), or run correctly where the input
+# is valid. Each has a timeout: a hang is a failure. Included from testbench/CMakeLists.txt.
+set(h13 ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/issue13)
+set(h13_mesh ${PROJECT_SOURCE_DIR}/configs/mesh8x8.yaml)
+set(h13_kernel_cfg --config ${PROJECT_SOURCE_DIR}/configs/wse2_kernels.yaml)
+
+# wsc_h13(NAME CODE REGEX ARGS...): `wsc ARGS` exits CODE and its output matches REGEX.
+function(wsc_h13 name code regex)
+  add_test(NAME "issue13: ${name}"
+           COMMAND ${expect_fail} ${code} "${regex}" -- $<TARGET_FILE:wsc> ${ARGN})
+  set_tests_properties("issue13: ${name}" PROPERTIES TIMEOUT 60)
+endfunction()
+
+# Integer wrap-around in configs.
+wsc_h13("warm-up near 2^64 is refused at its key" 2
+        "warmup_wraps.yaml:4:[0-9]+: key 'scenario.workload.warmup': expected a duration <= 1099511627776 cycles"
+        run ${h13}/warmup_wraps.yaml)
+wsc_h13("drain near 2^64 is refused at its key" 2
+        "drain_wraps.yaml:4:[0-9]+: key 'scenario.workload.drain': expected a duration <= 1099511627776 cycles"
+        run ${h13}/drain_wraps.yaml)
+wsc_h13("a rate of 1e-300 runs and injects nothing" 0
+        "throughput +offered 0.0000, accepted 0.0000"
+        run ${h13}/tiny_rate.yaml)
+wsc_h13("a D2D FEC latency past 2^20 cycles is refused at its key" 2
+        "fec_latency_wraps.yaml:7:[0-9]+: key 'noc.d2d.fec_latency': expected a duration <= 1048576 cycles"
+        validate ${h13}/fec_latency_wraps.yaml)
+wsc_h13("a link width past 1 MB is refused at its key" 2
+        "link_width_wraps.yaml:6:[0-9]+: key 'noc.link.width': expected a size <= 1 MB"
+        validate ${h13}/link_width_wraps.yaml)
+wsc_h13("a link latency past 2^20 cycles is refused at its key" 2
+        "link_latency_wraps.yaml:7:[0-9]+: key 'noc.link.latency': expected a duration <= 1048576 cycles"
+        validate ${h13}/link_latency_wraps.yaml)
+wsc_h13("the longest link latency runs without a false deadlock" 0
+        "SRAM equals the tensor in memory: yes"
+        run ${h13}/long_link_runs.yaml)
+
+# Hangs: clocks and memory rates outside their ranges.
+wsc_h13("a 1 Hz NoC clock is refused at its key" 2
+        "clock_1hz.yaml:7:[0-9]+: key 'scenario.hardware.noc.clock': expected a frequency between 1 MHz and 1000 GHz"
+        run ${h13}/clock_1hz.yaml)
+wsc_h13("a huge memory latency is refused at its key" 2
+        "memory_latency_huge.yaml:13:[0-9]+: key 'scenario.hardware.core.memory.latency': expected a latency of at most 1048576 cycles"
+        run ${h13}/memory_latency_huge.yaml)
+wsc_h13("a memory bandwidth of 1 B/s is refused at its key" 2
+        "memory_bandwidth_tiny.yaml:14:[0-9]+: key 'scenario.hardware.core.memory.bandwidth': expected a bandwidth between 1 MB/s and 1000 TB/s"
+        run ${h13}/memory_bandwidth_tiny.yaml)
+
+# Strict CLI numbers.
+wsc_h13("--warmup -1 is refused" 2 "--warmup: expected an integer in \\[0, 1099511627776\\].*got '-1'"
+        traffic ${h13_mesh} --warmup -1)
+wsc_h13("--drain -1 is refused" 2 "--drain: expected an integer in \\[0, 1099511627776\\].*got '-1'"
+        traffic ${h13_mesh} --drain -1)
+wsc_h13("--seed -1 is refused" 2 "--seed: expected an integer >= 0.*got '-1'"
+        traffic ${h13_mesh} --seed -1)
+wsc_h13("--rate nan is refused" 2 "--rate: expected a number in \\(0, 1\\], got 'nan'"
+        traffic ${h13_mesh} --rate nan)
+wsc_h13("--rate inf is refused" 2 "--rate: expected a number in \\(0, 1\\], got 'inf'"
+        traffic ${h13_mesh} --rate inf)
+wsc_h13("--packet-size with trailing characters is refused" 2
+        "--packet-size: expected an integer in \\[1, 65536\\].*got '4x'"
+        traffic ${h13_mesh} --packet-size 4x)
+wsc_h13("--trace 2^32 is refused, not router 0" 2
+        "--trace: expected an integer in \\[0, 63\\].*got 4294967296"
+        traffic ${h13_mesh} --vcd h13_trace.vcd --trace 4294967296)
+wsc_h13("--pipelines 2^32+1 is refused, not depth 1" 2
+        "--pipelines: expected an integer in \\[1, 4\\].*got 4294967297"
+        traffic ${h13_mesh} --sweep --pipelines 4294967297)
+wsc_h13("kernel --mesh 4x is refused" 2 "--mesh: expected a 'x'-separated list without empty elements, got '4x'"
+        kernel gemm --mesh 4x --shape 8 ${h13_kernel_cfg})
+wsc_h13("kernel --mesh 4, is refused" 2 "--mesh: expected a ','-separated list without empty elements, got '4,'"
+        kernel gemm --mesh 4, --shape 8 ${h13_kernel_cfg})
+wsc_h13("kernel --seed -1 is refused" 2 "--seed: expected an integer >= 0.*got '-1'"
+        kernel gemm --mesh 2 --shape 8 ${h13_kernel_cfg} --seed -1)
+wsc_h13("--perfetto-cores past the chip is refused" 2
+        "--perfetto-cores: expected comma-separated core indices or ranges \\(0-15,32\\) below 4, got '99999'"
+        run ${PROJECT_SOURCE_DIR}/configs/gemm_2x2.yaml --perfetto h13_p.json --perfetto-cores 99999)
