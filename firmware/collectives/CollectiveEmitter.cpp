@@ -1,0 +1,81 @@
+#include "firmware/collectives/CollectiveEmitter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace wsc::firmware::coll {
+
+CollectiveEmitter::CollectiveEmitter(Firmware* fw, std::vector<uint32_t> nodes, DType dtype,
+                                     std::string what)
+    : fw_(fw),
+      nodes_(std::move(nodes)),
+      dtype_(dtype),
+      what_(std::move(what)),
+      bytes_(nodes_.size(), 0),
+      used_(nodes_.size()) {}
+
+uint16_t CollectiveEmitter::buffer(uint32_t rank, const std::string& name, uint64_t elems) {
+    if (elems > std::numeric_limits<uint32_t>::max())
+        throw std::invalid_argument(
+            fmt::format("{}: buffer '{}' would hold {} elements, more than a buffer can (2^32 - "
+                        "1); use more pieces or memory staging",
+                        what_, name, elems));
+    auto& used = used_[rank];
+    auto it = used.find(name);
+    if (it == used.end()) {
+        used.emplace(name, elems);
+    } else if (elems > it->second) {
+        throw std::logic_error(fmt::format("{}: buffer '{}' asked for {} elements after {}", what_,
+                                           name, elems, it->second));
+    }
+    if (dry()) {
+        if (it == used.end()) bytes_[rank] += bytesOf(elems);
+        return kNoBuf;
+    }
+    Program& p = program(rank);
+    uint16_t b = p.findBuffer(name);
+    if (b == kNoBuf) {
+        b = p.addBuffer(name, static_cast<uint32_t>(elems), dtype_);
+    } else {
+        const BufferDecl& d = p.buffer(b);
+        if (d.dtype != dtype_ || d.elems < elems)
+            throw std::invalid_argument(fmt::format(
+                "{}: node {} already has a buffer '{}' of {} {} elements, this collective needs "
+                "{} {}: give it another prefix (buffers are reused by name, so emit the largest "
+                "collective of a prefix first)",
+                what_, nodes_[rank], name, d.elems, dtypeName(d.dtype), elems, dtypeName(dtype_)));
+    }
+    if (it == used.end()) bytes_[rank] += p.buffer(b).bytes();
+    return b;
+}
+
+void CollectiveEmitter::send(uint32_t rank, uint16_t buf, uint32_t to_rank, uint64_t elems) {
+    Instruction i;
+    i.op = Opcode::Send, i.a = buf, i.peer = nodes_[to_rank], i.bytes = bytesOf(elems);
+    program(rank).add(i);
+}
+
+void CollectiveEmitter::recv(uint32_t rank, uint16_t buf, uint32_t from_rank, uint64_t elems) {
+    Instruction i;
+    i.op = Opcode::Recv, i.c = buf, i.peer = nodes_[from_rank], i.bytes = bytesOf(elems);
+    program(rank).add(i);
+}
+
+void CollectiveEmitter::add(uint32_t rank, uint16_t acc, uint16_t rx, uint64_t elems) {
+    Instruction i;
+    i.op = Opcode::VAdd, i.a = acc, i.b = rx, i.c = acc, i.n = static_cast<uint32_t>(elems);
+    program(rank).add(i);
+}
+
+uint64_t CollectiveEmitter::maxBytes() const {
+    return bytes_.empty() ? 0 : *std::max_element(bytes_.begin(), bytes_.end());
+}
+
+size_t CollectiveEmitter::codeSize(uint32_t rank) const {
+    return dry() ? 0 : fw_->program(nodes_[rank]).code().size();
+}
+
+}  // namespace wsc::firmware::coll
