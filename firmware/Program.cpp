@@ -25,7 +25,24 @@ void Program::addGroup(uint16_t id, std::vector<uint32_t> members) {
 uint32_t Program::beginStream() {
     if (stream_begin_.size() >= 255) throw std::invalid_argument("too many streams in one program");
     stream_begin_.push_back(static_cast<uint32_t>(code_.size()));
-    return streams() - 1;
+    cur_stream_ = streams() - 1;
+    return cur_stream_;
+}
+
+void Program::setStream(uint32_t s) {
+    if (s > 255) throw std::invalid_argument("too many streams in one program");
+    while (streams() <= s) stream_begin_.push_back(static_cast<uint32_t>(code_.size()));
+    cur_stream_ = s;
+}
+
+void Program::add(const Instruction& i) {
+    if (cur_stream_ + 1 >= streams()) {
+        code_.push_back(i);
+        return;
+    }
+    // Inside an earlier stream: insert at its end and move the later streams' starts.
+    code_.insert(code_.begin() + streamEnd(cur_stream_), i);
+    for (uint32_t s = cur_stream_; s < stream_begin_.size(); ++s) ++stream_begin_[s];
 }
 
 uint32_t Program::streamOf(uint32_t pc) const {

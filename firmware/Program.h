@@ -33,10 +33,15 @@ class Program {
     // Returns the new buffer's index; a duplicate name throws std::invalid_argument.
     uint16_t addBuffer(const std::string& name, uint32_t elems, DType dtype = DType::FP32);
     void addGroup(uint16_t id, std::vector<uint32_t> members);
-    // Appends to the last stream.
-    void add(const Instruction& i) { code_.push_back(i); }
-    // Later add()s go to a new stream; returns its index (the first stream is 0).
+    // Appends to the current stream (the last one unless setStream chose another).
+    void add(const Instruction& i);
+    // Later add()s go to a new stream, which becomes current; returns its index (the first is 0).
     uint32_t beginStream();
+    // Later add()s go to the end of stream `s`, creating streams up to it if needed: a schedule
+    // can interleave compute and communication as it walks the model, and a generator that only
+    // calls add() (a collective) writes into whichever stream its caller chose.
+    void setStream(uint32_t s);
+    uint32_t currentStream() const { return cur_stream_; }
     uint32_t streams() const { return static_cast<uint32_t>(stream_begin_.size() + 1); }
     // Instructions [streamBegin(s), streamEnd(s)) form stream s.
     uint32_t streamBegin(uint32_t s) const { return s == 0 ? 0 : stream_begin_.at(s - 1); }
@@ -66,6 +71,7 @@ class Program {
     std::vector<GroupDecl> groups_;
     std::vector<Instruction> code_;
     std::vector<uint32_t> stream_begin_;  // first pc of streams 1, 2, ...
+    uint32_t cur_stream_ = 0;
 };
 
 }  // namespace wsc::firmware

@@ -151,3 +151,31 @@ vcopy a=Y c=Y n=4
         CHECK_THAT(std::string(e.what()), Contains("stream 1 at instruction 1 (wait)"));
     }
 }
+
+TEST_CASE("a generator can append to any stream in any order", "[core][streams]") {
+    firmware::Program p;
+    const uint16_t x = p.addBuffer("x", 8);
+    auto op = [&](uint32_t n) {
+        firmware::Instruction i;
+        i.op = firmware::Opcode::VCopy, i.a = x, i.c = x, i.n = n;
+        return i;
+    };
+    p.setStream(1);  // creates streams 0 and 1
+    p.add(op(1));
+    p.setStream(0);
+    p.add(op(2));
+    p.add(op(3));
+    p.setStream(2);
+    p.add(op(4));
+    p.setStream(1);
+    p.add(op(5));
+    REQUIRE(p.streams() == 3);
+    std::vector<std::vector<uint32_t>> got(3);
+    for (uint32_t s = 0; s < 3; ++s)
+        for (uint32_t pc = p.streamBegin(s); pc < p.streamEnd(s); ++pc)
+            got[s].push_back(p.code()[pc].n);
+    CHECK(got[0] == std::vector<uint32_t>{2, 3});
+    CHECK(got[1] == std::vector<uint32_t>{1, 5});
+    CHECK(got[2] == std::vector<uint32_t>{4});
+    p.validate("core 0");
+}
