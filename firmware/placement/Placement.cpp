@@ -1,0 +1,42 @@
+#include "firmware/placement/Placement.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "firmware/placement/RingPlacement.h"
+#include "firmware/placement/RowMajorPlacement.h"
+#include "firmware/placement/SnakePlacement.h"
+
+namespace wsc::firmware::placement {
+
+uint32_t DieArray::hops(uint32_t a, uint32_t b) const {
+    const int ax = int(dx(a)), ay = int(dy(a)), bx = int(dx(b)), by = int(dy(b));
+    return static_cast<uint32_t>(std::abs(ax - bx) + std::abs(ay - by));
+}
+
+std::vector<uint32_t> ringHops(const DieArray& a, const std::vector<uint32_t>& dies) {
+    std::vector<uint32_t> h;
+    if (dies.size() < 2) return h;
+    for (size_t i = 0; i < dies.size(); ++i)
+        h.push_back(a.hops(dies[i], dies[(i + 1) % dies.size()]));
+    return h;
+}
+
+const std::vector<std::string>& Placement::names() {
+    static const std::vector<std::string> n{"row-major", "snake", "ring"};
+    return n;
+}
+
+std::unique_ptr<Placement> Placement::byName(const std::string& name) {
+    if (name == "row-major") return std::make_unique<RowMajorPlacement>();
+    if (name == "snake") return std::make_unique<SnakePlacement>();
+    if (name == "ring") return std::make_unique<RingPlacement>();
+    throw std::invalid_argument(fmt::format(
+        "placement '{}': expected one of row-major, snake, ring (or an explicit list in a scenario "
+        "file)",
+        name));
+}
+
+}  // namespace wsc::firmware::placement

@@ -1,0 +1,21 @@
+#pragma once
+// Contiguous physical rings for the innermost communicating group (the first of tp, sp, fsdp,
+// dp whose degree is above 1): each group gets an a x b block of dies (a | diesX, b | diesY,
+// a * b = group size) with a Hamiltonian cycle, and its ranks are laid along that cycle, so
+// every logical ring hop is one physical hop. Blocks are tiled in snake order, so the next
+// group (the next replica or stage) is a neighbouring block. A mesh block has such a cycle only
+// when one side is even (a grid graph is bipartite); odd groups above 2 are refused.
+#include "firmware/placement/Placement.h"
+
+namespace wsc::firmware::placement {
+
+class RingPlacement : public Placement {
+  public:
+    std::string name() const override { return "ring"; }
+    std::vector<uint32_t> place(const plan::RankGrid& g, const DieArray& a) const override;
+    // The cells of a w x h block in cycle order ((x, y) pairs as x + w * y); for w * h <= 2 the
+    // trivial order. Needs w or h even when w * h > 2.
+    static std::vector<uint32_t> cycle(uint32_t w, uint32_t h);
+};
+
+}  // namespace wsc::firmware::placement
