@@ -277,9 +277,10 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             if (!sram_.portFree(now, {i.a})) return stall(StallCause::Sram);
             const uint64_t end = now + sram_.transferCycles(i.bytes);
             sram_.claimPort(now, end, {i.a});
-            const uint64_t key =
-                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
-            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
+            const uint8_t st = cur_->index;
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route, st)
+                                                       : Mailbox::coreKey(i.peer, st);
+            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key), st),
                         snapshot(i.a, i.bytes), now);
             newOp(Op::Send, i.a, kNoBuf, kNoBuf, now, end);
             if (trace_) traceWork(TraceUnit::Send, cur_->pc, now, end, 0);
@@ -287,8 +288,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
         }
         case Opcode::Recv: {
             if (!writable(i.c)) return stall(StallCause::Data);
-            const uint64_t key =
-                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route, cur_->index)
+                                                       : Mailbox::coreKey(i.peer, cur_->index);
             const uint32_t seq = mb_.nextRecvSeq(key);
             const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, now, noc::kNever);
             ops_[op].bytes = i.bytes;
@@ -300,8 +301,8 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             break;
         }
         case Opcode::Relay: {
-            const uint64_t key =
-                i.route != kNoRouteId ? Mailbox::routeKey(i.route) : Mailbox::coreKey(i.peer);
+            const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route, cur_->index)
+                                                       : Mailbox::coreKey(i.peer, cur_->index);
             const uint32_t seq = mb_.nextRecvSeq(key);
             Stream& s = *cur_;
             s.block = Block::Relay;
@@ -437,9 +438,9 @@ void Controller::blocked(uint64_t now) {
             throw std::runtime_error(
                 fmt::format("core {}: relay of {} bytes received a message of {} bytes", id_,
                             i.bytes, s.relay_data.bytes));
-        const uint64_t key =
-            i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2) : Mailbox::coreKey(i.peer2);
-        sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key)),
+        const uint64_t key = i.route2 != kNoRouteId ? Mailbox::routeKey(i.route2, s.index)
+                                                    : Mailbox::coreKey(i.peer2, s.index);
+        sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key), s.index),
                     std::move(s.relay_data.payload), now);
         s.relay_data = Mailbox::Arrival{};
     } else {
@@ -510,7 +511,9 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
     switch (kind) {
         case MessageTag::Data: {
             Mailbox::Arrival a;
-            a.key = m.route == noc::kNoRoute ? Mailbox::coreKey(m.src) : Mailbox::routeKey(m.route);
+            const uint8_t st = MessageTag::stream(m.tag);
+            a.key = m.route == noc::kNoRoute ? Mailbox::coreKey(m.src, st)
+                                             : Mailbox::routeKey(m.route, st);
             a.seq = MessageTag::seq(m.tag);
             a.bytes = m.bytes;
             a.cycle = cycle;
@@ -598,8 +601,10 @@ std::string Controller::status() const {
     s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(),
                      mb_.unmatched());
     for (const auto& p : mb_.postedList()) {
-        const std::string from = p.key >> 32 ? fmt::format("route {}", uint32_t(p.key))
-                                             : fmt::format("core {}", uint32_t(p.key));
+        std::string from = Mailbox::isRouteKey(p.key) ? fmt::format("route {}", uint32_t(p.key))
+                                                      : fmt::format("core {}", uint32_t(p.key));
+        if (Mailbox::streamOfKey(p.key))
+            from += fmt::format(" (stream {})", Mailbox::streamOfKey(p.key));
         if (p.op >= kRelayOp && p.op - kRelayOp < streams_.size())
             s += fmt::format("; waiting to relay message #{} from {}", p.seq, from);
         else

@@ -13,9 +13,18 @@ namespace wsc::core {
 class Mailbox {
   public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
-    // Stream keys: a core id, or a route id tagged with bit 32.
-    static uint64_t coreKey(uint32_t core) { return core; }
-    static uint64_t routeKey(uint32_t route) { return (uint64_t{1} << 32) | route; }
+    // Stream keys: a core id, or a route id tagged with bit 32; bits 40-47 hold the instruction
+    // stream (firmware/Program.h) of the sender and the receiver: messages are matched per
+    // (source, stream), so two streams of one core talking to the same peer never take each
+    // other's messages.
+    static uint64_t coreKey(uint32_t core, uint8_t stream = 0) {
+        return core | (uint64_t{stream} << 40);
+    }
+    static uint64_t routeKey(uint32_t route, uint8_t stream = 0) {
+        return (uint64_t{1} << 32) | route | (uint64_t{stream} << 40);
+    }
+    static bool isRouteKey(uint64_t key) { return (key >> 32) & 1; }
+    static uint8_t streamOfKey(uint64_t key) { return static_cast<uint8_t>(key >> 40); }
 
     struct Arrival {
         uint64_t key = 0;

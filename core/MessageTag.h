@@ -23,8 +23,12 @@ class MessageTag {
     static constexpr uint32_t kMaxOp = (1u << 20) - 1;
 
     static Kind kind(uint64_t t) { return static_cast<Kind>(t >> 60); }
-    static uint64_t data(uint32_t seq) { return seq; }
+    // Data: the sender's sequence number in its (destination, stream) and its stream.
+    static uint64_t data(uint32_t seq, uint8_t stream = 0) {
+        return seq | (uint64_t{stream} << 32);
+    }
     static uint32_t seq(uint64_t t) { return static_cast<uint32_t>(t); }
+    static uint8_t stream(uint64_t t) { return static_cast<uint8_t>(t >> 32); }
     static uint64_t put(uint16_t rbuf, uint16_t event, bool raise) {
         return (uint64_t{Put} << 60) | (uint64_t{raise} << 32) | (uint64_t{event} << 16) | rbuf;
     }

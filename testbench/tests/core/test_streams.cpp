@@ -34,13 +34,16 @@ Run run(uint32_t x, const std::string& text, bool functional = false) {
 // Core 0 computes a long GEMM before it sends; core 1 has its own GEMM and must add what core 0
 // sends. In one stream core 1's add blocks its GEMM behind the late message; with the
 // communication in a second stream the two overlap.
+// Messages are matched per stream, so the producer sends from stream 1 too.
 const char* kProducer = R"(
 .core 0
 .buffer A 4096
 .buffer C 4096
 .buffer X 256
 gemm a=A b=A c=C m=64 k=64 n=64
-wait.all
+signal event=1
+.stream 1
+wait event=1
 send buf=X to=1 bytes=1024
 )";
 
@@ -53,6 +56,8 @@ TEST_CASE("a second stream overlaps communication with compute", "[core][streams
 .buffer C 4096
 .buffer R 256
 .buffer S 256
+vcopy a=S c=S n=1
+.stream 1
 recv buf=R from=0 bytes=1024
 vadd a=R b=S c=S n=256
 gemm a=A b=A c=C m=64 k=64 n=64
@@ -110,6 +115,8 @@ wait event=3
 send buf=Y to=1 bytes=256
 .core 1
 .buffer Z 64
+vcopy a=Z c=Z n=1
+.stream 1
 recv buf=Z from=0 bytes=256
 )";
     Run r;
@@ -178,4 +185,43 @@ TEST_CASE("a generator can append to any stream in any order", "[core][streams]"
     CHECK(got[1] == std::vector<uint32_t>{1, 5});
     CHECK(got[2] == std::vector<uint32_t>{4});
     p.validate("core 0");
+}
+
+TEST_CASE("messages are matched per source and stream", "[core][streams]") {
+    // Core 0 sends A then B from stream 0 and C from stream 1, all to core 1. Core 1's stream 1
+    // receives before its stream 0 does, and must still get C, not A.
+    const std::string text = R"(
+.core 0
+.buffer A 16
+.buffer B 16
+.buffer C 16
+send buf=A to=1 bytes=64
+send buf=B to=1 bytes=64
+.stream 1
+send buf=C to=1 bytes=64
+.core 1
+.buffer X 16
+.buffer Y 16
+.buffer Z 16
+.buffer W 4096
+.buffer V 4096
+gemm a=W b=W c=V m=64 k=64 n=64
+recv buf=X from=0 bytes=64
+recv buf=Y from=0 bytes=64
+.stream 1
+recv buf=Z from=0 bytes=64
+)";
+    Run r;
+    r.net = std::make_unique<noc::Network>(test::meshParams(2, 1));
+    r.cores = std::make_unique<core::CoreArray>(*r.net, core::CoreParams{});
+    r.cores->load(firmware::ProgramText::parse(text, "match.fw", 2));
+    const char* names[] = {"A", "B", "C"};
+    for (int b = 0; b < 3; ++b) {
+        float* p = r.cores->core(0).buffer(names[b]);
+        for (int i = 0; i < 16; ++i) p[i] = float(100 * (b + 1) + i);
+    }
+    r.last = r.cores->run();
+    CHECK(r.cores->core(1).buffer("X")[3] == 103.0f);
+    CHECK(r.cores->core(1).buffer("Y")[3] == 203.0f);
+    CHECK(r.cores->core(1).buffer("Z")[3] == 303.0f);
 }
