@@ -79,4 +79,29 @@ GemmTiling GemmTiler::choose(uint64_t m, uint64_t k, uint64_t n, uint32_t e, uin
     return best;
 }
 
+GemmTiling GemmTiler::chooseCapped(uint64_t m, uint64_t k, uint64_t n, uint32_t e, uint64_t cap_a,
+                                   uint64_t cap_b, uint64_t cap_c, uint64_t align,
+                                   uint64_t max_tiles) {
+    if (m == 0 || k == 0 || n == 0) throw std::invalid_argument("gemm tiler: empty product");
+    GemmTiling best;
+    bool found = false;
+    for (int pass = 0; pass < 2 && !found; ++pass)
+        for (uint64_t tk : candidates(k, align))
+            for (uint64_t tn : candidates(n, align))
+                for (uint64_t tm : candidates(m, align)) {
+                    if (tm * tk * e > cap_a || tk * tn * e > cap_b || tm * tn * e > cap_c) continue;
+                    const GemmTiling t = evaluate(m, k, n, e, tm, tk, tn);
+                    if (pass == 0 && t.tiles() > max_tiles) continue;
+                    const bool better =
+                        !found || t.hbm_bytes() < best.hbm_bytes() ||
+                        (t.hbm_bytes() == best.hbm_bytes() && t.tiles() < best.tiles());
+                    if (better) best = t, found = true;
+                }
+    if (!found)
+        throw std::invalid_argument(
+            "gemm tiler: not even the smallest tile fits the SRAM staging buffers (raise "
+            "sram.capacity)");
+    return best;
+}
+
 }  // namespace wsc::firmware::llm

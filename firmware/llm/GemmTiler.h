@@ -31,6 +31,11 @@ class GemmTiler {
     // smaller. `max_tiles` bounds the instruction count (a coarser tiling is taken if needed).
     static GemmTiling choose(uint64_t m, uint64_t k, uint64_t n, uint32_t elem, uint64_t budget,
                              uint64_t align = 64, uint64_t max_tiles = 4096);
+    // The same with a cap per operand tile instead of one budget (a die's staging buffers are
+    // fixed: A, B and C tiles each get their own pair of SRAM buffers of these many bytes).
+    static GemmTiling chooseCapped(uint64_t m, uint64_t k, uint64_t n, uint32_t elem,
+                                   uint64_t cap_a, uint64_t cap_b, uint64_t cap_c,
+                                   uint64_t align = 64, uint64_t max_tiles = 4096);
     static GemmTiling evaluate(uint64_t m, uint64_t k, uint64_t n, uint32_t elem, uint64_t tm,
                                uint64_t tk, uint64_t tn);
 };

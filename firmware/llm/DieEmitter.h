@@ -1,0 +1,129 @@
+#pragma once
+// Emits one die's program for an LLM step: the compute lowering (stream 0) and the hooks the
+// step builder needs to order it against the communication streams. A die is one core at die
+// level; its tensors live in its HBM (the memory port) and move through SRAM tiles:
+//   - matrix products: GemmTiler tiles, each `dma.load` A and B tiles, `gemm`, `dma.store` C,
+//     double-buffered so the next tile's loads overlap this tile's product;
+//   - attention: fused (FlashAttention-style): per group of heads K and V are loaded once, each
+//     block of queries computes its scores, softmax and context in SRAM; the score matrix never
+//     goes to memory; the backward recomputes the scores (5 products instead of 2);
+//   - element-wise operators: chunks streamed in, a fixed sequence of vector instructions per
+//     operator kind (docs/LLM.md, "Lowering"), streamed out;
+//   - the optimizer (Adam, fp32 master weights and moments): chunks of the die's parameter shard.
+// Streams (docs/ISA.md, "Streams"): 0 compute, 1 tensor/sequence/expert collectives (on the
+// critical path), 2 pipeline transfers, 3 FSDP weight gathers, 4 gradient reductions. Each pair
+// compute <-> stream s is ordered by two events used as FIFO semaphores (signal / wait).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "firmware/Program.h"
+#include "firmware/llm/DieSpec.h"
+#include "firmware/llm/GemmTiler.h"
+
+namespace wsc::firmware::llm {
+
+enum Stream : uint32_t {
+    kCompute = 0,
+    kTensorComm = 1,
+    kPipeComm = 2,
+    kGatherComm = 3,
+    kGradComm = 4,
+    kStreams = 5
+};
+
+// A matrix product on the die: `batch` products [m x k] x [k x n] with operands in memory.
+struct MatrixWork {
+    uint64_t batch = 1, m = 0, k = 0, n = 0;
+    uint64_t a_addr = 0, b_addr = 0, c_addr = 0;
+    bool accumulate = false;  // C += A B: the C tile is loaded before its first product
+};
+
+// Fused attention of `groups` (sequence, head) pairs: q rows, kv length, head dim.
+struct AttentionWork {
+    uint64_t groups = 0, q = 0, kv = 0, head_dim = 0;
+    double causal_fraction = 1.0;  // share of the score blocks computed
+    uint64_t q_addr = 0, k_addr = 0, v_addr = 0, o_addr = 0;
+    bool backward = false;
+};
+
+// An element-wise operator over `elems` elements: `inputs` tensors in, one out, `ops` the vector
+// instructions applied per chunk (each over the chunk, reductions to a scalar).
+struct VectorWork {
+    uint64_t elems = 0;
+    std::vector<uint64_t> in_addr;  // 1 or 2 input tensors (a second input is read into B)
+    uint64_t out_addr = 0;
+    std::vector<Opcode> ops;
+};
+
+class DieEmitter {
+  public:
+    // `dtype`: weights and activations. Declares the die's staging buffers in `p`.
+    DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtype);
+
+    uint32_t node() const { return node_; }
+    Program& program() { return p_; }
+    uint32_t elemBytes() const { return dtypeBytes(dtype_); }
+    // SRAM a communication stream may use for staging.
+    uint64_t commBudget() const;
+
+    void matrix(const MatrixWork& w);
+    void attention(const AttentionWork& w);
+    void vector(const VectorWork& w);
+    // Adam over `params` parameters: master (fp32), m, v and the fp16 gradient in, master, m, v
+    // and the fp16 weights out.
+    void optimizer(uint64_t params, uint64_t master_addr, uint64_t grad_addr, uint64_t weight_addr);
+
+    // Compute <-> stream s ordering. ready(s): compute has produced what stream s sends next;
+    // awaitReady(s) in stream s waits for it. done(s) in stream s: its result is in memory;
+    // awaitDone(s) in compute waits for it. Returns the pc of the compute-stream wait (for
+    // attributing exposed communication).
+    void ready(uint32_t s);
+    void awaitReady(uint32_t s);
+    void done(uint32_t s);
+    uint32_t awaitDone(uint32_t s);
+
+    // Point-to-point halves of a pipeline transfer in stream kPipeComm, staged through SRAM:
+    // the sender loads segments from memory and sends them, the receiver receives and stores.
+    // Both halves are emitted on their own die's stream in that die's order.
+    void sendTensor(uint32_t to, uint64_t addr, uint64_t bytes);
+    void recvTensor(uint32_t from, uint64_t addr, uint64_t bytes);
+
+    // Instructions so far in stream s (for pc ranges of collectives).
+    uint32_t streamSize(uint32_t s) const;
+    void use(uint32_t s) { p_.setStream(s); }
+
+    // Every staging buffer is sized by now; checks the program's SRAM against the die's.
+    uint64_t sramBytes() const;
+
+  private:
+    struct Buf {
+        uint16_t idx;
+        uint64_t elems;
+    };
+    uint16_t buf(const std::string& name, uint64_t elems);
+    void emit(Instruction i);
+    void load(uint16_t b, uint64_t addr, uint64_t bytes);
+    void store(uint16_t b, uint64_t addr, uint64_t bytes);
+    void gemm(uint16_t a, uint16_t b, uint16_t c, uint64_t m, uint64_t k, uint64_t n, bool acc);
+    void vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint64_t n);
+
+    Program& p_;
+    uint32_t node_;
+    DieSpec die_;
+    DType dtype_;
+    uint64_t cap_a_, cap_b_, cap_c_;   // bytes per buffer of each role (two of each)
+    uint16_t A_[2], B_[2], C_[2], S_;  // compute staging; S: scalars of reductions
+    uint16_t P2P_[2];                  // pipeline staging
+    uint32_t a_turn_ = 0, b_turn_ = 0, c_turn_ = 0, p2p_turn_ = 0;
+};
+
+// Events of the compute <-> stream s semaphores.
+constexpr uint16_t readyEvent(uint32_t s) {
+    return static_cast<uint16_t>(2 * s + 1);
+}
+constexpr uint16_t doneEvent(uint32_t s) {
+    return static_cast<uint16_t>(2 * s + 2);
+}
+
+}  // namespace wsc::firmware::llm
