@@ -336,3 +336,73 @@ TEST_CASE("Impossible shapes are refused naming the field", "[model][graph][erro
     CHECK_THROWS_WITH(LayerGraph::build(bad, shape(1, 1)),
                       Catch::Contains("num_key_value_heads 3 does not divide"));
 }
+
+TEST_CASE("Element-wise costs are the documented per-element counts", "[model][graph][flops]") {
+    // GPT-3 6.7B: LayerNorm with shift, GeLU, learned positions, tied head.
+    const uint64_t T = 2 * 16, h = 4096, i = 16384, V = 50257, a = 32;
+    const LayerGraph g = LayerGraph::build(loadModel("gpt3-6.7b"), shape(2, 16));
+    const Block& L = blockOf(g, Block::Kind::Dense);
+    CHECK(op(L, "attn.norm").fwd_flops == 7 * T * h);
+    CHECK(op(L, "attn.norm").bwd_dx_flops == 14 * T * h);
+    CHECK(op(L, "attn.norm").bwd_dw_flops == 3 * T * h);
+    CHECK(op(L, "attn.norm").params == 2 * h);
+    CHECK(op(L, "mlp.act").fwd_flops == 8 * T * i);
+    CHECK(op(L, "mlp.act").bwd_dx_flops == 16 * T * i);
+    CHECK(op(L, "attn.softmax").fwd_flops == 5 * 2 * a * (16 * 17 / 2));
+    CHECK(op(L, "attn.residual").fwd_flops == T * h);
+    CHECK(op(L, "attn.residual").bwd_dx_flops == 0);
+    CHECK(op(L, "attn.qkv").params == h * 3 * h + 3 * h);                 // biases
+    CHECK(op(L, "attn.qkv").fwd_flops == 2 * T * h * 3 * h + T * 3 * h);  // + bias adds
+    CHECK(op(L, "attn.qkv").bwd_dw_flops == 2 * T * h * 3 * h + T * 3 * h);
+    CHECK(op(g.head(), "head.loss").fwd_flops == 5 * T * V);
+    CHECK(op(g.head(), "head.loss").bwd_dx_flops == 10 * T * V);
+    CHECK(op(g.embedding(), "embed.tokens").fwd_flops == 0);
+    CHECK(op(g.embedding(), "embed.tokens").bwd_dw_flops == T * h);
+    CHECK(op(g.embedding(), "embed.positions").fwd_flops == T * h);
+    CHECK(op(g.embedding(), "embed.positions").saved_mask_elems == T * h);  // embd_pdrop
+    // The router: softmax and top-k over T x n, plus the weighted combine of k outputs.
+    const LayerGraph moe = LayerGraph::build(loadModel("tiny-moe"), shape(1, 8));
+    const Operator& route = op(blockOf(moe, Block::Kind::Moe), "moe.route");
+    CHECK(route.fwd_flops == 5 * 8 * 4 + 2 * 8 * 2 * 64);
+    CHECK(route.saved_elems == 8 * 4);
+    // OPT's ReLU: 1 per element.
+    CHECK(op(blockOf(LayerGraph::build(loadModel("opt-175b"), shape(1, 4)), Block::Kind::Dense),
+             "mlp.act")
+              .fwd_flops == 4 * 49152);
+}
+
+TEST_CASE("OPT projections, post-norm and the Qwen2-MoE shared-expert gate", "[model][graph]") {
+    const ModelConfig opt = wsc::hw::ModelConfigLoader::loadString(
+        "{\"model_type\": \"opt\", \"hidden_size\": 1024, \"num_hidden_layers\": 24,\n"
+        " \"num_attention_heads\": 16, \"ffn_dim\": 4096, \"max_position_embeddings\": 2048,\n"
+        " \"vocab_size\": 50272, \"word_embed_proj_dim\": 512, \"do_layer_norm_before\": false}",
+        "opt-350m.json");
+    const LayerGraph g = LayerGraph::build(opt, shape(1, 8));
+    CHECK(names(g.embedding()) ==
+          std::vector<std::string>{"embed.tokens", "embed.proj_in", "embed.positions"});
+    CHECK(names(g.head()) == std::vector<std::string>{"head.proj_out", "head.lm", "head.loss"});
+    CHECK(op(g.embedding(), "embed.positions").params == (2048 + 2) * 1024);
+    CHECK(op(g.head(), "head.lm").in == 512);
+    // OPT-350m has 331,196,416 parameters (HuggingFace's count).
+    CHECK(g.params() == 331196416);
+    const LayerGraph q = LayerGraph::build(loadModel("qwen1.5-moe-a2.7b"), shape(1, 8));
+    const Block& M = blockOf(q, Block::Kind::Moe);
+    CHECK(op(M, "moe.shared.gate").params == 2048);
+    CHECK(op(M, "moe.shared.gate_up").out == 2 * 5632);
+    CHECK(op(M, "attn.qkv").params == 2048 * 3 * 2048 + 3 * 2048);  // QKV biases
+    CHECK(op(M, "attn.out").params == 2048 * 2048);                 // no output bias
+}
+
+TEST_CASE("MLA saves its compressed inputs and the per-head Q, K and V", "[model][graph][memory]") {
+    // DeepSeek-V3: a 128, nope 128, rope 64, v 128, q_lora 1536, kv_lora 512, h 7168.
+    const uint64_t T = 8, h = 7168, a = 128;
+    const LayerGraph g = LayerGraph::build(loadModel("deepseek-v3"), shape(1, T));
+    const Block& M = blockOf(g, Block::Kind::Moe);
+    CHECK(op(M, "attn.q_a").saved_elems == T * h);
+    CHECK(op(M, "attn.kv_a").saved_elems == 0);
+    CHECK(op(M, "attn.q_b").saved_elems == T * 1536);
+    CHECK(op(M, "attn.kv_b").saved_elems == T * 512);
+    CHECK(op(M, "attn.score").saved_elems == T * (a * 192 + a * 128 + 64));
+    CHECK(op(M, "attn.context").saved_elems == T * a * 128);
+    CHECK(op(M, "attn.out").saved_elems == T * a * 128);
+}
