@@ -12,6 +12,7 @@
 
 #include "firmware/ParseError.h"
 #include "firmware/ValidationError.h"
+#include "noc/InputFile.h"
 
 namespace wsc::firmware {
 
@@ -522,11 +523,14 @@ Firmware ProgramText::parse(const std::string& text, const std::string& file, ui
 }
 
 Firmware ProgramText::loadFile(const std::string& path, uint32_t cores) {
-    std::ifstream f(path);
-    if (!f) throw ParseError(path, 0, "expected a readable firmware file, cannot open it");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse(ss.str(), path, cores);
+    // A regular file of bounded size (noc::InputFile): a FIFO or /dev/zero is refused.
+    std::string text;
+    try {
+        text = noc::InputFile::read(path, kMaxFileBytes);
+    } catch (const noc::InputFile::Error& e) {
+        throw ParseError(path, 0, std::string("expected a readable firmware file: ") + e.what());
+    }
+    return parse(text, path, cores);
 }
 
 void ProgramText::saveFile(const Firmware& fw, const std::string& path) {

@@ -6,6 +6,7 @@
 //   gemm a=A0 b=B0 c=C m=16 k=16 n=16 acc
 // dump() writes a canonical form that parse() reads back to the same firmware. A malformed
 // text throws ParseError with the file, the line and what was expected.
+#include <cstdint>
 #include <string>
 
 #include "firmware/Firmware.h"
@@ -17,6 +18,7 @@ class ProgramText {
     static std::string dump(const Firmware& fw);
     // `cores` = 0: as many cores as the highest `.core` + 1.
     static Firmware parse(const std::string& text, const std::string& file, uint32_t cores = 0);
+    static constexpr uint64_t kMaxFileBytes = uint64_t{64} << 20;  // a regular file of <= 64 MB
     static Firmware loadFile(const std::string& path, uint32_t cores = 0);
     static void saveFile(const Firmware& fw, const std::string& path);
 };

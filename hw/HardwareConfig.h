@@ -7,6 +7,7 @@
 #include "dram/HbmParams.h"
 #include "hw/EnergyParams.h"
 #include "hw/HbmAttachParams.h"
+#include "hw/SourceMap.h"
 #include "hw/WaferParams.h"
 #include "noc/NocParams.h"
 
@@ -19,6 +20,9 @@ struct HardwareConfig {
     std::optional<dram::HbmParams> hbm;  // hbm: section; none = no HBM beside the dies
     HbmAttachParams hbm_attach;          // where each die's stacks attach (with hbm only)
     EnergyParams energy;                 // energy: section (zeros without one)
+    // Where the keys came from: source.error("noc.route_limit", ...) reports a check made after
+    // loading at the key's file:line:column (hw/SourceMap).
+    ConfigSource source;
 };
 
 }  // namespace wsc::hw

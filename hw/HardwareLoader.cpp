@@ -22,6 +22,7 @@ HardwareConfig HardwareLoader::load(const YamlReader& root) {
     // being silently half-read.
     root.checkKeys({"noc", "core", "wafer", "hbm", "energy"});
     HardwareConfig hw;
+    hw.source = root.source();
     // A wafer: section gives the topology (dies x cores); noc: then describes only the network.
     if (const auto w = root.optionalChild("wafer")) {
         const noc::TopologyParams topo = WaferConfigLoader::load(*w, hw.wafer);

@@ -17,6 +17,7 @@ struct ScenarioConfig : HardwareConfig {
     std::string workload_type = "traffic";
     firmware::GemmWorkload gemm;             // workload_type "gemm"
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
+    ConfigSource workload_source;            // the workload: map, for located checks
     const HardwareConfig& hardware() const { return *this; }
     void setHardware(const HardwareConfig& h) { static_cast<HardwareConfig&>(*this) = h; }
 };

@@ -30,6 +30,7 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     const HardwareConfig hw = loadHardware(sc);
     cfg.setHardware(hw);
     const YamlReader w = sc.child("workload");
+    cfg.workload_source = w.source();
     // The type decides which keys are valid, so it is checked before the key set.
     cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});
     if (cfg.workload_type == "gemm")
@@ -71,7 +72,8 @@ noc::TrafficParams ScenarioLoader::loadTraffic(const YamlReader& w, const noc::N
         t.pattern);
     t.rate = w.getDouble("rate", 0.0, 1.0, t.rate);
     if (!(t.rate > 0.0)) w.fail("rate", "a rate > 0 and <= 1 (flits/node/cycle)");
-    t.packet_flits = w.getFlits("packet_size", noc.flit_bytes, 1, 65536, t.packet_flits);
+    // 65535: the network counts a packet's flits in 16 bits.
+    t.packet_flits = w.getFlits("packet_size", noc.flit_bytes, 1, 65535, t.packet_flits);
     const uint64_t nodes = uint64_t{noc.topology.x} * noc.topology.y * noc.topology.local_ports;
     t.hotspot_node = w.getUInt("hotspot_node", 0, static_cast<uint32_t>(nodes - 1), t.hotspot_node);
     t.hotspot_fraction = w.getDouble("hotspot_fraction", 0.0, 1.0, t.hotspot_fraction);

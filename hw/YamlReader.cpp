@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "hw/UnitError.h"
+#include "noc/InputFile.h"
 
 namespace wsc::hw {
 
@@ -107,20 +108,25 @@ uint64_t parseUInt(const YamlReader& v, uint64_t min, uint64_t max, uint64_t typ
 
 }  // namespace
 
-YamlReader::YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), mark_(mark) {}
+YamlReader::YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark,
+                       std::shared_ptr<SourceMap> sources)
+    : node_(std::move(node)),
+      file_(std::move(file)),
+      path_(std::move(path)),
+      mark_(mark),
+      sources_(std::move(sources)) {
+    if (sources_) {
+        const bool known = mark_.line >= 0 && mark_.column >= 0;
+        sources_->record(path_, file_, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0);
+    }
+}
 
-YamlReader YamlReader::loadFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw ConfigError(path, 0, 0, "", "cannot read file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ConfigError(path, 0, 0, "", std::string("cannot open file: ") + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw ConfigError(path, 0, 0, "", "cannot read file");
-    return loadString(text.str(), path);
+YamlReader YamlReader::loadFile(const std::string& path, uint64_t max_bytes) {
+    try {
+        return loadString(noc::InputFile::read(path, max_bytes), path);
+    } catch (const noc::InputFile::Error& e) {
+        throw ConfigError(path, 0, 0, "", e.what());
+    }
 }
 
 YamlReader YamlReader::loadString(const std::string& text, const std::string& name) {
@@ -139,7 +145,7 @@ YamlReader YamlReader::loadString(const std::string& text, const std::string& na
     if (docs.size() > 1)
         throw ConfigError::atMark(name, docs[1].Mark(), "",
                                   "expected a single YAML document, got a second one ('---')");
-    YamlReader root(docs[0], name, "", docs[0].Mark());
+    YamlReader root(docs[0], name, "", docs[0].Mark(), std::make_shared<SourceMap>());
     if (!root.isMap()) root.failHere("a map of configuration keys at the top level");
     return root;
 }
@@ -163,7 +169,7 @@ std::optional<YamlReader::Entry> YamlReader::find(const std::string& key) const 
 YamlReader YamlReader::wrap(const std::string& key, const Entry& e) const {
     // yaml-cpp marks an empty value at the next token, often on a later line: point at the key.
     return YamlReader(e.value, file_, keyPath(key),
-                      e.value.IsNull() ? e.key.Mark() : e.value.Mark());
+                      e.value.IsNull() ? e.key.Mark() : e.value.Mark(), sources_);
 }
 
 bool YamlReader::has(const std::string& key) const {
@@ -245,7 +251,7 @@ std::vector<YamlReader> YamlReader::elements() const {
     for (size_t i = 0; i < node_.size(); ++i) {
         const YAML::Node item = node_[i];
         out.emplace_back(item, file_, fmt::format("{}[{}]", path_, i),
-                         item.IsNull() ? mark_ : item.Mark());
+                         item.IsNull() ? mark_ : item.Mark(), sources_);
     }
     return out;
 }

@@ -14,12 +14,14 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hw/ConfigError.h"
+#include "hw/SourceMap.h"
 #include "hw/Units.h"
 
 namespace wsc::hw {
@@ -29,15 +31,24 @@ class YamlReader {
     // Parse a file / a string. The root must be a single YAML document holding a map. A missing
     // or unreadable file, a syntax error or an empty document throws ConfigError. `name` is the
     // file name shown in messages (and the base for relative paths in ScenarioLoader).
-    static YamlReader loadFile(const std::string& path);
+    // A file must be a regular file of at most max_bytes (noc::InputFile: /dev/zero, FIFOs and
+    // directories are refused, not read forever).
+    static constexpr uint64_t kMaxFileBytes = uint64_t{16} << 20;
+    static YamlReader loadFile(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
     static YamlReader loadString(const std::string& text, const std::string& name);
 
-    // Wrap an already-parsed node (tests, generated configs).
-    YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark);
+    // Wrap an already-parsed node (tests, generated configs). With `sources`, every key read
+    // through this reader (and its children) is recorded there with its position.
+    YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark,
+               std::shared_ptr<SourceMap> sources = nullptr);
 
     const std::string& file() const { return file_; }
     const std::string& path() const { return path_; }  // "" for the root
     const YAML::Node& node() const { return node_; }
+    // The positions of every key read so far from this document (null for a wrapped node).
+    const std::shared_ptr<SourceMap>& sources() const { return sources_; }
+    // This section as a ConfigSource (for checks after loading, hw/SourceMap).
+    ConfigSource source() const { return ConfigSource(sources_, path_, file_); }
     std::string keyPath(const std::string& key) const;  // path() + "." + key
     int line() const { return mark_.line + 1; }         // 1-based, for messages of callers
     int column() const { return mark_.column + 1; }
@@ -127,6 +138,7 @@ class YamlReader {
     std::string file_;
     std::string path_;
     YAML::Mark mark_;  // where errors about this node point (the key's mark for an empty value)
+    std::shared_ptr<SourceMap> sources_;
 };
 
 }  // namespace wsc::hw

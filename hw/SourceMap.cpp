@@ -1,0 +1,34 @@
+#include "hw/SourceMap.h"
+
+namespace wsc::hw {
+
+void SourceMap::record(const std::string& keyPath, const std::string& file, int line, int column) {
+    where_.emplace(keyPath, Where{file, line, column});  // the first read is the key's position
+}
+
+ConfigError SourceMap::error(const std::string& keyPath, const std::string& message) const {
+    std::string k = keyPath;
+    for (bool exact = true;; exact = false) {
+        const auto it = where_.find(k);
+        if (it != where_.end())
+            return ConfigError(it->second.file, it->second.line, it->second.column, keyPath,
+                               exact ? message : message + " (not set: its default applies)");
+        if (k.empty()) break;
+        // The parent: "a.b[2].c" -> "a.b[2]" -> "a.b" -> "a" -> "".
+        const size_t cut = k.find_last_of(".[");
+        k = cut == std::string::npos ? std::string() : k.substr(0, cut);
+    }
+    return ConfigError("", 0, 0, keyPath, message);
+}
+
+std::string ConfigSource::keyPath(const std::string& key) const {
+    if (prefix_.empty()) return key;
+    return key.empty() ? prefix_ : prefix_ + "." + key;
+}
+
+ConfigError ConfigSource::error(const std::string& key, const std::string& message) const {
+    if (map_) return map_->error(keyPath(key), message);
+    return ConfigError(file_.empty() ? "(config)" : file_, 0, 0, keyPath(key), message);
+}
+
+}  // namespace wsc::hw
