@@ -14,6 +14,17 @@ Sram::Sram(const SramParams& p, bool functional)
         throw std::invalid_argument("SRAM: capacity, banks, ports and port width must be > 0");
 }
 
+void Sram::checkFits(const std::string& who,
+                     const std::vector<std::pair<std::string, uint64_t>>& buffers,
+                     const SramParams& p) {
+    uint64_t used = 0;
+    for (const auto& [name, bytes] : buffers) {
+        if (bytes > p.capacity_bytes - used)
+            throw SramOverflowError(who, name, bytes, used, p.capacity_bytes);
+        used += bytes;
+    }
+}
+
 uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_t bytes,
                         uint32_t elems) {
     if (bytes > p_.capacity_bytes - used_)

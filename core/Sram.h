@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/CoreParams.h"
@@ -23,6 +24,12 @@ class Sram {
 
     // Allocates `bytes` (holding `elems` values) for buffer `name`; `who` names the core in the
     // error. Returns the buffer's index (allocation order).
+    // Throws SramOverflowError naming `who` and the first buffer that would not fit when
+    // `buffers` (name, bytes) are allocated in order: the rule allocate() applies, checked before
+    // a run (testbench/Preflight) without building a core.
+    static void checkFits(const std::string& who,
+                          const std::vector<std::pair<std::string, uint64_t>>& buffers,
+                          const SramParams& p);
     uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes,
                       uint32_t elems);
     uint64_t used() const { return used_; }

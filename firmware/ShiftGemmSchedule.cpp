@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 namespace wsc::firmware {
@@ -17,6 +18,14 @@ ShiftGemmSchedule::ShiftGemmSchedule(uint32_t mesh_x, uint32_t mesh_y, const Gem
             "gemm: m, k and n ({}, {}, {}) must be positive multiples of the core block side {}",
             w.m, w.k, w.n, p_));
     tm_ = w.m / p_, tk_ = w.k / p_, tn_ = w.n / p_;
+    // A buffer holds at most 2^32 - 1 elements (BufferDecl::elems): a bigger tile would wrap
+    // (a 2^40-byte tile became "0 bytes").
+    for (const uint64_t elems : {uint64_t(tm_) * tk_, uint64_t(tk_) * tn_, uint64_t(tm_) * tn_})
+        if (elems > UINT32_MAX)
+            throw std::invalid_argument(fmt::format(
+                "gemm: a {}x{}x{} tile per core needs buffers of {} elements, more than a core's "
+                "buffer can hold (2^32 - 1); use a larger core block (mesh)",
+                tm_, tk_, tn_, elems));
     b_base_ = a_base_ + uint64_t(p_) * p_ * tileBytes(tm_, tk_);
     c_base_ = b_base_ + uint64_t(p_) * p_ * tileBytes(tk_, tn_);
 }

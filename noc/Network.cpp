@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "noc/DeadlockError.h"
+#include "noc/ParamError.h"
 
 namespace wsc::noc {
 
@@ -69,11 +70,12 @@ Network::Network(const NocParams& p, uint64_t seed)
     if (p.link.width_bytes == 0 || p.local_link.width_bytes == 0 || p.d2d.width_bytes == 0)
         throw std::invalid_argument("link widths must be >= 1 byte per cycle");
     if (p.topology.wrap && p.router.vcs < 2)
-        throw std::invalid_argument("a torus needs at least 2 VCs (dateline classes)");
+        throw ParamError("noc.router.vcs", "a torus needs at least 2 VCs (dateline classes)");
     if (faults_.any()) {
         if (p.routing == RoutingAlgo::Table)
-            throw std::invalid_argument(
-                "faults: routing around failures uses up*/down* tables; set routing to xy");
+            throw ParamError("noc.routing",
+                             "faults: routing around failures uses up*/down* tables; set routing "
+                             "to xy");
         updown_ = std::make_unique<UpDownRouting>(topo_, faults_, p.router.vcs);
         if (p.faults.routing == FaultRouting::Escape && p.router.vcs >= 2)
             escape_ = std::make_unique<EscapeRouting>(topo_, faults_, *updown_, p.router.vcs);
@@ -83,10 +85,12 @@ Network::Network(const NocParams& p, uint64_t seed)
             for (size_t i = 0; i < cut.size() && i < 32; ++i)
                 names += (i ? ", " : "") + topo_.name(cut[i]);
             if (cut.size() > 32) names += fmt::format(", ... ({} more)", cut.size() - 32);
-            throw std::runtime_error(fmt::format(
-                "faults: {} routers are cut off from the rest of the mesh and unreachable: {} "
-                "(set faults.allow_partition to run the reachable pairs only)",
-                cut.size(), names));
+            throw ParamError(
+                "noc.faults",
+                fmt::format(
+                    "faults: {} routers are cut off from the rest of the mesh and unreachable: {} "
+                    "(set faults.allow_partition to run the reachable pairs only)",
+                    cut.size(), names));
         }
     }
     build();
@@ -175,9 +179,11 @@ void Network::build() {
     for (const auto& l : links_)
         worst = std::max<uint64_t>(worst, l.maxFlight() + uint64_t{l.creditLatency()});
     if (p_.watchdog_cycles <= 2 * worst)
-        throw std::invalid_argument(fmt::format(
-            "watchdog of {} cycles is shorter than twice the slowest link round trip ({} cycles)",
-            p_.watchdog_cycles, worst));
+        throw ParamError(
+            "noc.watchdog",
+            fmt::format("watchdog of {} cycles is shorter than twice the slowest link round trip "
+                        "({} cycles)",
+                        p_.watchdog_cycles, worst));
 }
 
 // Table mode: unicast packets use route id = destination node, and every router holds one entry
@@ -200,10 +206,12 @@ void Network::installDestinationRoutes() {
                     table_.table(r).add(p, dst, mask);
             }
             if (table_.table(r).size() > p_.route_limit)
-                throw std::runtime_error(fmt::format(
-                    "routing: table routing needs more than {} route entries at router {} "
-                    "(limit route_limit = {}); use xy/yx routing or raise route_limit",
-                    p_.route_limit, topo_.name(r), p_.route_limit));
+                throw ParamError(
+                    "noc.route_limit",
+                    fmt::format("routing: table routing needs more than {} route entries at "
+                                "router {} (limit route_limit = {}); use xy/yx routing or raise "
+                                "route_limit",
+                                p_.route_limit, topo_.name(r), p_.route_limit));
         }
     }
 }
@@ -225,10 +233,10 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
             if (guard > topo_.routers() * 2) throw std::logic_error("multicast path does not end");
             uint8_t out = dor_.nextPort(r, dr, topo_.portOfNode(d));
             if (!Topology::isLocal(out) && faults_.linkDead(r, out))
-                throw std::runtime_error(
+                throw ParamError(
+                    "noc.faults",
                     fmt::format("routing: the XY multicast tree from node {} to node {} crosses "
-                                "the failed link "
-                                "{} port {}",
+                                "the failed link {} port {}",
                                 src_node, d, topo_.name(r), Topology::portName(out)));
             entries[{r, in}] |= static_cast<uint8_t>(1u << out);
             if (Topology::isLocal(out)) break;
@@ -242,10 +250,10 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
     for (const auto& [r, n] : added) {
         uint32_t total = table_.table(r).size() + n;
         if (total > p_.route_limit)
-            throw std::runtime_error(fmt::format(
-                "routing: router {} would need {} route entries, more than its limit of {} "
-                "(route_limit)",
-                topo_.name(r), total, p_.route_limit));
+            throw ParamError("noc.route_limit",
+                             fmt::format("routing: router {} would need {} route entries, more "
+                                         "than its limit of {} (route_limit)",
+                                         topo_.name(r), total, p_.route_limit));
     }
     for (const auto& [key, mask] : entries) table_.table(key.first).add(key.second, route, mask);
     mc_fanout_[{route, src_node}] = static_cast<uint16_t>(unique.size());
@@ -263,7 +271,8 @@ void Network::addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, ui
 void Network::checkRouteLimits() const {
     for (uint32_t r = 0; r < topo_.routers(); ++r)
         if (table_.table(r).size() > p_.route_limit)
-            throw std::runtime_error(
+            throw ParamError(
+                "noc.route_limit",
                 fmt::format("routing: router {} holds {} route entries, more than its limit of {} "
                             "(route_limit)",
                             topo_.name(r), table_.table(r).size(), p_.route_limit));

@@ -13,6 +13,7 @@
 #include "core/CoreArray.h"
 #include "firmware/Firmware.h"
 #include "noc/Network.h"
+#include "testbench/WorkloadError.h"
 
 namespace wsc::tb {
 
@@ -24,16 +25,17 @@ std::vector<uint32_t> portNodes(const noc::Network& net, const firmware::DmaStre
         std::vector<uint32_t> v;
         for (uint32_t r : w.attach_routers) {
             if (r >= t.routers())
-                throw std::invalid_argument(fmt::format(
-                    "dma_stream: attach router {} is outside the {}x{} mesh", r, t.kx(), t.ky()));
+                throw WorkloadError("port", fmt::format("dma_stream: attach router {} is outside "
+                                                        "the {}x{} mesh",
+                                                        r, t.kx(), t.ky()));
             v.push_back(t.node(r, 0));
         }
         return v;
     }
     if (w.port_x >= t.kx() || w.port_y >= t.ky())
-        throw std::invalid_argument(
-            fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh", w.port_x,
-                        w.port_y, t.kx(), t.ky()));
+        throw WorkloadError("port",
+                            fmt::format("dma_stream: port router ({},{}) is outside the {}x{} mesh",
+                                        w.port_x, w.port_y, t.kx(), t.ky()));
     return {t.node(t.router(w.port_x, w.port_y), 0)};
 }
 
@@ -64,51 +66,88 @@ hw::MemorySystem DmaStreamTestbench::makeMemory(const core::CoreParams& cp,
         one, np.clock_hz, w.memory == "simple" ? hw::MemoryTarget::Simple : hw::MemoryTarget::Hbm);
 }
 
-DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::CoreParams& cp0,
-                                        const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
-                                        hw::MemorySystem& mem, nlohmann::json* stats) {
-    const auto wall0 = std::chrono::steady_clock::now();
+DmaStreamPlan DmaStreamTestbench::plan(const noc::Network& net,
+                                       const firmware::DmaStreamWorkload& w) {
     if (w.bytes == 0 || w.bytes % 4)
-        throw std::invalid_argument(
+        throw WorkloadError(
+            "bytes",
             fmt::format("dma_stream: bytes ({}) must be a positive multiple of 4", w.bytes));
-    const uint64_t chunk = w.chunk ? w.chunk : w.bytes;
-    if (chunk % 4)
-        throw std::invalid_argument(
-            fmt::format("dma_stream: chunk ({}) must be a multiple of 4", chunk));
-    if (mem.ports() != 1)
-        throw std::invalid_argument("dma_stream: exactly one memory port is supported");
-    core::CoreParams cp = cp0;
-    cp.functional = w.functional;
-
-    noc::Network net(np);
-    DmaStreamResult r;
-    r.clock_hz = np.clock_hz;
-    r.port_nodes = portNodes(net, w);
-    r.port_node = r.port_nodes.front();
+    DmaStreamPlan p;
+    p.chunk = w.chunk ? w.chunk : w.bytes;
+    if (p.chunk % 4)
+        throw WorkloadError("chunk",
+                            fmt::format("dma_stream: chunk ({}) must be a multiple of 4", p.chunk));
+    if (p.chunk / 4 > UINT32_MAX)
+        throw WorkloadError("chunk", "dma_stream: chunk too large for one buffer");
+    p.port_nodes = portNodes(net, w);
     // Each node streams through its nearest attach node (ties to the earlier one in attach
     // order): the index of that node's NocMemoryPort.
-    std::vector<uint32_t> port_of(net.nodes(), 0), dist(net.nodes(), 0);
+    p.port_of.assign(net.nodes(), 0);
+    std::vector<uint32_t> dist(net.nodes(), 0);
     for (uint32_t n = 0; n < net.nodes(); ++n) {
         dist[n] = UINT32_MAX;
-        for (uint32_t i = 0; i < r.port_nodes.size(); ++i) {
-            const uint32_t d = distance(net, n, r.port_nodes[i]);
-            if (d < dist[n]) dist[n] = d, port_of[n] = i;
+        for (uint32_t i = 0; i < p.port_nodes.size(); ++i) {
+            const uint32_t d = distance(net, n, p.port_nodes[i]);
+            if (d < dist[n]) dist[n] = d, p.port_of[n] = i;
         }
     }
     // Streaming cores: farthest from their attach node first (ties by index), never an attach
     // node itself.
     std::vector<uint32_t> order;
     for (uint32_t n = 0; n < net.nodes(); ++n)
-        if (std::find(r.port_nodes.begin(), r.port_nodes.end(), n) == r.port_nodes.end() &&
+        if (std::find(p.port_nodes.begin(), p.port_nodes.end(), n) == p.port_nodes.end() &&
             net.nodeAlive(n))
             order.push_back(n);
     std::stable_sort(order.begin(), order.end(),
                      [&](uint32_t a, uint32_t b) { return dist[a] > dist[b]; });
     if (w.cores == 0 || w.cores > order.size())
-        throw std::invalid_argument(
-            fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)", w.cores,
-                        order.size()));
-    r.cores.assign(order.begin(), order.begin() + w.cores);
+        throw WorkloadError(
+            "cores",
+            order.empty()
+                ? fmt::format("dma_stream: no core can stream: the {}x{} mesh has no node besides "
+                              "the memory port's (it needs at least 2 nodes)",
+                              net.topology().kx(), net.topology().ky())
+                : fmt::format("dma_stream: cores ({}) must be 1..{} (every node but the port's)",
+                              w.cores, order.size()));
+    p.cores.assign(order.begin(), order.begin() + w.cores);
+    // Each dma.load fills its own buffer T<k> (the instruction has no buffer offset); together
+    // they hold the tensor in order.
+    p.firmware = firmware::Firmware(net.nodes());
+    p.buffers.assign(w.cores, {});
+    for (uint32_t s = 0; s < w.cores; ++s) {
+        firmware::Program& prog = p.firmware.program(p.cores[s]);
+        for (uint64_t off = 0, k = 0; off < w.bytes; off += p.chunk, ++k) {
+            const uint64_t b = std::min(p.chunk, w.bytes - off);
+            p.buffers[s].push_back(
+                prog.addBuffer(fmt::format("T{}", k), static_cast<uint32_t>(b / 4)));
+            firmware::Instruction ld;
+            ld.op = firmware::Opcode::DmaLoad;
+            ld.c = p.buffers[s].back();
+            ld.addr = uint64_t(s) * w.bytes + off;
+            ld.bytes = b;
+            prog.add(ld);
+        }
+    }
+    return p;
+}
+
+DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::CoreParams& cp0,
+                                        const firmware::DmaStreamWorkload& w, noc::NocShell& shell,
+                                        hw::MemorySystem& mem, nlohmann::json* stats) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    if (mem.ports() != 1)
+        throw std::invalid_argument("dma_stream: exactly one memory port is supported");
+    core::CoreParams cp = cp0;
+    cp.functional = w.functional;
+
+    noc::Network net(np);
+    DmaStreamPlan plan = DmaStreamTestbench::plan(net, w);
+    DmaStreamResult r;
+    r.clock_hz = np.clock_hz;
+    r.port_nodes = plan.port_nodes;
+    r.port_node = r.port_nodes.front();
+    const std::vector<uint32_t>& port_of = plan.port_of;
+    r.cores = plan.cores;
     {
         std::vector<uint32_t> served(r.port_nodes.size(), 0);
         for (uint32_t c : r.cores) ++served[port_of[c]];
@@ -117,27 +156,10 @@ DmaStreamResult DmaStreamTestbench::run(const noc::NocParams& np, const core::Co
             r.busiest_port_cores = std::max(r.busiest_port_cores, n);
         }
     }
-
     const uint64_t elems = w.bytes / 4;
-    if (chunk / 4 > UINT32_MAX)
-        throw std::invalid_argument("dma_stream: chunk too large for one buffer");
-    // Each dma.load fills its own buffer T<k> (the instruction has no buffer offset); together
-    // they hold the tensor in order.
-    firmware::Firmware fw(net.nodes());
-    std::vector<std::vector<uint16_t>> buf(w.cores);
-    for (uint32_t s = 0; s < w.cores; ++s) {
-        firmware::Program& prog = fw.program(r.cores[s]);
-        for (uint64_t off = 0, k = 0; off < w.bytes; off += chunk, ++k) {
-            const uint64_t b = std::min(chunk, w.bytes - off);
-            buf[s].push_back(prog.addBuffer(fmt::format("T{}", k), static_cast<uint32_t>(b / 4)));
-            firmware::Instruction ld;
-            ld.op = firmware::Opcode::DmaLoad;
-            ld.c = buf[s].back();
-            ld.addr = uint64_t(s) * w.bytes + off;
-            ld.bytes = b;
-            prog.add(ld);
-        }
-    }
+    const uint64_t chunk = plan.chunk;
+    const std::vector<std::vector<uint16_t>>& buf = plan.buffers;
+    firmware::Firmware fw = std::move(plan.firmware);
     core::CoreArray cores(net, cp);
     cores.load(std::move(fw));
     mem.attachOverNoc(cores, shell, net, w.functional, {r.port_nodes}, w.header_bytes,

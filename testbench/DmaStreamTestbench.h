@@ -14,7 +14,9 @@
 
 #include "core/CoreParams.h"
 #include "firmware/DmaStreamWorkload.h"
+#include "firmware/Firmware.h"
 #include "hw/MemorySystem.h"
+#include "noc/Network.h"
 #include "noc/NocParams.h"
 #include "noc/NocShell.h"
 
@@ -54,8 +56,23 @@ struct DmaStreamResult {
     double wall_seconds = 0;
 };
 
+// What a run of the workload on a network will do, decided before anything is built: the attach
+// nodes, each node's port, the streaming cores and their firmware (one buffer per chunk).
+// plan() throws std::invalid_argument for a workload the network cannot run (more cores than
+// nodes besides the port's, a chunk too large for one buffer); Preflight also checks the
+// firmware's buffers fit SRAM.
+struct DmaStreamPlan {
+    std::vector<uint32_t> port_nodes;
+    std::vector<uint32_t> port_of;  // per node: the index of its nearest attach node
+    std::vector<uint32_t> cores;    // the streaming cores, farthest first
+    uint64_t chunk = 0;             // bytes per dma.load
+    firmware::Firmware firmware;
+    std::vector<std::vector<uint16_t>> buffers;  // per streaming core: its chunk buffers
+};
+
 class DmaStreamTestbench {
   public:
+    static DmaStreamPlan plan(const noc::Network& net, const firmware::DmaStreamWorkload& w);
     // Builds the hw::MemorySystem the workload asks for (call once per process, before any run).
     static hw::MemorySystem makeMemory(const core::CoreParams& cp, const noc::NocParams& np,
                                        const firmware::DmaStreamWorkload& w);

@@ -64,6 +64,13 @@ void checkCapacity(const firmware::ShiftGemmSchedule& sched, uint64_t capacity) 
 }
 }  // namespace
 
+firmware::Firmware GemmTestbench::plan(const hw::HardwareConfig& hw,
+                                       const firmware::GemmWorkload& w) {
+    const firmware::ShiftGemmSchedule sched = makeSchedule(hw.noc, w);
+    checkCapacity(sched, hw.hbm ? hw.hbm->stackCapacityBytes() : hw.core.memory.capacity_bytes);
+    return sched.build();
+}
+
 GemmResult GemmTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
                               const firmware::GemmWorkload& w, noc::NocShell& shell,
                               hw::MemorySystem& mem, const GemmRunOptions& opt) {

@@ -55,6 +55,11 @@ class GemmTestbench {
     static GemmResult run(hw::Wafer& wafer, const firmware::GemmWorkload& w,
                           const GemmRunOptions& opt = {});
     // The plain reference: C = A * B with the operands the run uses.
+    // The firmware a run of `w` on `hw` loads, after the checks the run makes before building
+    // anything (the core block fits the mesh, a tile fits a buffer, the operands fit the memory
+    // port: core.memory.capacity, or one HBM stack with an hbm: section). Throws
+    // std::invalid_argument. Used by the runs and by Preflight (`wsc validate`).
+    static firmware::Firmware plan(const hw::HardwareConfig& hw, const firmware::GemmWorkload& w);
     static std::vector<float> reference(const firmware::GemmWorkload& w);
     static void operands(const firmware::GemmWorkload& w, std::vector<float>& a,
                          std::vector<float>& b);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/SramOverflowError.h"
 #include "firmware/model/LayerGraph.h"
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
@@ -25,15 +26,18 @@
 #include "hw/ModelConfigLoader.h"
 #include "hw/ScenarioLoader.h"
 #include "hw/Wafer.h"
+#include "hw/YamlReader.h"
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
+#include "noc/ParamError.h"
 #include "testbench/CliArgs.h"
 #include "testbench/DmaStreamCli.h"
 #include "testbench/FaultSweep.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
 #include "testbench/NocBench.h"
+#include "testbench/Preflight.h"
 #include "testbench/ProgressObserver.h"
 #include "testbench/RtlBench.h"
 #include "testbench/RunOutputs.h"
@@ -51,20 +55,14 @@ using tb::CliArgs;
 using tb::UsageError;
 
 // A config file is a scenario when its root map has a `scenario:` key, else a hardware file.
-bool isScenarioFile(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) return false;  // the loader reports the unreadable file with its name
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("scenario:", 0) == 0) return true;
-    return false;
-}
-
+// Read once, through YamlReader::loadFile (regular files of bounded size only: a FIFO or
+// /dev/zero is refused, not read forever).
 hw::ScenarioConfig loadAny(const std::string& path) {
-    if (isScenarioFile(path)) return hw::ScenarioLoader::loadFile(path);
+    const hw::YamlReader root = hw::YamlReader::loadFile(path);
+    if (root.has("scenario")) return hw::ScenarioLoader::load(root);
     hw::ScenarioConfig sc;
     sc.name = path;
-    sc.setHardware(hw::HardwareLoader::loadFile(path));
+    sc.setHardware(hw::HardwareLoader::load(root));
     return sc;
 }
 
@@ -253,7 +251,7 @@ int main(int argc, char** argv) {
     // The same ranges as the scenario keys they override (hw/InputLimits.h, docs/CONFIG.md).
     const uint64_t maxPhase = hw::limits::kMaxPhaseCycles;
     CliArgs::addDouble(traffic, "--rate", rate, 0.0, 1.0, "offered load, flits/node/cycle", true);
-    CliArgs::addUInt(traffic, "--packet-size", packet, 1, 65536, "packet length in flits");
+    CliArgs::addUInt(traffic, "--packet-size", packet, 1, 65535, "packet length in flits");
     CliArgs::addUInt(traffic, "--warmup", warmup, 0, maxPhase, "warm-up cycles");
     CliArgs::addUInt(traffic, "--measure", measure, 1, maxPhase, "measurement cycles");
     CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase, "max drain cycles");
@@ -299,6 +297,8 @@ int main(int argc, char** argv) {
                                         ? hw::ScenarioLoader::loadString(
                                               kDefaultScenarioYaml, "<embedded default scenario>")
                                         : hw::ScenarioLoader::loadFile(scenario);
+            // Every check validate makes, before anything is built (testbench/Preflight).
+            tb::Preflight::check(sc);
             fmt::print("scenario: {}\n", sc.name);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
             if (sc.workload_type == "dma_stream")
@@ -315,15 +315,22 @@ int main(int argc, char** argv) {
                     continue;
                 }
                 hw::ScenarioConfig sc = loadAny(f);
-                noc::Network net(sc.noc,
-                                 1);  // builds the network: topology, routes, watchdog checks
+                tb::Preflight::check(sc);  // the network and the workload, as a run checks them
                 fmt::print("{}: ok ({})\n", f, tb::TrafficTestbench::describe(sc.noc));
             }
             return 0;
         }
         if (*traffic) {
             hw::ScenarioConfig sc = loadAny(tconfig);
+            if (sc.workload_type != "traffic")
+                throw UsageError(fmt::format(
+                    "{}: a {} scenario; `wsc traffic` runs synthetic traffic on a hardware file or "
+                    "a traffic scenario and would replace its workload (use `wsc run {}`)",
+                    tconfig, sc.workload_type, tconfig));
             auto& tp = sc.traffic;
+            tb::Preflight::Overrides overridden;
+            if (!pattern.empty()) overridden["pattern"] = "--pattern";
+            if (traffic->count("--packet-size")) overridden["packet_size"] = "--packet-size";
             if (!pattern.empty()) tp.pattern = pattern;
             if (traffic->count("--rate")) tp.rate = rate;
             if (traffic->count("--packet-size")) tp.packet_flits = packet;
@@ -331,6 +338,7 @@ int main(int argc, char** argv) {
             if (traffic->count("--measure")) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
+            tb::Preflight::check(sc, overridden);
             if (!fault_rates.empty()) {
                 const std::vector<double> fr = parseRates(fault_rates, "--fault-rates", true);
                 noc::NocShell shell("noc", sc.noc.clock_hz);
@@ -428,6 +436,14 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const noc::ParamError& e) {
+        // A NocParams value the network refused outside Preflight (e.g. a kernel's routes).
+        fmt::print(stderr, "error: {} (key {})\n", e.what(), e.key());
+        return 2;
+    } catch (const core::SramOverflowError& e) {
+        // Buffers come from the workload and core.sram: an input that does not fit, not a bug.
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const noc::DeadlockError& e) {

@@ -58,7 +58,7 @@ wsc_h13("--rate nan is refused" 2 "--rate: expected a number in \\(0, 1\\], got 
 wsc_h13("--rate inf is refused" 2 "--rate: expected a number in \\(0, 1\\], got 'inf'"
         traffic ${h13_mesh} --rate inf)
 wsc_h13("--packet-size with trailing characters is refused" 2
-        "--packet-size: expected an integer in \\[1, 65536\\].*got '4x'"
+        "--packet-size: expected an integer in \\[1, 65535\\].*got '4x'"
         traffic ${h13_mesh} --packet-size 4x)
 wsc_h13("--trace 2^32 is refused, not router 0" 2
         "--trace: expected an integer in \\[0, 63\\].*got 4294967296"
@@ -75,3 +75,60 @@ wsc_h13("kernel --seed -1 is refused" 2 "--seed: expected an integer >= 0.*got '
 wsc_h13("--perfetto-cores past the chip is refused" 2
         "--perfetto-cores: expected comma-separated core indices or ranges \\(0-15,32\\) below 4, got '99999'"
         run ${PROJECT_SOURCE_DIR}/configs/gemm_2x2.yaml --perfetto h13_p.json --perfetto-cores 99999)
+
+# Checks a run makes, made by validate too (testbench/Preflight), located at their key.
+wsc_h13("a route table over route_limit is located (exit 2, not 1)" 2
+        "route_limit.yaml:7:[0-9]+: key 'noc.route_limit': routing: table routing needs more than 4 route entries"
+        validate ${h13}/route_limit.yaml)
+wsc_h13("a route table over the default route_limit points at the noc section" 2
+        "route_limit_default.yaml:3:[0-9]+: key 'noc.route_limit': .*\\(not set: its default applies\\)"
+        validate ${h13}/route_limit_default.yaml)
+wsc_h13("faults that cut routers off are located (exit 2, not 1)" 2
+        "fault_partition.yaml:7:[0-9]+: key 'noc.faults': faults: 1 routers are cut off"
+        validate ${h13}/fault_partition.yaml)
+wsc_h13("a traffic run refuses a partition before simulating" 2
+        "fault_partition.yaml:7:[0-9]+: key 'noc.faults'"
+        traffic ${h13}/fault_partition.yaml --measure 100)
+wsc_h13("a watchdog shorter than a link round trip is located" 2
+        "watchdog_short.yaml:7:[0-9]+: key 'noc.watchdog': watchdog of 10000 cycles is shorter"
+        validate ${h13}/watchdog_short.yaml)
+wsc_h13("validate refuses a pattern that needs a power-of-two mesh" 2
+        "pattern_pow2.yaml:4:[0-9]+: key 'scenario.workload.pattern': traffic pattern 'bitrev' needs a power-of-two"
+        validate ${h13}/pattern_pow2.yaml)
+wsc_h13("run refuses a pattern that needs a power-of-two mesh at its key" 2
+        "pattern_pow2.yaml:4:[0-9]+: key 'scenario.workload.pattern'"
+        run ${h13}/pattern_pow2.yaml)
+wsc_h13("a --pattern the mesh cannot run names the flag" 2
+        "--pattern: traffic pattern 'shuffle' needs a power-of-two"
+        traffic ${h13}/pattern_pow2.yaml --pattern shuffle)
+wsc_h13("validate refuses a 1x1 dma_stream at its cores key" 2
+        "dma_1x1.yaml:4:[0-9]+: key 'scenario.workload.cores': dma_stream: no core can stream"
+        validate ${h13}/dma_1x1.yaml)
+wsc_h13("run refuses a 1x1 dma_stream before simulating" 2
+        "dma_1x1.yaml:4:[0-9]+: key 'scenario.workload.cores'"
+        run ${h13}/dma_1x1.yaml)
+wsc_h13("validate refuses GEMM tiles that overflow SRAM" 2
+        "sram_overflow.yaml:4:[0-9]+: key 'scenario.workload': the GEMM's tiles do not fit a core's SRAM.*core.sram.capacity is 1024 B"
+        validate ${h13}/sram_overflow.yaml)
+wsc_h13("run refuses GEMM tiles that overflow SRAM before simulating" 2
+        "sram_overflow.yaml:4:[0-9]+: key 'scenario.workload': the GEMM's tiles do not fit"
+        run ${h13}/sram_overflow.yaml)
+wsc_h13("a 2^40-byte GEMM tile is refused, not wrapped to 0 bytes" 2
+        "gemm_buffer_2p40.yaml:4:[0-9]+: key 'scenario.workload': gemm: a 524288x524288x16 tile per core needs buffers of 274877906944 elements"
+        validate ${h13}/gemm_buffer_2p40.yaml)
+wsc_h13("a 65536-flit packet is refused at load time" 2
+        "packet_65536.yaml:4:[0-9]+: key 'scenario.workload.packet_size': expected at most 65535 flits"
+        validate ${h13}/packet_65536.yaml)
+wsc_h13("traffic on a gemm scenario is refused instead of replacing its workload" 2
+        "gemm_2x2.yaml: a gemm scenario; `wsc traffic` runs synthetic traffic"
+        traffic ${PROJECT_SOURCE_DIR}/configs/gemm_2x2.yaml)
+
+# Unbounded and non-regular inputs.
+wsc_h13("validate /dev/zero is refused, not read forever" 2
+        "/dev/zero: cannot read file: it is a character device"
+        validate /dev/zero)
+wsc_h13("validate of a directory is refused" 2 "cannot read file: it is a directory"
+        validate ${h13})
+add_test(NAME "issue13: validate of a FIFO is refused, not blocked on"
+         COMMAND sh -c "rm -f h13_fifo && mkfifo h13_fifo && ${expect_fail} 2 'h13_fifo: cannot read file: it is a FIFO' -- $<TARGET_FILE:wsc> validate h13_fifo; rc=$?; rm -f h13_fifo; exit $rc")
+set_tests_properties("issue13: validate of a FIFO is refused, not blocked on" PROPERTIES TIMEOUT 60)
