@@ -142,6 +142,22 @@ void CliArgs::checkOutput(const std::string& path, const std::string& flag,
     if (!exists) ::unlink(path.c_str());
 }
 
+void CliArgs::checkOutputs(const std::vector<std::pair<std::string, std::string>>& flag_paths,
+                           const std::vector<std::string>& inputs) {
+    namespace fs = std::filesystem;
+    for (size_t i = 0; i < flag_paths.size(); ++i) {
+        const auto& [flag, path] = flag_paths[i];
+        if (path.empty()) continue;
+        checkOutput(path, flag, inputs);
+        for (size_t j = 0; j < i; ++j)
+            if (!flag_paths[j].second.empty() &&
+                fs::path(flag_paths[j].second).lexically_normal() ==
+                    fs::path(path).lexically_normal())
+                throw UsageError(fmt::format("{} and {} name the same file '{}'",
+                                             flag_paths[j].first, flag, path));
+    }
+}
+
 void CliArgs::rejectUnused(const CLI::App* app, std::initializer_list<const char*> flags,
                            const std::string& mode) {
     for (const char* f : flags)

@@ -17,6 +17,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wsc::tb {
@@ -70,6 +71,10 @@ class CliArgs {
     // opened for writing. Creates nothing that stays: a probe file is removed again.
     static void checkOutput(const std::string& path, const std::string& flag,
                             const std::vector<std::string>& inputs);
+
+    // checkOutput for each (flag, path) with a path, and no two of them the same file.
+    static void checkOutputs(const std::vector<std::pair<std::string, std::string>>& flag_paths,
+                             const std::vector<std::string>& inputs);
 
     // Throws UsageError for the first of `flags` given on `app`: "--vcd is not used by <mode>".
     static void rejectUnused(const CLI::App* app, std::initializer_list<const char*> flags,

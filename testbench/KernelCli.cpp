@@ -59,6 +59,30 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                      "1000000, 0: no cap)");
 }
 
+// A kernel runs on a fault-free single-die P x Q mesh with one core per router (kernelNoc):
+// config keys that would be dropped are refused at their key instead (issue 13).
+void refuseDroppedKeys(const hw::HardwareConfig& h) {
+    const auto& t = h.noc.topology;
+    const bool wafer = h.wafer.present;
+    const std::string why =
+        "wsc kernel runs the kernel on a fault-free P x Q mesh of one die "
+        "with one core per router and would ignore it; remove it from the "
+        "config";
+    if (h.noc.faults.any()) throw h.source.error("noc.faults", "faults: " + why);
+    if (!h.noc.rtl_routers.empty())
+        throw h.source.error("noc.rtl_routers", "RTL router positions: " + why);
+    if (t.wrap)
+        throw h.source.error(wafer ? "wafer.wrap" : "noc.topology.wrap", "wrap links: " + why);
+    if (t.local_ports != 1)
+        throw h.source.error(wafer ? "wafer.local_ports" : "noc.topology.local_ports",
+                             "local ports: " + why);
+    if (t.die_x && (t.die_x < t.x || t.die_y < t.y))
+        throw h.source.error(wafer ? "wafer.dies" : "noc.topology.die",
+                             "several dies (D2D links): wsc kernel does not map a kernel onto "
+                             "several dies yet (issue 12) and would ignore them; use a one-die "
+                             "config");
+}
+
 // "out.json" for one run; "out.meshgemm.8.json" for each run of several.
 std::string outputPath(const std::string& path, bool several, const KernelSpec& s) {
     if (path.empty() || !several) return path;
@@ -102,6 +126,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
     const std::string op = gemv ? "gemv" : "gemm";
     const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
+    refuseDroppedKeys(h);
     const auto& names = KernelTestbench::algorithms(op);
     std::vector<std::string> algos;
     if (o.compare) {
@@ -154,6 +179,27 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         (sub->count("--perfetto-cores") || sub->count("--perfetto-max-spans")))
         throw std::invalid_argument(
             "--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
+    // Flags the chosen algorithm does not use (with --compare each applies where it can).
+    const auto given = [sub](const char* flag) {
+        const CLI::Option* opt = sub->get_option_no_throw(flag);
+        return opt && opt->count() > 0;
+    };
+    if (!o.compare) {
+        const std::string algo = algos.front();
+        if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv")
+            throw UsageError(
+                fmt::format("--tree-k is not used by {} (only meshgemm-t and meshgemv "
+                            "reduce through a K-tree)",
+                            algo));
+        if (given("--shift-align") && algo != "meshgemm" && algo != "cannon")
+            throw UsageError(fmt::format(
+                "--shift-align is not used by {} (only meshgemm and cannon align tiles)", algo));
+    }
+    CliArgs::checkOutputs({{"--stats", o.stats},
+                           {"--table", o.table},
+                           {"--heatmap", o.heatmap},
+                           {"--perfetto", o.perfetto}},
+                          {o.config});
     CoreTimelineRecorder::Options trace;
     if (!o.perfetto_cores.empty())
         trace.cores = CoreTimelineRecorder::parseCores(o.perfetto_cores, "--perfetto-cores");
@@ -243,6 +289,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
 
 int KernelCli::runBench(const Options& o, std::ostream& os) {
     const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
+    refuseDroppedKeys(h);
     fmt::print(os, "MeshGEMV (K = 2, timing-only) simulation speed, {}\n", o.config);
     fmt::print(
         os,

@@ -148,6 +148,47 @@ void addOutputFlags(CLI::App* app, OutputOpts& o) {
                     "write the RTL routers' internals as FST (one file per router, docs/RTL.md)");
 }
 
+// Flags of one run that its mode does not use are errors, and its output files are checked
+// before anything is simulated (testbench/CliArgs). `mode`: "traffic", "gemm", "dma_stream",
+// "sweep" or "fault sweep"; `inputs`: the files the run reads.
+void checkRunFlags(const CLI::App* app, const OutputOpts& o, const hw::ScenarioConfig& sc,
+                   const std::string& mode, std::vector<std::string> inputs) {
+    if (app->count("--trace") && o.vcd.empty())
+        throw UsageError("--trace needs --vcd FILE (it picks the routers of the waveform)");
+    if (o.perfetto.empty() &&
+        (app->count("--perfetto-cores") || app->count("--perfetto-max-spans")))
+        throw UsageError("--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
+    const std::string what = mode == "sweep"         ? "a sweep (--sweep)"
+                             : mode == "fault sweep" ? "a fault sweep (--fault-rates)"
+                                                     : fmt::format("a {} run", mode);
+    if (mode != "traffic")
+        CliArgs::rejectUnused(app, {"--vcd", "--trace"},
+                              what + " (waveforms are of synthetic traffic runs)");
+    if (mode == "traffic" || mode == "sweep" || mode == "fault sweep" || mode == "dma_stream")
+        CliArgs::rejectUnused(app, {"--perfetto-cores", "--perfetto-max-spans"},
+                              what + " (it has no core tracks)");
+    if (mode != "traffic" && mode != "gemm")
+        CliArgs::rejectUnused(app, {"--heatmap", "--perfetto"}, what);
+    if (mode == "fault sweep") CliArgs::rejectUnused(app, {"--stats"}, what);
+    if (mode != "traffic" || sc.noc.rtl_routers.empty())
+        CliArgs::rejectUnused(
+            app, {"--rtl-fst"},
+            mode != "traffic" ? what : "a run whose config has no noc.rtl_routers");
+    inputs.push_back(sc.source.file());
+    inputs.push_back(sc.workload_source.file());
+    std::vector<std::pair<std::string, std::string>> outs = {{"--stats", o.stats},
+                                                             {"--vcd", o.vcd},
+                                                             {"--perfetto", o.perfetto},
+                                                             {"--heatmap", o.heatmap}};
+    if (!o.heatmap.empty() && mode == "traffic")
+        for (const char* phase : {"warm-up", "drain"})
+            outs.push_back({"--heatmap", tb::RunOutputs::phasePath(o.heatmap, phase)});
+    if (!o.rtl_fst.empty())
+        for (uint32_t r : sc.noc.rtl_routers)
+            outs.push_back({"--rtl-fst", rtl::RtlRouterFactory::tracePath(o.rtl_fst, r)});
+    CliArgs::checkOutputs(outs, inputs);
+}
+
 int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     noc::NocShell shell("noc", sc.noc.clock_hz);
     tb::TrafficRunOptions opt;
@@ -299,6 +340,7 @@ int main(int argc, char** argv) {
                                         : hw::ScenarioLoader::loadFile(scenario);
             // Every check validate makes, before anything is built (testbench/Preflight).
             tb::Preflight::check(sc);
+            checkRunFlags(run, run_out, sc, sc.workload_type, {scenario});
             fmt::print("scenario: {}\n", sc.name);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
             if (sc.workload_type == "dma_stream")
@@ -339,6 +381,27 @@ int main(int argc, char** argv) {
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
             tb::Preflight::check(sc, overridden);
+            const std::string mode = !fault_rates.empty() ? "fault sweep"
+                                     : sweep              ? "sweep"
+                                                          : "traffic";
+            checkRunFlags(traffic, t_out, sc, mode, {tconfig});
+            // Flags of the other traffic modes.
+            if (mode == "fault sweep")
+                CliArgs::rejectUnused(traffic, {"--sweep", "--rates", "--pipelines", "--rate"},
+                                      "a fault sweep (--fault-rates: it finds each map's "
+                                      "saturation throughput itself)");
+            if (mode == "sweep")
+                CliArgs::rejectUnused(traffic, {"--rate", "--fault-seeds"},
+                                      "a sweep (--sweep: its rates are --rates)");
+            if (mode == "traffic") {
+                if (traffic->count("--svg") || traffic->count("--table") ||
+                    traffic->count("--rates") || traffic->count("--pipelines"))
+                    throw UsageError("--svg, --table, --rates and --pipelines need --sweep");
+                CliArgs::rejectUnused(traffic, {"--fault-seeds"},
+                                      "a traffic run (it needs --fault-rates)");
+            }
+            CliArgs::checkOutputs({{"--svg", svg}, {"--table", table}, {"--stats", t_out.stats}},
+                                  {tconfig, sc.source.file()});
             if (!fault_rates.empty()) {
                 const std::vector<double> fr = parseRates(fault_rates, "--fault-rates", true);
                 noc::NocShell shell("noc", sc.noc.clock_hz);
@@ -366,8 +429,6 @@ int main(int argc, char** argv) {
                 return 0;
             }
             if (!sweep) {
-                if (!svg.empty() || !table.empty() || !rates.empty())
-                    throw UsageError("--svg, --table and --rates need --sweep");
                 return runTraffic(sc, t_out);
             }
             std::vector<double> rs =

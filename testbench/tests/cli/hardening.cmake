@@ -132,3 +132,50 @@ wsc_h13("validate of a directory is refused" 2 "cannot read file: it is a direct
 add_test(NAME "issue13: validate of a FIFO is refused, not blocked on"
          COMMAND sh -c "rm -f h13_fifo && mkfifo h13_fifo && ${expect_fail} 2 'h13_fifo: cannot read file: it is a FIFO' -- $<TARGET_FILE:wsc> validate h13_fifo; rc=$?; rm -f h13_fifo; exit $rc")
 set_tests_properties("issue13: validate of a FIFO is refused, not blocked on" PROPERTIES TIMEOUT 60)
+
+# Outputs checked before simulating; flags a mode does not use are errors.
+add_test(NAME "issue13: --stats equal to the input config is refused and the input kept"
+         COMMAND sh -c "cp ${h13_mesh} h13_input.yaml && ${expect_fail} 2 \"--stats: 'h13_input.yaml' is an input of this run\" -- $<TARGET_FILE:wsc> traffic h13_input.yaml --measure 100 --stats h13_input.yaml && cmp -s h13_input.yaml ${h13_mesh}")
+set_tests_properties("issue13: --stats equal to the input config is refused and the input kept"
+                     PROPERTIES TIMEOUT 60)
+wsc_h13("--stats into an unwritable place is refused before simulating" 2
+        "--stats: cannot write '/proc/h13.json'"
+        traffic ${h13_mesh} --measure 100 --stats /proc/h13.json)
+wsc_h13("two outputs naming one file are refused" 2 "--stats and --perfetto name the same file"
+        traffic ${h13_mesh} --measure 100 --stats h13_same.json --perfetto h13_same.json)
+wsc_h13("--trace without --vcd is refused" 2 "--trace needs --vcd"
+        traffic ${h13_mesh} --measure 100 --trace 0)
+wsc_h13("--vcd on a gemm scenario is refused" 2 "--vcd is not used by a gemm run"
+        run ${PROJECT_SOURCE_DIR}/configs/gemm_2x2.yaml --vcd h13.vcd)
+wsc_h13("--heatmap on a dma_stream scenario is refused" 2 "--heatmap is not used by a dma_stream run"
+        run ${PROJECT_SOURCE_DIR}/configs/hbm_stream.yaml --heatmap h13.svg)
+wsc_h13("--perfetto on a dma_stream scenario is refused" 2 "--perfetto is not used by a dma_stream run"
+        run ${PROJECT_SOURCE_DIR}/configs/hbm_stream.yaml --perfetto h13.json)
+wsc_h13("--perfetto-cores on a traffic run is refused" 2
+        "--perfetto-cores is not used by a traffic run \\(it has no core tracks\\)"
+        traffic ${h13_mesh} --measure 100 --perfetto h13_t.json --perfetto-cores 1)
+wsc_h13("--pipelines without --sweep is refused" 2 "--pipelines need --sweep"
+        traffic ${h13_mesh} --measure 100 --pipelines 1,2)
+wsc_h13("--rate in a sweep is refused" 2 "--rate is not used by a sweep"
+        traffic ${h13_mesh} --sweep --rate 0.1)
+wsc_h13("--sweep with --fault-rates is refused" 2 "--sweep is not used by a fault sweep"
+        traffic ${h13_mesh} --fault-rates 0,0.1 --sweep)
+wsc_h13("--rtl-fst without RTL routers is refused" 2
+        "--rtl-fst is not used by a run whose config has no noc.rtl_routers"
+        traffic ${h13_mesh} --measure 100 --rtl-fst h13.fst)
+wsc_h13("kernel --stats equal to its config is refused" 2 "--stats: '.*wse2_kernels.yaml' is an input of this run"
+        kernel gemm --mesh 2 --shape 8 ${h13_kernel_cfg} --stats ${PROJECT_SOURCE_DIR}/configs/wse2_kernels.yaml)
+wsc_h13("kernel --tree-k on an algorithm without a K-tree is refused" 2 "--tree-k is not used by meshgemm"
+        kernel gemm --mesh 2 --shape 8 ${h13_kernel_cfg} --tree-k 3)
+
+# wsc kernel --config: keys the kernel mesh would drop are refused at their key.
+foreach(k faults rtl wrap local_ports dies)
+  set(key_faults "noc.faults")
+  set(key_rtl "noc.rtl_routers")
+  set(key_wrap "noc.topology.wrap")
+  set(key_local_ports "noc.topology.local_ports")
+  set(key_dies "noc.topology.die")
+  wsc_h13("kernel --config refuses ${key_${k}} instead of dropping it" 2
+          "kernel_${k}.yaml:[0-9]+:[0-9]+: key '${key_${k}}':"
+          kernel gemm --mesh 2 --shape 8 --config ${h13}/kernel_${k}.yaml)
+endforeach()
