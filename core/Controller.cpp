@@ -31,6 +31,9 @@ void Controller::load(const firmware::Program& prog) {
     }
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
+    // Core::load checked an explicit rx_buffer against the SRAM the buffers leave free.
+    const uint64_t free = sram_.params().capacity_bytes - sram_.used();
+    rx_capacity_ = p_.rx_buffer_bytes == kRxFreeSram ? free : std::min(p_.rx_buffer_bytes, free);
     done_ = prog.code().empty();
     if (done_) state_ = CoreState::Idle;  // never evaluated: finish() charges the run to idle
 }
@@ -294,10 +297,12 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, now, noc::kNever);
             ops_[op].bytes = i.bytes;
             Mailbox::Arrival a;
-            if (mb_.take(key, seq, a))
+            if (mb_.take(key, seq, a)) {
                 land(a, op, now + 1);
-            else
+            } else {
                 mb_.post(key, seq, op);
+                env_.ejectionReady(id_);  // its flits may be the ones the NI holds back
+            }
             break;
         }
         case Opcode::Relay: {
@@ -308,10 +313,12 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             s.block = Block::Relay;
             s.block_pc = s.pc;
             s.relay_arrived = mb_.take(key, seq, s.relay_data);
-            if (s.relay_arrived)
+            if (s.relay_arrived) {
                 s.relay_data.cycle = now;  // work may start next cycle
-            else
+            } else {
                 mb_.post(key, seq, kRelayOp + s.index);
+                env_.ejectionReady(id_);
+            }
             s.relay_work_end = noc::kNever;
             ++st_.relays;
             break;
@@ -442,6 +449,7 @@ void Controller::blocked(uint64_t now) {
                                                     : Mailbox::coreKey(i.peer2, s.index);
         sendMessage(i.peer2, i.route2, i.bytes, MessageTag::data(mb_.nextSendSeq(key), s.index),
                     std::move(s.relay_data.payload), now);
+        releaseRx(s.relay_data.held);  // forwarded: its copy in the receive buffer is free
         s.relay_data = Mailbox::Arrival{};
     } else {
         const firmware::GroupDecl& g = *prog_->group(i.group);
@@ -499,8 +507,35 @@ void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
         const size_t n = std::min<size_t>(a.payload->size(), sram_.elems(o.w));
         std::copy(a.payload->begin(), a.payload->begin() + n, sram_.data(o.w));
     }
+    // Its bytes move from the receive buffer into the recv's buffer (the copy is not charged:
+    // the recv is the arrival's consumer, as a DSD reading the input queue would be).
+    releaseRx(a.held);
     o.done = cycle;
     env_.wakeAt(id_, cycle);
+}
+
+bool Controller::admit(const noc::Message& m, uint32_t bytes) {
+    // Only data messages wait for a receive; puts land in their named buffer, answers in the
+    // buffer of the operation that asked, and control messages take no room.
+    if (MessageTag::kind(m.tag) != MessageTag::Data) return true;
+    const uint8_t st = MessageTag::stream(m.tag);
+    const uint64_t key =
+        m.route == noc::kNoRoute ? Mailbox::coreKey(m.src, st) : Mailbox::routeKey(m.route, st);
+    if (mb_.isPosted(key, MessageTag::seq(m.tag))) return true;  // streams into its recv
+    if (bytes > rx_capacity_ - sram_.held()) {
+        ++st_.rx_refusals;
+        return false;
+    }
+    sram_.hold(bytes);
+    st_.rx_held_peak = sram_.heldPeak();
+    mb_.holdPart(m.id, bytes);
+    return true;
+}
+
+void Controller::releaseRx(uint64_t bytes) {
+    if (!bytes) return;
+    sram_.release(bytes);
+    env_.ejectionReady(id_);
 }
 
 void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
@@ -517,6 +552,7 @@ void Controller::onMessage(const noc::Message& m, uint64_t cycle) {
             a.seq = MessageTag::seq(m.tag);
             a.bytes = m.bytes;
             a.cycle = cycle;
+            a.held = mb_.takePart(m.id);
             a.payload = m.payload;
             const uint32_t op = mb_.arrive(a);
             if (op >= kRelayOp && op - kRelayOp < streams_.size()) {
@@ -600,6 +636,8 @@ std::string Controller::status() const {
         s += state_ == CoreState::Busy ? "busy" : "idle";
     s += fmt::format("; {} operations in flight, {} messages unmatched", live_ops_.size(),
                      mb_.unmatched());
+    if (sram_.held() || rx_capacity_ < sram_.params().capacity_bytes - sram_.used())
+        s += fmt::format("; receive buffer {} of {} B held", sram_.held(), rx_capacity_);
     for (const auto& p : mb_.postedList()) {
         std::string from = Mailbox::isRouteKey(p.key) ? fmt::format("route {}", uint32_t(p.key))
                                                       : fmt::format("core {}", uint32_t(p.key));

@@ -39,8 +39,15 @@ class Controller {
     // Evaluates cycle `now`; returns true if the core must be evaluated again at now + 1.
     bool evaluate(uint64_t now);
     void onMessage(const noc::Message& m, uint64_t cycle);
+    // May a flit of `m` carrying `bytes` payload bytes land now? Yes if its receive is posted
+    // (it streams into the recv's buffer) or the receive buffer has room (the bytes are held in
+    // SRAM until a recv takes the message); no leaves it in the network (back-pressure).
+    bool admit(const noc::Message& m, uint32_t bytes);
+    uint64_t rxCapacity() const { return rx_capacity_; }
     void onMemory(MemoryRequest& r);
     bool done() const { return done_; }
+    // The last evaluation issued or completed something (not merely polled for egress credits).
+    bool progressed() const { return issued_; }
     // Exact charges and unit spans go to `sink` (null: none, the default).
     void setTraceSink(CoreTraceSink* sink) { trace_ = sink; }
     // Charges the cycles up to and including `end`.
@@ -106,6 +113,7 @@ class Controller {
     // Tells the sink about instruction `pc`'s work on `unit` over [begin, end).
     void traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end, uint64_t work) const;
     void land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle);
+    void releaseRx(uint64_t bytes);
     bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[b] == 0; }
     bool writable(uint16_t b) const { return writers_[b] == 0 && readers_[b] == 0; }
     uint32_t& counter(uint32_t key);
@@ -137,6 +145,7 @@ class Controller {
     std::vector<Counter> counters_;
     std::vector<Deferred> deferred_;
     uint64_t pe_busy_until_ = 0, vec_busy_until_ = 0;
+    uint64_t rx_capacity_ = 0;  // receive buffer bytes (core.rx_buffer, within the free SRAM)
     // accounting
     CoreState state_ = CoreState::Busy;
     StallCause cause_ = StallCause::Data;

@@ -1,10 +1,13 @@
 #include "core/Core.h"
 
+#include "core/SramOverflowError.h"
+
 namespace wsc::core {
 
 Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit& vu,
            CoreEnvironment& env)
     : id_(id),
+      p_(p),
       sram_(p.sram, p.functional),
       dma_(p.dma),
       ctrl_(id, p, pe, vu, sram_, dma_, mb_, stats_, env) {}
@@ -12,6 +15,11 @@ Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit
 void Core::load(const firmware::Program& prog, const std::string& who) {
     prog_ = &prog;
     for (const auto& b : prog.buffers()) sram_.allocate(who, b.name, b.bytes(), b.elems);
+    // An explicit receive buffer is SRAM set aside next to the buffers (PLMR M counts both).
+    const uint64_t rx = sram_.params().capacity_bytes - sram_.used();
+    if (p_.rx_buffer_bytes != kRxFreeSram && p_.rx_buffer_bytes > rx)
+        throw SramOverflowError(who, "receive buffer (core.rx_buffer)", p_.rx_buffer_bytes,
+                                sram_.used(), sram_.params().capacity_bytes);
     ctrl_.load(prog);
 }
 

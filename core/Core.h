@@ -32,8 +32,12 @@ class Core {
     void load(const firmware::Program& prog, const std::string& who);
     bool evaluate(uint64_t now) { return ctrl_.evaluate(now); }
     void onMessage(const noc::Message& m, uint64_t cycle) { ctrl_.onMessage(m, cycle); }
+    bool admit(const noc::Message& m, uint32_t bytes) { return ctrl_.admit(m, bytes); }
+    uint64_t rxCapacity() const { return ctrl_.rxCapacity(); }
+    const Mailbox& mailbox() const { return mb_; }
     void onMemory(MemoryRequest& r) { ctrl_.onMemory(r); }
     bool done() const { return ctrl_.done(); }
+    bool progressed() const { return ctrl_.progressed(); }
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }
     void setTraceSink(CoreTraceSink* sink) { ctrl_.setTraceSink(sink); }
@@ -47,6 +51,7 @@ class Core {
 
   private:
     uint32_t id_;
+    const CoreParams& p_;
     const firmware::Program* prog_ = nullptr;
     Sram sram_;
     DmaEngine dma_;

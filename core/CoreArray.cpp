@@ -15,6 +15,7 @@ CoreArray::CoreArray(noc::Network& net, const CoreParams& p)
     for (uint32_t i = 0; i < n; ++i) cores_.emplace_back(i, p_, pe_, vu_, *this);
     queued_.assign(n, 0);
     net_.setObserver(this);
+    net_.setEjectionGate(this);
 }
 
 std::string CoreArray::name(uint32_t c) const {
@@ -73,13 +74,16 @@ void CoreArray::beforeStep(uint64_t c) {
         mark(timers_.top().second);
         timers_.pop();
     }
+    progress_ = false;
     for (size_t i = 0; i < active_.size(); ++i) {
         const uint32_t id = active_[i];
         queued_[id] = 0;
         Core& core = cores_[id];
         const bool was_done = core.done();
         ++evaluations_;
-        if (core.evaluate(c)) {
+        const bool again = core.evaluate(c);
+        progress_ |= core.progressed();
+        if (again) {
             queued_[id] = 1;
             next_.push_back(id);
         }
@@ -91,8 +95,11 @@ void CoreArray::beforeStep(uint64_t c) {
 }
 
 void CoreArray::afterStep(uint64_t c) {
-    if (finished_ < cores() && active_.empty() && timers_.empty() && mem_outstanding_ == 0 &&
-        mem_done_.empty() && net_.idle())
+    // Nothing left to wake a core: the network is empty, or all it holds waits at cores that
+    // refuse it (their receive buffers are full and no receive is posted for it).
+    // Cores that only poll for egress credits wait on the network too.
+    if (finished_ < cores() && timers_.empty() && mem_outstanding_ == 0 && mem_done_.empty() &&
+        ((active_.empty() && net_.idle()) || (!progress_ && net_.stalled(c))))
         throw std::runtime_error(stuckReport(c));
 }
 
@@ -110,6 +117,28 @@ std::string CoreArray::stuckReport(uint64_t c) const {
         }
         s += fmt::format("  {} {}\n", name(i), cores_[i].status());
     }
+    if (net_.heldFlits()) {
+        // The schedule needs more receive buffering than the SRAM gives it: name who and what.
+        s += fmt::format(
+            "{} flits wait in the network at cores whose receive buffer (core.rx_buffer) is "
+            "full:\n",
+            net_.heldFlits());
+        shown = 0;
+        for (uint32_t n = 0; n < cores(); ++n) {
+            const noc::NetworkInterface& ni = net_.ni(n);
+            if (!ni.held()) continue;
+            if (shown++ == 16) {
+                s += "  ...\n";
+                break;
+            }
+            const noc::PacketInfo& pk = net_.packet(ni.heldFlits().front().packet);
+            s += fmt::format(
+                "  {}: {} flits held back, the first of a message from core {} (packet of {} B); "
+                "receive buffer {} of {} B in use, {} B of SRAM in buffers\n",
+                name(n), ni.held(), pk.src, pk.bytes, cores_[n].sram().held(),
+                cores_[n].rxCapacity(), cores_[n].sram().used());
+        }
+    }
     return s;
 }
 
@@ -124,6 +153,11 @@ uint64_t CoreArray::nextWake(uint64_t c) const {
 
 bool CoreArray::done(uint64_t) const {
     return finished_ == cores() && mem_outstanding_ == 0 && mem_done_.empty() && net_.idle();
+}
+
+bool CoreArray::admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes, uint64_t) {
+    if (MessageTag::isMemory(m.tag)) return true;  // NocMemoryPort traffic: the port's own flow
+    return cores_[node].admit(m, bytes);
 }
 
 void CoreArray::onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) {
@@ -180,6 +214,8 @@ void CoreArray::dumpStats(nlohmann::json& out) const {
         nlohmann::json j;
         cores_[i].stats().toJson(j, peakMacsPerCycle());
         j["sram_used_bytes"] = cores_[i].sram().used();
+        j["sram_peak_bytes"] = cores_[i].sram().peak();
+        j["rx_capacity_bytes"] = cores_[i].rxCapacity();
         out[fmt::format("core{}", i)] = j;
     }
 }

@@ -21,12 +21,16 @@
 #include "core/VectorUnit.h"
 #include "firmware/Firmware.h"
 #include "noc/CycleDriver.h"
+#include "noc/EjectionGate.h"
 #include "noc/Network.h"
 #include "noc/NetworkObserver.h"
 
 namespace wsc::core {
 
-class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public CoreEnvironment {
+class CoreArray : public noc::CycleDriver,
+                  public noc::NetworkObserver,
+                  public noc::EjectionGate,
+                  public CoreEnvironment {
   public:
     // One core per NoC node; becomes the network's observer.
     CoreArray(noc::Network& net, const CoreParams& p);
@@ -55,10 +59,14 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     bool done(uint64_t cycle) const override;
     // noc::NetworkObserver
     void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) override;
+    // noc::EjectionGate: a core takes a flit when its receive is posted or its receive buffer
+    // (core.rx_buffer, in SRAM) has room; memory-port traffic is never refused.
+    bool admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes, uint64_t cycle) override;
     // CoreEnvironment
     void send(const noc::Message& m, uint64_t now) override { net_.send(m, now); }
     size_t egressQueued(uint32_t core) const override { return net_.ni(core).queued(); }
     void wakeAt(uint32_t core, uint64_t cycle) override;
+    void ejectionReady(uint32_t core) override { net_.wakeEjection(core); }
     void memoryRequest(MemoryRequest&& r) override;
     uint32_t cores() const override { return static_cast<uint32_t>(cores_.size()); }
 
@@ -110,6 +118,7 @@ class CoreArray : public noc::CycleDriver, public noc::NetworkObserver, public C
     uint32_t finished_ = 0;
     uint64_t now_ = 0, evaluations_ = 0;
     bool loaded_ = false;
+    bool progress_ = false;  // some core issued in the last beforeStep
 };
 
 }  // namespace wsc::core

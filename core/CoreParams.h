@@ -58,6 +58,13 @@ struct MemoryParams {
     uint32_t max_outstanding = 16;  // transactions in flight per port
 };
 
+// core.rx_buffer: the most bytes of early arrivals (data messages whose recv is not posted yet) a
+// core keeps in its SRAM. They count against the SRAM's capacity and in its peak; a flit that
+// would exceed it stays in the network and back-pressures the sender through credits.
+// kRxFreeSram (the default) = whatever SRAM the program's buffers leave free; a size is reserved
+// next to the buffers (a program whose buffers and receive buffer overflow the SRAM is refused).
+constexpr uint64_t kRxFreeSram = ~uint64_t{0};
+
 struct CoreParams {
     PeArrayParams pe;
     VectorParams vector;
@@ -66,7 +73,8 @@ struct CoreParams {
     MemoryParams memory;
     uint32_t relay_cycles = 8;  // PLMR beta: a software relay's fixed cost on the relaying core
     uint32_t tx_queue = 4;      // egress credits: packets the NI may hold before SEND stalls
-    bool functional = true;     // carry real fp32 values (timing is identical either way)
+    uint64_t rx_buffer_bytes = kRxFreeSram;  // see kRxFreeSram
+    bool functional = true;  // carry real fp32 values (timing is identical either way)
 };
 
 }  // namespace wsc::core

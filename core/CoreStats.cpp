@@ -40,6 +40,8 @@ void CoreStats::toJson(nlohmann::json& j, uint64_t peak) const {
          {"dma_bytes", dma_bytes},
          {"relays", relays},
          {"relay_cycles", relay_cycles},
+         {"rx_refusals", rx_refusals},
+         {"rx_held_peak_bytes", rx_held_peak},
          {"finish_cycle", finish_cycle},
          {"utilization", utilization(peak, cycles())}};
 }

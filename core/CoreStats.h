@@ -23,7 +23,10 @@ struct CoreStats {
     uint64_t messages_in = 0, messages_out = 0;
     uint64_t dma_bytes = 0;                 // memory-port bytes
     uint64_t relays = 0, relay_cycles = 0;  // cycles the controller spent forwarding
-    uint64_t finish_cycle = 0;              // cycle the last instruction retired
+    // Receive buffer (core.rx_buffer): flits refused because it was full (a flit refused again
+    // on a retry counts again) and early-arrival bytes it held at most.
+    uint64_t rx_refusals = 0, rx_held_peak = 0;
+    uint64_t finish_cycle = 0;  // cycle the last instruction retired
 
     uint64_t stalls() const;
     uint64_t cycles() const { return busy + idle + stalls(); }

@@ -21,6 +21,26 @@ bool Mailbox::take(uint64_t key, uint32_t seq, Arrival& out) {
     return false;
 }
 
+void Mailbox::holdPart(uint64_t msg, uint64_t bytes) {
+    for (auto& [m, b] : parts_)
+        if (m == msg) {
+            b += bytes;
+            return;
+        }
+    parts_.push_back({msg, bytes});
+}
+
+uint64_t Mailbox::takePart(uint64_t msg) {
+    for (size_t i = 0; i < parts_.size(); ++i)
+        if (parts_[i].first == msg) {
+            const uint64_t b = parts_[i].second;
+            parts_[i] = parts_.back();
+            parts_.pop_back();
+            return b;
+        }
+    return 0;
+}
+
 uint32_t Mailbox::arrive(Arrival& a) {
     for (size_t i = 0; i < posted_.size(); ++i) {
         if (posted_[i].key == a.key && posted_[i].seq == a.seq) {

@@ -2,7 +2,9 @@
 // Matches arriving messages with posted receives. Messages from one source (or on one route)
 // form a stream numbered by the sender; the receiver consumes the stream in order, so a receive
 // matches the right message even when the NoC delivers two of them out of order. Arrivals
-// before their receive wait here (the data is held, as an input queue would).
+// before their receive wait here, in the SRAM's receive buffer (their `held` bytes, which the
+// Controller counts against core.rx_buffer); the bytes of a message still arriving are kept per
+// message until it completes.
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +33,7 @@ class Mailbox {
         uint32_t seq = 0;
         uint64_t bytes = 0;
         uint64_t cycle = 0;
+        uint64_t held = 0;  // bytes of it in the receive buffer (0: it streamed into its recv)
         noc::Payload payload;
     };
 
@@ -48,7 +51,17 @@ class Mailbox {
         uint32_t seq;
         uint32_t op;
     };
+    // A receive (or relay) for (key, seq) is posted: its flits land in the recv's buffer.
+    bool isPosted(uint64_t key, uint32_t seq) const {
+        for (const Posted& p : posted_)
+            if (p.key == key && p.seq == seq) return true;
+        return false;
+    }
+    // Bytes of message `msg` taken into the receive buffer before it completed.
+    void holdPart(uint64_t msg, uint64_t bytes);
+    uint64_t takePart(uint64_t msg);
     size_t unmatched() const { return arrivals_.size(); }
+    const std::vector<Arrival>& arrivals() const { return arrivals_; }
     size_t posted() const { return posted_.size(); }
     const std::vector<Posted>& postedList() const { return posted_; }
 
@@ -62,6 +75,7 @@ class Mailbox {
     std::vector<Counter> send_seq_, recv_seq_;
     std::vector<Posted> posted_;
     std::vector<Arrival> arrivals_;
+    std::vector<std::pair<uint64_t, uint64_t>> parts_;  // (message id, bytes held so far)
 };
 
 }  // namespace wsc::core

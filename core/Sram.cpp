@@ -32,8 +32,22 @@ uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_
     const uint64_t elem_offset = functional_ ? store_.size() : 0;
     bufs_.push_back({used_, bytes, elems, elem_offset});
     used_ += bytes;
+    peak_ = std::max(peak_, used_ + held_);
     if (functional_) store_.resize(store_.size() + elems, 0.0f);
     return static_cast<uint16_t>(bufs_.size() - 1);
+}
+
+void Sram::hold(uint64_t bytes) {
+    if (bytes > p_.capacity_bytes - used_ - held_)
+        throw std::logic_error("Sram::hold beyond the capacity");
+    held_ += bytes;
+    held_peak_ = std::max(held_peak_, held_);
+    peak_ = std::max(peak_, used_ + held_);
+}
+
+void Sram::release(uint64_t bytes) {
+    if (bytes > held_) throw std::logic_error("Sram::release of more than is held");
+    held_ -= bytes;
 }
 
 std::vector<uint32_t> Sram::banksOf(std::initializer_list<uint16_t> bufs) const {

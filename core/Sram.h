@@ -33,6 +33,14 @@ class Sram {
     uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes,
                       uint32_t elems);
     uint64_t used() const { return used_; }
+    // Early arrivals held in SRAM (core.rx_buffer): they count against the capacity and in the
+    // peak; the caller keeps them within what allocate() left free.
+    void hold(uint64_t bytes);
+    void release(uint64_t bytes);
+    uint64_t held() const { return held_; }
+    uint64_t heldPeak() const { return held_peak_; }
+    // Most bytes in use at any time: buffers plus held arrivals.
+    uint64_t peak() const { return peak_; }
     uint64_t offset(uint16_t b) const { return bufs_[b].offset; }
     uint64_t bytes(uint16_t b) const { return bufs_[b].bytes; }
     uint32_t elems(uint16_t b) const { return bufs_[b].elems; }
@@ -69,7 +77,7 @@ class Sram {
 
     SramParams p_;
     bool functional_;
-    uint64_t used_ = 0;
+    uint64_t used_ = 0, held_ = 0, held_peak_ = 0, peak_ = 0;
     std::vector<Buf> bufs_;
     std::vector<float> store_;
     std::vector<uint64_t> port_busy_until_;

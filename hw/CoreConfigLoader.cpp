@@ -10,7 +10,8 @@
 namespace wsc::hw {
 
 core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParams& noc) {
-    c.checkKeys({"pe_array", "vector", "sram", "dma", "memory", "relay_latency", "tx_queue"});
+    c.checkKeys(
+        {"pe_array", "vector", "sram", "dma", "memory", "relay_latency", "tx_queue", "rx_buffer"});
     core::CoreParams p;
     const double hz = noc.clock_hz;
     if (const auto pe = c.optionalChild("pe_array")) {
@@ -91,6 +92,9 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
     }
     p.relay_cycles = c.getCycles("relay_latency", hz, 0, 1u << 20, p.relay_cycles);
     p.tx_queue = c.getUInt("tx_queue", 1, 1u << 16, p.tx_queue);
+    // Absent: every byte of SRAM the buffers leave free (core::kRxFreeSram).
+    if (c.has("rx_buffer"))
+        p.rx_buffer_bytes = c.getBytes("rx_buffer", 0, p.sram.capacity_bytes, 0);
     return p;
 }
 

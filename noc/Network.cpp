@@ -173,6 +173,8 @@ void Network::build() {
     }
     router_active_.assign(R, 0);
     ni_active_.assign(topo_.nodes(), 0);
+    ni_retry_.assign(topo_.nodes(), 0);
+    settle_ = p_.router.pipeline + 2;
     // The watchdog must outlast the slowest link's round trip, or it would fire on a flit that
     // is merely in flight.
     uint64_t worst = 0;
@@ -487,6 +489,30 @@ void Network::flitEjected(uint64_t now, const Flit& f, uint32_t node) {
     if (f.tail()) packetDone(f.packet, node, now);
 }
 
+bool Network::admitFlit(uint32_t node, const Flit& f, uint64_t now) {
+    if (!gate_) return true;
+    const PacketInfo& pk = packets_[f.packet];
+    if (!pk.message) return true;
+    const auto it = messages_.find(pk.message);
+    if (it == messages_.end()) return true;
+    // This flit's payload bytes: whole flits, the packet's remainder in its last one.
+    const uint64_t before = uint64_t(f.seq) * p_.flit_bytes;
+    const uint32_t bytes = static_cast<uint32_t>(
+        pk.bytes > before ? std::min<uint64_t>(p_.flit_bytes, pk.bytes - before) : 0);
+    return gate_->admitFlit(it->second.msg, node, bytes, now);
+}
+
+void Network::flitHeld(uint32_t, int64_t delta) {
+    held_flits_ = uint64_t(int64_t(held_flits_) + delta);
+}
+
+void Network::wakeEjection(uint32_t node) {
+    if (node < nis_.size() && nis_[node].held() && !ni_retry_[node]) {
+        ni_retry_[node] = 1;
+        retry_nis_.push_back(node);
+    }
+}
+
 void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
     PacketInfo& pk = packets_[slot];
     if (!pk.live)
@@ -537,6 +563,15 @@ void Network::step(uint64_t now) {
     if (last_step_ != kNever && now <= last_step_)
         throw std::logic_error(fmt::format("network stepped twice at cycle {}", now));
     last_step_ = now;
+    if (!retry_nis_.empty()) {
+        // Endpoints that made room take their waiting flits before this cycle's arrivals.
+        std::vector<uint32_t> retry;
+        retry.swap(retry_nis_);
+        for (uint32_t n : retry) {
+            ni_retry_[n] = 0;
+            nis_[n].drain(now, *this);
+        }
+    }
     wheel_.collect(now, due_);
     for (const NetEvent& e : due_) {
         switch (e.kind) {
@@ -587,14 +622,22 @@ void Network::step(uint64_t now) {
             router_active_[r] = 0;
     }
     active_.resize(w);
-    if (flits_in_network_ > 0 && now > last_progress_ && now - last_progress_ >= p_.watchdog_cycles)
+    // Flits held by a refusing endpoint wait for that endpoint, not for the network: whether
+    // the wait ends is the endpoints' question (CoreArray reports a schedule that cannot).
+    if (flits_in_network_ > 0 && held_flits_ == 0 && now > last_progress_ &&
+        now - last_progress_ >= p_.watchdog_cycles)
         throw DeadlockError(deadlockReport(now));
     if (flits_in_network_ == 0) last_progress_ = now;
 }
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {
-    if (!active_.empty() || !active_nis_.empty()) return now + 1;
-    return wheel_.nextAfter(now);
+    if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
+    const uint64_t next = wheel_.nextAfter(now);
+    // Only flits held at refusing endpoints: step once more when the network counts as stalled,
+    // so a driver waiting on it can tell (stalled()); after that nothing happens by itself.
+    if (next == kNever && held_flits_ > 0 && last_progress_ + settle_ > now)
+        return last_progress_ + settle_;
+    return next;
 }
 
 void Network::checkConservation() const {
@@ -801,7 +844,8 @@ void Network::dumpStats(nlohmann::json& out) const {
     for (const auto& n : nis_)
         nis[fmt::format("ni{}", n.node())] = {{"flits_injected", n.flitsInjected()},
                                               {"flits_ejected", n.flitsEjected()},
-                                              {"packets_ejected", n.packetsEjected()}};
+                                              {"packets_ejected", n.packetsEjected()},
+                                              {"flits_held", n.held()}};
     out["network"] = net;
     out["routers"] = routers;
     out["links"] = links;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "noc/DimensionOrderRouting.h"
+#include "noc/EjectionGate.h"
 #include "noc/EscapeRouting.h"
 #include "noc/EventWheel.h"
 #include "noc/ExternalRouter.h"
@@ -48,6 +49,12 @@ class Network {
 
     // ---- sending -----------------------------------------------------------------------------
     void setObserver(NetworkObserver* o) { observer_ = o; }
+    // Endpoints that may refuse flits (back-pressure from the receivers; noc/EjectionGate.h).
+    // None: every NI drains every cycle.
+    void setEjectionGate(EjectionGate* g) { gate_ = g; }
+    // The gate made room at `node` (or can now take what it refused): retry its waiting flits
+    // at the next step.
+    void wakeEjection(uint32_t node);
     // Splits a message into packets of at most max_packet_flits flits; returns the message id.
     // A multicast tree that leaves its source router in several directions is sent as one packet
     // stream per direction (interleaved), so no packet ever owns VCs in two directions at once
@@ -84,7 +91,16 @@ class Network {
     void step(uint64_t now);
     // Earliest cycle after `now` at which step() has anything to do (kNever when idle).
     uint64_t nextActiveCycle(uint64_t now) const;
-    bool idle() const { return active_.empty() && active_nis_.empty() && wheel_.pending() == 0; }
+    bool idle() const {
+        return active_.empty() && active_nis_.empty() && wheel_.pending() == 0 && held_flits_ == 0;
+    }
+    // Flits waiting at NIs whose gate refused them: nothing moves them but wakeEjection.
+    uint64_t heldFlits() const { return held_flits_; }
+    // Flits wait at refusing endpoints and nothing has moved for longer than a flit can sit in a
+    // router pipeline with no event pending: the network stays as it is until a gate makes room.
+    bool stalled(uint64_t now) const {
+        return held_flits_ > 0 && wheel_.pending() == 0 && now >= last_progress_ + settle_;
+    }
     uint64_t flitsInNetwork() const { return flits_in_network_; }
     uint64_t livePackets() const { return live_packets_; }
     // Throws if any injected flit was not delivered exactly once (call when drained).
@@ -126,6 +142,9 @@ class Network {
         if (observer_) observer_->onPacketInjected(node, queued, now);
     }
     void flitEjected(uint64_t now, const Flit& f, uint32_t node);
+    // Asks the gate whether `node` takes flit f now (true without a gate or for a bare packet).
+    bool admitFlit(uint32_t node, const Flit& f, uint64_t now);
+    void flitHeld(uint32_t node, int64_t delta);
     const Link& linkRef(uint32_t l) const { return links_[l]; }
     PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }
 
@@ -174,6 +193,11 @@ class Network {
     };
     std::unordered_map<uint64_t, MessageRecord> messages_;
     NetworkObserver* observer_ = nullptr;
+    EjectionGate* gate_ = nullptr;
+    uint64_t held_flits_ = 0;
+    std::vector<uint32_t> retry_nis_;  // NIs with refused flits to offer again next step
+    std::vector<uint8_t> ni_retry_;
+    uint64_t settle_ = 0;  // cycles of no movement after which a network without events is frozen
     uint32_t next_route_id_;
     uint32_t max_packet_flits_ = 16;
     uint64_t next_packet_id_ = 1, next_message_id_ = 1;

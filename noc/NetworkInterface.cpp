@@ -64,6 +64,36 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
 }
 
 void NetworkInterface::acceptFlit(const Flit& f, uint64_t now, Network& net) {
+    // A VC is a FIFO: behind a refused flit every later flit of its VC waits too.
+    bool behind = false;
+    for (const Flit& h : held_) behind |= h.vc == f.vc;
+    if (behind || !net.admitFlit(node_, f, now)) {
+        held_.push_back(f);
+        net.flitHeld(node_, +1);
+        return;
+    }
+    consume(f, now, net);
+}
+
+uint32_t NetworkInterface::drain(uint64_t now, Network& net) {
+    uint32_t blocked = 0, taken = 0;  // VCs whose front flit was refused in this pass
+    size_t w = 0;
+    for (size_t i = 0; i < held_.size(); ++i) {
+        const Flit f = held_[i];
+        if (!(blocked & (1u << f.vc)) && net.admitFlit(node_, f, now)) {
+            consume(f, now, net);
+            ++taken;
+            continue;
+        }
+        blocked |= 1u << f.vc;
+        held_[w++] = f;
+    }
+    held_.resize(w);
+    if (taken) net.flitHeld(node_, -int64_t(taken));
+    return taken;
+}
+
+void NetworkInterface::consume(const Flit& f, uint64_t now, Network& net) {
     // In-order check per packet: every flit index exactly once, in order, head first.
     size_t k = 0;
     while (k < rx_.size() && rx_[k].first != f.packet) ++k;

@@ -1,8 +1,11 @@
 #pragma once
 // Network interface of one node: a FIFO source queue of packets (unbounded, so offered load is
 // never throttled and source queueing shows in packet latency), flit injection under credit flow
-// control onto the injection link, and an ejection side that drains every flit on arrival,
-// returns its credit and checks that flits arrive in order within their packet.
+// control onto the injection link, and an ejection side that takes every flit on arrival,
+// returns its credit and checks that flits arrive in order within their packet. With an
+// EjectionGate the node may refuse a flit: it then stays in the NI's ejection buffer (the
+// router's credits for it stay spent), later flits of its VC queue behind it, and drain() retries
+// them when the gate's owner says room was made.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -32,12 +35,20 @@ class NetworkInterface {
     bool inject(uint64_t now, Network& net);
     void acceptFlit(const Flit& f, uint64_t now, Network& net);
     void acceptCredit(uint8_t vc);
+    // Offers the refused flits to the gate again, in arrival order per VC; returns how many
+    // were taken.
+    uint32_t drain(uint64_t now, Network& net);
+    // Flits refused by the gate and still waiting here (their credits not returned).
+    uint32_t held() const { return static_cast<uint32_t>(held_.size()); }
+    const std::vector<Flit>& heldFlits() const { return held_; }
 
     uint64_t flitsInjected() const { return flits_in_; }
     uint64_t flitsEjected() const { return flits_out_; }
     uint64_t packetsEjected() const { return packets_out_; }
 
   private:
+    void consume(const Flit& f, uint64_t now, Network& net);
+
     uint32_t node_, router_;
     uint8_t port_, vcs_, depth_, vc_lo_, vc_hi_, vc_rr_ = 0;
     std::deque<uint32_t> queue_;
@@ -49,6 +60,8 @@ class NetworkInterface {
     // Packets being received and the next flit index each expects. Usually one per VC, but a
     // multicast tree's ejection branch may share a VC with another packet, so keyed by packet.
     std::vector<std::pair<uint32_t, uint16_t>> rx_;
+    // Flits the gate refused, in arrival order (FIFO per VC; empty unless a gate pushes back).
+    std::vector<Flit> held_;
     uint64_t flits_in_ = 0, flits_out_ = 0, packets_out_ = 0;
 };
 

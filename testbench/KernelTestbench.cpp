@@ -226,7 +226,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         const core::CoreStats& st = c.stats();
         r.macs += st.macs;
         r.compute_cycles = std::max(r.compute_cycles, st.pe_busy + st.vector_busy);
-        r.sram_bytes = std::max(r.sram_bytes, c.sram().used());
+        r.sram_bytes = std::max(r.sram_bytes, c.sram().peak());
+        r.sram_buffer_bytes = std::max(r.sram_buffer_bytes, c.sram().used());
         r.relays += st.relays, r.relay_cycles += st.relay_cycles;
     }
     r.exposed_comm = r.cycles > r.compute_cycles ? r.cycles - r.compute_cycles : 0;
@@ -299,6 +300,7 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
                        {"step_path_stages", r.step_path.stages},
                        {"step_path_cycles", r.step_path_cycles},
                        {"sram_bytes", r.sram_bytes},
+                       {"sram_buffer_bytes", r.sram_buffer_bytes},
                        {"relays", r.relays},
                        {"relay_cycles", r.relay_cycles},
                        {"checked", r.checked},
@@ -333,7 +335,10 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per step "
                "({} steps)\n",
                r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
-    fmt::print(os, "  PLMR M: SRAM per core  {} bytes\n", r.sram_bytes);
+    fmt::print(os,
+               "  PLMR M: SRAM per core  {} bytes at peak ({} in buffers, the rest messages "
+               "waiting for their recv)\n",
+               r.sram_bytes, r.sram_buffer_bytes);
     if (r.relays)
         fmt::print(os, "  software relays        {} ({} controller cycles)\n", r.relays,
                    r.relay_cycles);

@@ -60,7 +60,8 @@ struct KernelResult {
     uint32_t steps = 0;
     firmware::CriticalPath step_path, total_path;
     uint64_t step_path_cycles = 0;  // zero-load estimate of the worst step's critical path
-    uint64_t sram_bytes = 0;        // most SRAM any core uses
+    uint64_t sram_bytes = 0;  // most SRAM any core uses at once: buffers + early arrivals held
+    uint64_t sram_buffer_bytes = 0;  // most SRAM any core's buffers take
     uint64_t relays = 0, relay_cycles = 0;
     uint64_t evaluations = 0;
     hw::EnergyEvents events;  // counted over every core and link of the mesh

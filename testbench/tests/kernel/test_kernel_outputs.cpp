@@ -215,7 +215,9 @@ TEST_CASE("kernel: --stats, --heatmap and --perfetto parse and agree with the re
         macs += c["macs"].get<uint64_t>();
         compute =
             std::max(compute, c["pe_busy"].get<uint64_t>() + c["vector_busy"].get<uint64_t>());
-        sram = std::max(sram, c["sram_used_bytes"].get<uint64_t>());
+        sram = std::max(sram, c["sram_peak_bytes"].get<uint64_t>());
+        CHECK(c["sram_peak_bytes"].get<uint64_t>() ==
+              c["sram_used_bytes"].get<uint64_t>() + c["rx_held_peak_bytes"].get<uint64_t>());
         relays += c["relays"].get<uint64_t>();
         CHECK(c["cycles"].get<uint64_t>() == st["kernel"]["cycles"].get<uint64_t>());
     }
