@@ -371,8 +371,15 @@ void Controller::issue(const Instruction& i, uint64_t now) {
         }
         case Opcode::Wait: {
             uint32_t& c = counter(userEvent(i.event));
-            if (c < i.n) return stall(StallCause::Sync);
+            if (c < i.n) {
+                if (cur_->wait_since == noc::kNever) cur_->wait_since = now;
+                return stall(StallCause::Sync);
+            }
             c -= i.n;
+            if (cur_->wait_since != noc::kNever) {
+                if (trace_) traceWork(TraceUnit::Wait, cur_->pc, cur_->wait_since, now, 0);
+                cur_->wait_since = noc::kNever;
+            }
             break;
         }
         case Opcode::WaitAll:  // a fence on this stream's own operations

@@ -97,6 +97,7 @@ class Controller {
         bool done = false;  // ran off its end and everything it issued has retired
         uint32_t live = 0;  // its operations in flight
         uint64_t pe_until = 0, vec_until = 0;  // its last PE / vector work ends
+        uint64_t wait_since = noc::kNever;     // first cycle its current `wait` stalled
         uint8_t index = 0;
     };
 

@@ -10,11 +10,13 @@ namespace wsc::core {
 
 // PE array (GEMM/GEMV), vector unit, egress (SEND streams the message out of SRAM), ingress (RECV
 // from issue until the data has landed), DMA (memory port load/store, remote put/get) and the
-// controller forwarding a RELAY.
-enum class TraceUnit : uint8_t { Pe, Vector, Send, Recv, Dma, Relay, Count };
+// controller forwarding a RELAY; a stream held by `wait` for an event (from its first attempt
+// until it issues; a wait that passes at once is not traced).
+enum class TraceUnit : uint8_t { Pe, Vector, Send, Recv, Dma, Relay, Wait, Count };
 
 inline const char* traceUnitName(TraceUnit u) {
-    static const char* const names[] = {"compute", "vector", "send", "receive", "dma", "relay"};
+    static const char* const names[] = {"compute", "vector", "send", "receive",
+                                        "dma",     "relay",  "wait"};
     return names[static_cast<size_t>(u)];
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "firmware/ValidationError.h"
@@ -14,6 +15,11 @@ uint16_t Program::addBuffer(const std::string& name, uint32_t elems, DType dtype
     if (buffers_.size() >= kNoBuf) throw std::invalid_argument("too many buffers in one program");
     buffers_.push_back({name, elems, dtype});
     return static_cast<uint16_t>(buffers_.size() - 1);
+}
+
+void Program::growBuffer(uint16_t b, uint32_t elems) {
+    BufferDecl& d = buffers_.at(b);
+    d.elems = std::max(d.elems, elems);
 }
 
 void Program::addGroup(uint16_t id, std::vector<uint32_t> members) {
@@ -98,11 +104,6 @@ void Program::validate(const std::string& who) const {
                                  buffers_[b].name, role, buffers_[b].bytes(), bytes));
     };
     int depth = 0;
-    for (uint32_t s = 1; s < streams(); ++s)
-        if (streamBegin(s) == streamEnd(s) || streamBegin(s - 1) == streamEnd(s - 1))
-            throw ValidationError(ValidationError::kNoCoreId, ValidationError::kNoPc,
-                                  fmt::format("{}: stream {} has no instructions", who,
-                                              streamBegin(s) == streamEnd(s) ? s : s - 1));
     for (size_t pc = 0; pc < code_.size(); ++pc) {
         const Instruction& i = code_[pc];
         if (pc > 0 && depth != 0 && streamOf(uint32_t(pc)) != streamOf(uint32_t(pc - 1)))

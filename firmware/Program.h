@@ -33,6 +33,10 @@ class Program {
     // Returns the new buffer's index; a duplicate name throws std::invalid_argument.
     uint16_t addBuffer(const std::string& name, uint32_t elems, DType dtype = DType::FP32);
     void addGroup(uint16_t id, std::vector<uint32_t> members);
+    // Buffer `b` holds at least `elems` elements from now on (never shrinks): a generator that
+    // reuses a buffer by name for a larger operation later sizes it for its largest use. The
+    // instructions already emitted touch no more than before.
+    void growBuffer(uint16_t b, uint32_t elems);
     // Appends to the current stream (the last one unless setStream chose another).
     void add(const Instruction& i);
     // Later add()s go to a new stream, which becomes current; returns its index (the first is 0).

@@ -254,10 +254,6 @@ class Parser {
                         fmt::format("expected '.stream {}' (streams are numbered in order; stream "
                                     "0 is the code before the first .stream), got '.stream {}'",
                                     cur->streams(), s));
-                if (cur->code().empty() ||
-                    cur->streamBegin(cur->streams() - 1) == cur->code().size())
-                    fail(fmt::format("expected instructions in stream {} before '.stream {}'",
-                                     cur->streams() - 1, s));
                 cur->beginStream();
                 continue;
             }
@@ -435,8 +431,8 @@ std::string ProgramText::dump(const Firmware& fw) {
         uint32_t stream = 0;
         for (size_t pc = 0; pc < p.code().size(); ++pc) {
             const Instruction& i = p.code()[pc];
-            if (stream + 1 < p.streams() && pc == p.streamBegin(stream + 1)) {
-                out += fmt::format(".stream {}\n", ++stream);
+            while (stream + 1 < p.streams() && pc == p.streamBegin(stream + 1)) {
+                out += fmt::format(".stream {}\n", ++stream);  // (empty streams in a row)
                 indent = 0;
             }
             if (i.op == Opcode::EndLoop) --indent;
@@ -514,6 +510,7 @@ std::string ProgramText::dump(const Firmware& fw) {
             out += line + "\n";
             if (i.op == Opcode::Loop) ++indent;
         }
+        while (stream + 1 < p.streams()) out += fmt::format(".stream {}\n", ++stream);
     }
     return out;
 }

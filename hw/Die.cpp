@@ -10,7 +10,7 @@ namespace wsc::hw {
 
 Die::Die(sc_core::sc_module_name name, const noc::Topology& topo, uint32_t die_x, uint32_t die_y,
          const core::CoreParams& cp, const std::optional<dram::HbmParams>& hbm,
-         const HbmAttachParams& attach)
+         const HbmAttachParams& attach, MemoryTarget target)
     : sc_module(name), topo_(topo), x_(die_x), y_(die_y) {
     dx_ = topo.dieWidth();
     dy_ = topo.dieHeight();
@@ -47,7 +47,7 @@ Die::Die(sc_core::sc_module_name name, const noc::Topology& topo, uint32_t die_x
         stack_routers_.push_back(std::move(rs));
         stack_place_.push_back(s);
         stacks_.push_back(std::make_unique<MemoryStack>(fmt::format("hbm_{}", k).c_str(), cp,
-                                                        MemoryTarget::Hbm, *hbm, attach.sync));
+                                                        target, *hbm, attach.sync));
     }
 }
 

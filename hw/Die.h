@@ -28,7 +28,7 @@ class Die : public sc_core::sc_module, public StatsGroup {
     // attach.stacks, at the edge routers each entry names.
     Die(sc_core::sc_module_name name, const noc::Topology& topo, uint32_t die_x, uint32_t die_y,
         const core::CoreParams& cp, const std::optional<dram::HbmParams>& hbm,
-        const HbmAttachParams& attach);
+        const HbmAttachParams& attach, MemoryTarget target = MemoryTarget::Hbm);
 
     uint32_t index() const { return index_; }  // die_y * dies_x + die_x, as Topology::dieOf
     uint32_t x() const { return x_; }

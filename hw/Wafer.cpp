@@ -7,8 +7,19 @@
 
 namespace wsc::hw {
 
-Wafer::Wafer(sc_core::sc_module_name name, const HardwareConfig& hw)
-    : sc_module(name), hw_(hw), topo_(hw.noc.topology) {
+core::MemoryParams Wafer::stackModel(const dram::HbmParams& h, const core::MemoryParams& base) {
+    core::MemoryParams m = base;
+    m.bytes_per_ns = h.stackPeakBandwidthBytesPerSec() * kStreamEfficiency / 1e9;
+    const uint64_t burst_ck = h.burst_length / 2;  // double data rate
+    m.latency_ps = uint64_t(h.tRCD + h.tCL + burst_ck) * h.tCK_ps;
+    m.capacity_bytes = h.stackCapacityBytes();
+    return m;
+}
+
+Wafer::Wafer(sc_core::sc_module_name name, const HardwareConfig& hw, MemoryTarget memory)
+    : sc_module(name), hw_(hw), topo_(hw.noc.topology), memory_(memory) {
+    core::CoreParams cp = hw_.core;
+    if (memory == MemoryTarget::Simple && hw_.hbm) cp.memory = stackModel(*hw_.hbm, cp.memory);
     shell_ = std::make_unique<noc::NocShell>("noc", hw_.noc.clock_hz);
     if (hw_.hbm && hw_.hbm_attach.stacks.size() != hw_.hbm->stacks)
         throw std::invalid_argument(fmt::format("wafer: {} HBM attach places for {} stacks per die",
@@ -16,7 +27,7 @@ Wafer::Wafer(sc_core::sc_module_name name, const HardwareConfig& hw)
     for (uint32_t y = 0; y < topo_.diesY(); ++y)
         for (uint32_t x = 0; x < topo_.diesX(); ++x)
             dies_.push_back(std::make_unique<Die>(fmt::format("die_{}_{}", x, y).c_str(), topo_, x,
-                                                  y, hw_.core, hw_.hbm, hw_.hbm_attach));
+                                                  y, cp, hw_.hbm, hw_.hbm_attach, memory));
 }
 
 noc::Network& Wafer::buildNetwork(uint64_t seed) {
@@ -43,8 +54,12 @@ core::CoreArray& Wafer::cores() {
     return *cores_;
 }
 
-void Wafer::attachMemory(bool functional, bool over_noc, uint32_t header_bytes, uint32_t window) {
+void Wafer::attachMemory(bool functional, bool over_noc, uint32_t header_bytes, uint32_t window,
+                         bool interleave, uint64_t granule) {
     core::CoreArray& cs = cores();
+    if (interleave && over_noc)
+        throw std::invalid_argument("wafer: interleaving over a die's stacks is for direct DMA");
+    interleaved_.clear();
     noc::Network& net = network();
     if (ports() == 0)
         throw std::invalid_argument(
@@ -85,6 +100,21 @@ void Wafer::attachMemory(bool functional, bool over_noc, uint32_t header_bytes, 
         const uint32_t k = die.nearestStack(r);
         port_of_core_[c] = first[d] + k;
         core_port[c] = first_port[d][k] + (over_noc ? die.nearestAttach(k, r) : 0);
+    }
+    if (interleave) {
+        // One interleaved port per die over its stacks' bridges, registered after the stacks.
+        const uint64_t g = granule ? granule : std::max<uint64_t>(cs.params().dma.burst_bytes, 256);
+        std::vector<uint32_t> die_port(dies_.size());
+        for (size_t d = 0; d < dies_.size(); ++d) {
+            std::vector<core::MemoryPort*> ps;
+            for (uint32_t k = 0; k < dies_[d]->stacks(); ++k)
+                ps.push_back(&dies_[d]->stack(k).bridge());
+            interleaved_.push_back(std::make_unique<core::InterleavedMemoryPort>(ps, g));
+            cs.attachMemoryPort(*interleaved_.back());
+            die_port[d] = q++;
+        }
+        for (uint32_t c = 0; c < net.nodes(); ++c)
+            core_port[c] = die_port[topo_.dieOf(topo_.routerOfNode(c))];
     }
     cs.setPortOfCore(core_port);
 }

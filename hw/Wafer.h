@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/CoreArray.h"
+#include "core/InterleavedMemoryPort.h"
 #include "hw/Die.h"
 #include "hw/HardwareConfig.h"
 #include "hw/MemoryPorts.h"
@@ -28,7 +29,18 @@ namespace wsc::hw {
 
 class Wafer : public sc_core::sc_module, public StatsGroup, public MemoryPorts {
   public:
-    Wafer(sc_core::sc_module_name name, const HardwareConfig& hw);
+    // `memory`: each HBM stack is the cycle-level controller (Hbm) or a latency/bandwidth model
+    // of the same stack (Simple: stackModel() below), for long runs.
+    Wafer(sc_core::sc_module_name name, const HardwareConfig& hw,
+          MemoryTarget memory = MemoryTarget::Hbm);
+    MemoryTarget memoryTarget() const { return memory_; }
+    // The latency/bandwidth model of one stack of `hbm`: its peak bandwidth times
+    // kStreamEfficiency (what the cycle-level controller sustains on streaming DMA, measured:
+    // docs/LLM.md, "Memory fidelity"), a row-miss read latency (tRCD + tCL + a burst), and its
+    // capacity.
+    static core::MemoryParams stackModel(const dram::HbmParams& hbm,
+                                         const core::MemoryParams& base);
+    static constexpr double kStreamEfficiency = 0.95;
 
     const HardwareConfig& config() const { return hw_; }
     const noc::Topology& topology() const { return topo_; }
@@ -44,8 +56,11 @@ class Wafer : public sc_core::sc_module, public StatsGroup, public MemoryPorts {
     // Every core's DMA goes to the nearest stack of its own die (Die::nearestStack); with
     // over_noc through the NocMemoryPort at that stack's nearest attach router
     // (Die::nearestAttach), else straight to its bridge.
+    // `interleave` (direct only): every core spreads its DMA over all the stacks of its die,
+    // address-interleaved at `granule` bytes (core::InterleavedMemoryPort) — a die-level core
+    // is the whole die and uses all of its memory.
     void attachMemory(bool functional, bool over_noc, uint32_t header_bytes = 16,
-                      uint32_t window = 32);
+                      uint32_t window = 32, bool interleave = false, uint64_t granule = 0);
 
     uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }
     Die& die(uint32_t index) { return *dies_.at(index); }
@@ -73,6 +88,8 @@ class Wafer : public sc_core::sc_module, public StatsGroup, public MemoryPorts {
     std::unique_ptr<noc::Network> net_;
     std::unique_ptr<core::CoreArray> cores_;
     std::vector<uint32_t> port_of_core_;
+    MemoryTarget memory_;
+    std::vector<std::unique_ptr<core::InterleavedMemoryPort>> interleaved_;
 };
 
 }  // namespace wsc::hw

@@ -41,12 +41,14 @@ uint16_t CollectiveEmitter::buffer(uint32_t rank, const std::string& name, uint6
         b = p.addBuffer(name, static_cast<uint32_t>(elems), dtype_);
     } else {
         const BufferDecl& d = p.buffer(b);
-        if (d.dtype != dtype_ || d.elems < elems)
+        if (d.dtype != dtype_)
             throw std::invalid_argument(fmt::format(
-                "{}: node {} already has a buffer '{}' of {} {} elements, this collective needs "
-                "{} {}: give it another prefix (buffers are reused by name, so emit the largest "
-                "collective of a prefix first)",
-                what_, nodes_[rank], name, d.elems, dtypeName(d.dtype), elems, dtypeName(dtype_)));
+                "{}: node {} already has a buffer '{}' of {} elements, this collective needs {}: "
+                "give it another prefix (buffers are reused by name)",
+                what_, nodes_[rank], name, dtypeName(d.dtype), dtypeName(dtype_)));
+        // A larger collective on the same prefix grows the shared buffer (SRAM is declared per
+        // program, so the prefix costs the SRAM of its largest use once).
+        if (d.elems < elems) p.growBuffer(b, static_cast<uint32_t>(elems));
     }
     if (it == used.end()) bytes_[rank] += p.buffer(b).bytes();
     return b;

@@ -253,12 +253,19 @@ TEST_CASE("collectives reuse their buffers by name: a hundred all-reduces cost S
     small.elems = 50;
     Collectives::emit(fw, small);
     CHECK(fw.program(5).buffers().size() == once);
-    // A larger one does not, and says so.
+    // A larger one grows the shared buffers to its size (SRAM of the prefix's largest use).
     CollectiveSpec big = s;
     big.elems = 500;
-    CHECK_THROWS_WITH(
-        Collectives::emit(fw, big),
-        Catch::Contains("already has a buffer 't.b0.h0.p0'") && Catch::Contains("another prefix"));
+    const uint16_t b0 = fw.program(5).findBuffer("t.b0.h0.p0");
+    const uint32_t before = fw.program(5).buffer(b0).elems;
+    Collectives::emit(fw, big);
+    CHECK(fw.program(5).buffer(b0).elems > before);
+    // Another element type cannot share them, and says so.
+    CollectiveSpec half = s;
+    half.dtype = firmware::DType::FP16;
+    CHECK_THROWS_WITH(Collectives::emit(fw, half),
+                      Catch::Contains("already has a buffer 't.b0.h0.p0' of fp32") &&
+                          Catch::Contains("another prefix"));
     // Two all-reduces in a row: the second reduces the first's result (4 x the sum).
     const test::CollRun r = test::runCollectives(np, test::bigCore(), {s, s}, true, false);
     CHECK(r.correct);

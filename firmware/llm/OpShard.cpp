@@ -1,0 +1,95 @@
+#include "firmware/llm/OpShard.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace wsc::firmware::llm {
+
+using model::FfnRole;
+using model::OpKind;
+using model::TpSplit;
+
+namespace {
+
+uint64_t split(uint64_t v, uint32_t by, const model::Operator& op, const char* dim,
+               const char* deg) {
+    if (by <= 1) return v;
+    if (v % by)
+        throw std::invalid_argument(fmt::format("operator '{}': {}={} does not divide its {} ({})",
+                                                op.name, deg, by, dim, v));
+    return v / by;
+}
+
+}  // namespace
+
+OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
+    OpShard s;
+    s.op = o;
+    model::Operator& x = s.op;
+    const bool expert = o.ffn == FfnRole::RoutedExpert;
+    const bool ep = expert && p.ep > 1;
+    // Tokens: every token-wise dimension is split by sp; experts under EP instead receive the
+    // tokens their EP group routes to them.
+    const uint64_t tokens_scale_num = ep ? p.ep : 1;
+    const uint64_t tokens_scale_den = ep ? uint64_t(p.tp) * p.sp : p.sp;
+    auto tokens = [&](uint64_t v, const char* dim) {
+        if (ep) {
+            const uint64_t t = v * tokens_scale_num;
+            if (t % tokens_scale_den)
+                throw std::invalid_argument(fmt::format(
+                    "operator '{}': ep={} with tp={} x sp={} routes a fraction of a token to each "
+                    "expert ({} x {} / {})",
+                    o.name, p.ep, p.tp, p.sp, v, tokens_scale_num, tokens_scale_den));
+            return t / tokens_scale_den;
+        }
+        return split(v, p.sp, o, dim, "sp");
+    };
+    if (ep) {
+        x.instances = split(o.instances, p.ep, o, "experts", "ep");
+        x.rows = tokens(o.rows, "tokens");
+    } else {
+        switch (o.kind) {
+            case OpKind::Linear:
+                x.rows = tokens(o.rows, "tokens");
+                if (o.tp == TpSplit::Column) x.out = split(o.out, p.tp, o, "output features", "tp");
+                if (o.tp == TpSplit::Row) x.in = split(o.in, p.tp, o, "input features", "tp");
+                break;
+            case OpKind::AttnScore:
+            case OpKind::AttnContext:
+                // Heads split by tp; query rows by sp; keys stay whole (gathered across sp).
+                x.batch = split(o.batch, p.tp, o, "attention heads x sequences", "tp");
+                x.rows = tokens(o.rows, "query positions");
+                break;
+            case OpKind::Embedding:
+                // Vocabulary-parallel: each TP rank looks up the tokens of its share of the
+                // table and writes a partial output of every token (summed by an all-reduce).
+                x.elems = tokens(o.elems, "elements");
+                break;
+            default: {
+                // Element-wise: split by sp always, by tp when the operator sits in a TP region
+                // (activation between column and row splits, softmax of split heads) or when
+                // Megatron sequence parallelism splits the replicated ones.
+                uint64_t e = tokens(o.elems, "elements");
+                if (o.tp != TpSplit::Replicated || p.seqpar)
+                    e = split(e, p.tp, o, "elements", "tp");
+                x.elems = e;
+            }
+        }
+    }
+    const bool tp_split = !ep && (o.tp == TpSplit::Column || o.tp == TpSplit::Row);
+    s.weight_elems = (tp_split ? o.params / p.tp : o.params) * x.instances;
+    // Work scales with the shapes: the FLOP counts of the whole operator times the die's share.
+    const double whole =
+        double(o.isMatrix() ? o.batch * o.rows * o.in * o.out : o.elems) * double(o.instances);
+    const double part =
+        double(x.isMatrix() ? x.batch * x.rows * x.in * x.out : x.elems) * double(x.instances);
+    const double f = whole > 0 ? part / whole : 0.0;
+    s.flops_fwd = uint64_t(double(o.fwd_flops) * double(o.instances) * f + 0.5);
+    s.flops_bwd = uint64_t(double(o.bwd_dx_flops + o.bwd_dw_flops) * double(o.instances) * f + 0.5);
+    s.in_elems = x.isMatrix() ? x.batch * x.rows * x.in * x.instances : x.elems;
+    s.out_elems = x.outputElems() * x.instances;
+    return s;
+}
+
+}  // namespace wsc::firmware::llm

@@ -1,0 +1,779 @@
+#include "firmware/llm/StepBuilder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "firmware/collectives/Collectives.h"
+#include "firmware/llm/DieEmitter.h"
+#include "firmware/llm/OpShard.h"
+#include "firmware/plan/RankGrid.h"
+
+namespace wsc::firmware::llm {
+
+using model::Activation;
+using model::Block;
+using model::FfnRole;
+using model::NormKind;
+using model::Operator;
+using model::OpKind;
+using model::TpSplit;
+using plan::Dim;
+
+const char* modeName(StepSpec::Mode m) {
+    switch (m) {
+        case StepSpec::Mode::Train:
+            return "train";
+        case StepSpec::Mode::Prefill:
+            return "prefill";
+        case StepSpec::Mode::Decode:
+            return "decode";
+    }
+    return "?";
+}
+
+namespace {
+
+model::GraphShape shapeOf(const StepSpec& s, uint64_t mb_sequences) {
+    model::GraphShape g;
+    g.sequences = mb_sequences;
+    g.dtype = s.dtype;
+    g.flash_attention = true;  // the die lowering fuses attention (DieEmitter::attention)
+    g.dropout = false;         // no dropout masks: the papers' training runs use none
+    if (s.mode == StepSpec::Mode::Decode) {
+        g.seq_len = 1;
+        g.past_len = s.seq;
+    } else {
+        g.seq_len = s.seq;
+    }
+    return g;
+}
+
+}  // namespace
+
+StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& p,
+                         std::vector<uint32_t> rank_die, const placement::DieArray& dies,
+                         const DieSpec& die, const StepSpec& s)
+    : model_(m), plan_(p), rank_die_(std::move(rank_die)), dies_(dies), die_(die), spec_(s) {
+    if (p.dies() != dies.dies())
+        throw std::invalid_argument(
+            fmt::format("plan {} does not fit the wafer of {} dies ({} x {})", p.arithmetic(),
+                        dies.dies(), dies.x, dies.y));
+    if (rank_die_.size() != p.dies())
+        throw std::invalid_argument("step builder: one die per rank expected");
+    if (m.layers % p.pp)
+        throw std::invalid_argument(fmt::format(
+            "plan {}: pp={} does not divide the model's {} layers (stages must be equal)", p.str(),
+            p.pp, m.layers));
+    const uint64_t ways = uint64_t(p.dataWays()) * p.microBatches();
+    if (s.batch == 0 || s.batch % ways)
+        throw std::invalid_argument(
+            fmt::format("batch {} does not split into dp={} x fsdp={} data-parallel groups x {} "
+                        "micro-batches ({} sequences each)",
+                        s.batch, p.dp, p.fsdp, p.microBatches(), ways));
+    mb_sequences_ = s.batch / ways;
+    if (s.mode != StepSpec::Mode::Decode && s.seq % p.sp)
+        throw std::invalid_argument(
+            fmt::format("sequence length {} does not split over sp={}", s.seq, p.sp));
+    if (s.mode == StepSpec::Mode::Decode && p.sp > 1)
+        throw std::invalid_argument("decode generates one token per sequence: sp must be 1");
+    if (p.ep > 1) {
+        if (!m.isMoe())
+            throw std::invalid_argument(fmt::format(
+                "plan {}: ep={} needs an MoE model ({} is dense)", p.str(), p.ep, m.name));
+        if (p.ep % (uint64_t(p.tp) * p.sp))
+            throw std::invalid_argument(fmt::format(
+                "plan {}: ep={} must be a multiple of tp x sp = {} (an EP group spans whole "
+                "TP/SP groups)",
+                p.str(), p.ep, p.tp * p.sp));
+        if (m.moe.experts % p.ep)
+            throw std::invalid_argument(fmt::format("plan {}: ep={} does not divide the {} experts",
+                                                    p.str(), p.ep, m.moe.experts));
+    }
+    if (s.mode != StepSpec::Mode::Train && (p.fsdp > 1))
+        throw std::invalid_argument("fsdp shards training state; inference plans use dp, tp, pp");
+    graph_ = model::LayerGraph::build(m, shapeOf(s, mb_sequences_));
+    // Every operator must split under the plan (throws naming the operator).
+    for (const Block& b : graph_.blocks())
+        for (const Operator& o : b.ops) shardOf(o, p);
+}
+
+uint64_t StepBuilder::stageLayers() const {
+    return model_.layers / plan_.pp;
+}
+
+uint64_t StepBuilder::stepTokens() const {
+    return spec_.batch * (spec_.mode == StepSpec::Mode::Decode ? 1 : spec_.seq);
+}
+
+uint64_t StepBuilder::stepModelFlops() const {
+    const uint64_t per =
+        spec_.mode == StepSpec::Mode::Train ? graph_.trainFlops() : graph_.fwdFlops();
+    return per * plan_.microBatches() * plan_.dataWays();
+}
+
+namespace {
+
+// One build: all the state of emitting a step.
+class Build {
+  public:
+    Build(const model::ModelConfig& m, const plan::ParallelPlan& p,
+          const std::vector<uint32_t>& rank_die, const DieSpec& die, const StepSpec& s,
+          const model::LayerGraph& g, uint64_t layers)
+        : m_(m), p_(p), grid_(p), die_(die), s_(s), g_(g), layers_(layers) {
+        out_.rank_die = rank_die;
+        out_.layers_per_stage = layers;
+        uint32_t nodes = 0;
+        for (uint32_t d : rank_die) nodes = std::max(nodes, d + 1);
+        out_.fw = Firmware(nodes);
+        out_.ledger = MemoryLedger(nodes, die.hbm_bytes);
+        e_ = dtypeBytes(s.dtype);
+        die_flops_.assign(grid_.ranks(), 0);
+        for (uint32_t r = 0; r < grid_.ranks(); ++r)
+            em_.push_back(std::make_unique<DieEmitter>(out_.fw.program(rank_die[r]), rank_die[r],
+                                                       die, s.dtype));
+        train_ = s.mode == StepSpec::Mode::Train;
+    }
+
+    StepProgram run() {
+        for (uint32_t st = 0; st < p_.pp; ++st) stage(st);
+        // Convert per-stream indices to pcs and finish.
+        for (auto& c : pending_comms_) {
+            const Program& pr = out_.fw.program(c.rec.die);
+            c.rec.pc_begin = pr.streamBegin(c.rec.stream) + c.begin;
+            c.rec.pc_end = pr.streamBegin(c.rec.stream) + c.end;
+            out_.comms.push_back(c.rec);
+        }
+        for (uint32_t r = 0; r < grid_.ranks(); ++r) out_.sram_bytes.push_back(em_[r]->sramBytes());
+        out_.fw.validate();
+        return std::move(out_);
+    }
+
+  private:
+    // A unit of weights: the embedding, one transformer layer, or the head.
+    struct Unit {
+        const Block* block;
+        uint64_t layer;    // global layer index (embedding / head: ~0)
+        std::string name;  // "layer 3", "embedding", "head"
+    };
+    struct RankMem {
+        std::vector<uint64_t> weights, grads, master;  // per unit
+        std::vector<uint64_t> unit_params;             // stored parameters per unit
+        uint64_t gather[2] = {0, 0};
+        uint64_t scratch[2] = {0, 0};
+        uint64_t kv = 0;
+    };
+    struct PendingComm {
+        CommRecord rec;
+        uint32_t begin, end;
+    };
+
+    uint32_t die(uint32_t r) const { return out_.rank_die[r]; }
+    DieEmitter& em(uint32_t r) { return *em_[r]; }
+
+    std::vector<Unit> units(uint32_t st) const {
+        std::vector<Unit> u;
+        if (st == 0) u.push_back({&g_.embedding(), ~0ull, "embedding"});
+        const uint64_t first = st * (m_.layers / p_.pp);
+        for (uint64_t i = 0; i < layers_; ++i)
+            u.push_back({&g_.layer(first + i), first + i, fmt::format("layer {}", first + i)});
+        if (st + 1 == p_.pp) u.push_back({&g_.head(), ~0ull, "head"});
+        return u;
+    }
+
+    // ---- communication ------------------------------------------------------------------
+    void coll(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
+              uint64_t elems, uint32_t stream, const std::vector<uint64_t>& in,
+              const std::vector<uint64_t>& out, const std::string& label, DType dt = DType::FP16) {
+        if (ranks.size() < 2 || elems == 0) return;
+        coll::CollectiveSpec cs;
+        cs.kind = c;
+        cs.algo = c == coll::Collective::AllToAll ? coll::Algorithm::Direct : coll::Algorithm::Ring;
+        for (uint32_t r : ranks) cs.ranks.push_back(die(r));
+        cs.elems = elems;
+        cs.dtype = dt;
+        cs.bidirectional = c != coll::Collective::AllToAll && ranks.size() > 2;
+        cs.pieces = 2;
+        cs.prefix =
+            fmt::format("s{}.{}.{}", stream, kind.substr(kind.find(' ') + 1), dtypeName(dt));
+        coll::Staging stg;
+        stg.budget_bytes = em(ranks[0]).commBudget();
+        stg.in_addr = in;
+        stg.out_addr = out;
+        std::vector<uint32_t> before;
+        for (uint32_t r : ranks) {
+            em(r).use(stream);
+            before.push_back(em(r).streamSize(stream));
+        }
+        coll::Collectives::emitStaged(out_.fw, cs, stg);
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            PendingComm pc;
+            pc.rec.die = die(ranks[i]);
+            pc.rec.stream = stream;
+            pc.rec.kind = kind;
+            pc.rec.label = label;
+            pc.rec.bytes = elems * dtypeBytes(dt);
+            pc.begin = before[i];
+            pc.end = em(ranks[i]).streamSize(stream);
+            pending_comms_.push_back(pc);
+        }
+    }
+
+    // A blocking collective on stream 1: compute signals, the stream runs it, compute waits.
+    void blocking(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
+                  uint64_t elems, const std::vector<uint64_t>& in, const std::vector<uint64_t>& out,
+                  const std::string& label, DType dt = DType::FP16) {
+        if (ranks.size() < 2 || elems == 0) return;
+        for (uint32_t r : ranks) {
+            em(r).ready(kTensorComm);
+            em(r).awaitReady(kTensorComm);
+        }
+        coll(kind, c, ranks, elems, kTensorComm, in, out, label, dt);
+        for (uint32_t r : ranks) {
+            em(r).done(kTensorComm);
+            out_.waits.push_back({die(r), em(r).awaitDone(kTensorComm), kind});
+        }
+    }
+
+    std::vector<uint64_t> addrs(const std::vector<uint32_t>& ranks,
+                                uint64_t (Build::*f)(uint32_t) const) const {
+        std::vector<uint64_t> a;
+        for (uint32_t r : ranks) a.push_back((this->*f)(r));
+        return a;
+    }
+    uint64_t scratchIn(uint32_t r) const { return mem_[r].scratch[turn_ & 1]; }
+    uint64_t scratchOut(uint32_t r) const { return mem_[r].scratch[(turn_ + 1) & 1]; }
+
+    // ---- memory -------------------------------------------------------------------------
+    void allocateStage(uint32_t st, const std::vector<Unit>& us) {
+        for (uint32_t r : grid_.stage(st)) {
+            RankMem& rm = mem_[r];
+            uint64_t max_unit = 0, max_out = 0;
+            for (const Unit& u : us) {
+                uint64_t w = 0;
+                for (const Operator& o : u.block->ops) {
+                    const OpShard sh = shardOf(o, p_);
+                    w += sh.weight_elems;
+                    max_out = std::max({max_out, sh.out_elems, sh.in_elems});
+                }
+                const uint64_t stored = (w + p_.fsdp - 1) / p_.fsdp;
+                rm.unit_params.push_back(stored);
+                max_unit = std::max(max_unit, w);
+                const uint32_t d = die(r);
+                rm.weights.push_back(
+                    out_.ledger.alloc(d, MemKind::Weights, stored * e_, u.name + " weights"));
+                if (train_) {
+                    rm.grads.push_back(
+                        out_.ledger.alloc(d, MemKind::Gradients, stored * e_, u.name + " grads"));
+                    rm.master.push_back(out_.ledger.alloc(d, MemKind::Optimizer, stored * 12,
+                                                          u.name + " Adam states"));
+                }
+            }
+            const uint32_t d = die(r);
+            if (p_.fsdp > 1)
+                for (auto& g : rm.gather)
+                    g = out_.ledger.alloc(d, MemKind::Buffers, max_unit * e_,
+                                          "FSDP gathered weights");
+            for (auto& sc : rm.scratch)
+                sc = out_.ledger.alloc(d, MemKind::Buffers, std::max<uint64_t>(max_out, 1) * e_,
+                                       "activation scratch");
+        }
+    }
+
+    // ---- one stage ----------------------------------------------------------------------
+    void stage(uint32_t st) {
+        const std::vector<Unit> us = units(st);
+        mem_.resize(grid_.ranks());
+        allocateStage(st, us);
+        const uint32_t mb = p_.microBatches();
+        std::vector<std::pair<bool, uint32_t>> order;  // (forward?, micro-batch)
+        if (train_) {
+            const uint32_t warm = std::min(p_.pp - st - 1, mb);
+            for (uint32_t i = 0; i < warm; ++i) order.push_back({true, i});
+            for (uint32_t i = 0; i + warm < mb; ++i) {
+                order.push_back({true, warm + i});
+                order.push_back({false, i});
+            }
+            for (uint32_t i = mb - warm; i < mb; ++i) order.push_back({false, i});
+        } else {
+            for (uint32_t i = 0; i < mb; ++i) order.push_back({true, i});
+        }
+        gather_uses_.assign(grid_.ranks(), 0);
+        std::vector<std::vector<uint64_t>> act(grid_.ranks());  // per rank: (mb, unit) blocks
+        for (auto& a : act) a.assign(size_t(mb) * us.size(), 0);
+        if (!train_) kvCache(st, us);
+        for (const auto& [fwd, i] : order) {
+            if (fwd)
+                forward(st, us, i, act);
+            else
+                backward(st, us, i, act);
+        }
+        if (train_ && s_.optimizer) optimizer(st, us);
+    }
+
+    void kvCache(uint32_t st, const std::vector<Unit>& us) {
+        // The KV cache of every sequence the stage serves: K and V per layer, heads split by tp.
+        for (uint32_t r : grid_.stage(st)) {
+            uint64_t elems = 0;
+            for (const Unit& u : us)
+                if (u.layer != ~0ull)
+                    if (const Operator* sc = u.block->find("attn.score")) {
+                        const OpShard sh = shardOf(*sc, p_);
+                        // keys x head_dim per (sequence, head) for K, and as much for V.
+                        elems += 2 * sh.op.batch * sc->out * sc->in;
+                    }
+            elems *= p_.microBatches();
+            if (elems)
+                mem_[r].kv = out_.ledger.alloc(die(r), MemKind::KvCache, elems * e_, "KV cache");
+        }
+    }
+
+    // FSDP: the weights of a unit are gathered before each use (prefetched two ahead on
+    // stream 3) and the slot is released after it.
+    void gatherBefore(uint32_t st, const Unit& u, size_t ui) {
+        if (p_.fsdp < 2) return;
+        for (const auto& grp : groupsOf(st, {Dim::FSDP})) {
+            for (uint32_t r : grp) {
+                const uint64_t use = gather_uses_[r]++;
+                if (use >= 2) em(r).awaitReady(kGatherComm);
+            }
+            std::vector<uint64_t> in, out;
+            for (uint32_t r : grp) {
+                in.push_back(mem_[r].weights[ui]);
+                out.push_back(mem_[r].gather[(gather_uses_[r] - 1) & 1]);
+            }
+            coll("fsdp all-gather", coll::Collective::AllGather, grp,
+                 mem_[grp[0]].unit_params[ui] * p_.fsdp, kGatherComm, in, out, u.name);
+            for (uint32_t r : grp) {
+                em(r).done(kGatherComm);
+                out_.waits.push_back({die(r), em(r).awaitDone(kGatherComm), "fsdp all-gather"});
+            }
+        }
+    }
+    void gatherAfter(uint32_t st) {
+        if (p_.fsdp < 2) return;
+        for (uint32_t r : grid_.stage(st)) em(r).ready(kGatherComm);
+    }
+
+    std::vector<std::vector<uint32_t>> groupsOf(uint32_t st,
+                                                std::initializer_list<Dim> dims) const {
+        std::vector<std::vector<uint32_t>> out;
+        for (auto& g : grid_.groups(dims))
+            if (grid_.coord(g[0]).pp == st) out.push_back(g);
+        return out;
+    }
+
+    uint64_t tokensLocal() const { return g_.shape().tokens() / p_.sp; }
+
+    // ---- forward ------------------------------------------------------------------------
+    void forward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
+                 std::vector<std::vector<uint64_t>>& act) {
+        const auto ranks = grid_.stage(st);
+        const uint64_t H = m_.hidden;
+        const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
+        if (st > 0)  // activations of micro-batch i from the previous stage
+            for (uint32_t r : ranks) {
+                auto c = grid_.coord(r);
+                c.pp = st - 1;
+                em(r).recvTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
+                em(r).done(kPipeComm);
+                out_.waits.push_back({die(r), em(r).awaitDone(kPipeComm), "pp recv"});
+            }
+        for (size_t ui = 0; ui < us.size(); ++ui) {
+            const Unit& u = us[ui];
+            const std::string lbl = fmt::format("mb {} {}", i, u.name);
+            gatherBefore(st, u, ui);
+            if (train_) {  // the activations this micro-batch keeps for its backward
+                for (uint32_t r : ranks) {
+                    uint64_t saved = 0;
+                    for (const Operator& o : u.block->ops) {
+                        const OpShard sh = shardOf(o, p_);
+                        const double f = o.isMatrix() || o.elems == 0
+                                             ? double(sh.in_elems) /
+                                                   double(std::max<uint64_t>(
+                                                       1, o.batch * o.rows * o.in * o.instances))
+                                             : double(sh.op.elems) / double(o.elems);
+                        saved += uint64_t(double(o.saved_elems * o.instances) * f + 0.5);
+                    }
+                    act[r][size_t(i) * us.size() + ui] =
+                        out_.ledger.alloc(die(r), MemKind::Activations,
+                                          std::max<uint64_t>(saved, 1) * e_, lbl + " activations");
+                }
+            }
+            ops(st, u, ui, i, true);
+            gatherAfter(st);
+        }
+        if (st + 1 < p_.pp)
+            for (uint32_t r : ranks) {
+                em(r).ready(kPipeComm);
+                em(r).awaitReady(kPipeComm);
+                auto c = grid_.coord(r);
+                c.pp = st + 1;
+                em(r).sendTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
+            }
+    }
+
+    // ---- backward -----------------------------------------------------------------------
+    void backward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
+                  std::vector<std::vector<uint64_t>>& act) {
+        const auto ranks = grid_.stage(st);
+        const uint64_t H = m_.hidden;
+        const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
+        if (st + 1 < p_.pp)
+            for (uint32_t r : ranks) {
+                auto c = grid_.coord(r);
+                c.pp = st + 1;
+                em(r).recvTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
+                em(r).done(kPipeComm);
+                out_.waits.push_back({die(r), em(r).awaitDone(kPipeComm), "pp recv"});
+            }
+        for (size_t k = us.size(); k-- > 0;) {
+            const Unit& u = us[k];
+            gatherBefore(st, u, k);
+            ops(st, u, k, i, false);
+            gatherAfter(st);
+            for (uint32_t r : ranks) out_.ledger.free(die(r), act[r][size_t(i) * us.size() + k]);
+            gradReduce(st, u, k, i);
+        }
+        if (st > 0)
+            for (uint32_t r : ranks) {
+                em(r).ready(kPipeComm);
+                em(r).awaitReady(kPipeComm);
+                auto c = grid_.coord(r);
+                c.pp = st - 1;
+                em(r).sendTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
+            }
+    }
+
+    // Gradients of a unit after micro-batch i's backward: FSDP reduce-scatters every micro-
+    // batch; replicas (dp, sp) all-reduce after the last one. Stream 4, overlapped.
+    void gradReduce(uint32_t st, const Unit& u, size_t ui, uint32_t i) {
+        const bool last = i + 1 == p_.microBatches();
+        const bool rs = p_.fsdp > 1;
+        const bool ar = last && (p_.dp > 1 || p_.sp > 1);
+        if (!rs && !ar) return;
+        const auto ranks = grid_.stage(st);
+        for (uint32_t r : ranks) em(r).ready(kGradComm);
+        for (uint32_t r : ranks) em(r).awaitReady(kGradComm);
+        if (rs)
+            for (const auto& grp : groupsOf(st, {Dim::FSDP})) {
+                std::vector<uint64_t> a;
+                for (uint32_t r : grp) a.push_back(mem_[r].grads[ui]);
+                coll("fsdp reduce-scatter", coll::Collective::ReduceScatter, grp,
+                     mem_[grp[0]].unit_params[ui] * p_.fsdp, kGradComm, a, {},
+                     fmt::format("mb {} {}", i, u.name));
+            }
+        if (ar)
+            for (const auto& grp : groupsOf(st, {Dim::SP, Dim::DP})) {
+                std::vector<uint64_t> a;
+                for (uint32_t r : grp) a.push_back(mem_[r].grads[ui]);
+                coll("dp all-reduce", coll::Collective::AllReduce, grp,
+                     mem_[grp[0]].unit_params[ui], kGradComm, a, {}, u.name);
+            }
+        for (uint32_t r : ranks) em(r).done(kGradComm);
+        grad_signals_[ui]++;
+    }
+
+    void optimizer(uint32_t st, const std::vector<Unit>& us) {
+        // In the order the gradients were reduced (last unit first).
+        for (size_t k = us.size(); k-- > 0;)
+            for (uint32_t r : grid_.stage(st)) {
+                for (uint32_t n = 0; n < grad_signals_[k]; ++n)
+                    out_.waits.push_back({die(r), em(r).awaitDone(kGradComm), "grad reduction"});
+                em(r).optimizer(mem_[r].unit_params[k], mem_[r].master[k], mem_[r].grads[k],
+                                mem_[r].weights[k]);
+            }
+        grad_signals_.clear();
+    }
+
+    // ---- the operators of a unit, forward or backward ------------------------------------
+    void ops(uint32_t st, const Unit& u, size_t ui, uint32_t mb, bool fwd) {
+        const auto& all = u.block->ops;
+        block_ = u.block;
+        const auto ranks = grid_.stage(st);
+        std::vector<size_t> idx(all.size());
+        for (size_t j = 0; j < all.size(); ++j) idx[j] = fwd ? j : all.size() - 1 - j;
+        for (size_t n = 0; n < idx.size(); ++n) {
+            const Operator& o = all[idx[n]];
+            const std::string lbl = fmt::format("mb {} {} {}", mb, u.name, o.name);
+            // Fused attention: score, softmax and context are one kernel.
+            if (o.kind == OpKind::Softmax &&
+                ((fwd && idx[n] > 0 && all[idx[n] - 1].kind == OpKind::AttnScore) ||
+                 (!fwd && idx[n] + 1 < all.size() && all[idx[n] + 1].kind == OpKind::AttnScore)))
+                continue;
+            if ((fwd && o.kind == OpKind::AttnContext) || (!fwd && o.kind == OpKind::AttnScore))
+                continue;
+            if ((fwd && o.kind == OpKind::AttnScore) || (!fwd && o.kind == OpKind::AttnContext)) {
+                attention(ranks, fwd ? o : *u.block->find("attn.score"), fwd, lbl);
+                continue;
+            }
+            const OpShard sh = shardOf(o, p_);
+            preComm(ranks, o, sh, fwd, lbl);
+            for (uint32_t r : ranks) compute(r, o, sh, ui, fwd, mb);
+            postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
+            flops(ranks, sh, fwd);
+            ++turn_;
+        }
+    }
+
+    void flops(const std::vector<uint32_t>& ranks, const OpShard& sh, bool fwd) {
+        const uint64_t f = fwd ? sh.flops_fwd : sh.flops_bwd;
+        out_.model_flops += f * ranks.size();
+        for (uint32_t r : ranks) {
+            die_flops_[r] += f;
+            out_.die_flops_max = std::max(out_.die_flops_max, die_flops_[r]);
+        }
+    }
+
+    void attention(const std::vector<uint32_t>& ranks, const Operator& score, bool fwd,
+                   const std::string& lbl) {
+        const OpShard sh = shardOf(score, p_);
+        const uint64_t keys = score.out, d = score.in;
+        // Context parallelism: K and V of the whole sequence are gathered before (and their
+        // gradients reduce-scattered after) attention.
+        const uint64_t kv_local = sh.op.batch * sh.op.rows * d * 2;
+        if (fwd && p_.sp > 1)
+            for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
+                blocking("sp all-gather", coll::Collective::AllGather, grp, kv_local * p_.sp,
+                         addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut), lbl);
+        for (uint32_t r : ranks) {
+            AttentionWork w;
+            w.groups = sh.op.batch, w.q = sh.op.rows, w.kv = keys, w.head_dim = d;
+            w.causal_fraction = score.causal_fraction;
+            w.q_addr = scratchIn(r), w.k_addr = scratchOut(r), w.v_addr = scratchOut(r);
+            w.o_addr = scratchOut(r);
+            if (s_.mode == StepSpec::Mode::Decode && mem_[r].kv) w.k_addr = w.v_addr = mem_[r].kv;
+            w.backward = !fwd;
+            em(r).attention(w);
+        }
+        if (!fwd && p_.sp > 1)
+            for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
+                blocking("sp reduce-scatter", coll::Collective::ReduceScatter, grp,
+                         kv_local * p_.sp, addrs(grp, &Build::scratchOut), {}, lbl);
+        // FLOPs of score, softmax and context together.
+        flops(ranks, sh, fwd);
+        for (const Operator& o : block_->ops)
+            if (o.kind == OpKind::Softmax || o.kind == OpKind::AttnContext)
+                flops(ranks, shardOf(o, p_), fwd);
+        ++turn_;
+    }
+
+    // Collectives an operator needs before it runs.
+    void preComm(const std::vector<uint32_t>& ranks, const Operator& o, const OpShard& sh, bool fwd,
+                 const std::string& lbl) {
+        const uint32_t st = grid_.coord(ranks[0]).pp;
+        const bool tp = p_.tp > 1 && o.ffn != FfnRole::RoutedExpert;
+        if (o.kind == OpKind::Linear && tp && p_.seqpar) {
+            // Sequence-parallel regions: gather the sequence before a column split (forward),
+            // before a row split's dX (backward).
+            if ((fwd && o.tp == TpSplit::Column) || (!fwd && o.tp == TpSplit::Row)) {
+                const uint64_t elems = sh.op.rows * (fwd ? o.in : o.out);
+                for (const auto& grp : groupsOf(st, {Dim::TP}))
+                    blocking("tp all-gather", coll::Collective::AllGather, grp, elems,
+                             addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut), lbl);
+            }
+        }
+        // Expert parallelism: dispatch before the first routed-expert operator (forward), the
+        // reverse of the combine before the last one (backward).
+        if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
+            ((fwd && o.tp == TpSplit::Column) || (!fwd && o.tp == TpSplit::Row))) {
+            const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
+            for (uint32_t r : ranks) {
+                if (r != grid_.epGroup(r)[0]) continue;
+                const auto grp = grid_.epGroup(r);
+                blocking(fwd ? "ep dispatch" : "ep combine (backward)", coll::Collective::AllToAll,
+                         grp, elems, addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut),
+                         lbl);
+            }
+        }
+    }
+
+    // Collectives an operator needs after it runs.
+    void postComm(const std::vector<uint32_t>& ranks, const Operator& o, const OpShard& sh,
+                  bool fwd, const std::string& lbl, const std::vector<Operator>& all, size_t at) {
+        const uint32_t st = grid_.coord(ranks[0]).pp;
+        const bool tp = p_.tp > 1 && o.ffn != FfnRole::RoutedExpert;
+        const uint64_t T = sh.op.rows;
+        if (o.kind == OpKind::Linear && tp) {
+            // Row split forward / column split backward leave partial sums: all-reduce them
+            // (reduce-scatter with sequence parallelism).
+            if ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column)) {
+                const uint64_t elems = T * (fwd ? o.out : o.in);
+                for (const auto& grp : groupsOf(st, {Dim::TP})) {
+                    if (p_.seqpar)
+                        blocking("tp reduce-scatter", coll::Collective::ReduceScatter, grp, elems,
+                                 addrs(grp, &Build::scratchOut), {}, lbl);
+                    else
+                        blocking("tp all-reduce", coll::Collective::AllReduce, grp, elems,
+                                 addrs(grp, &Build::scratchOut), {}, lbl);
+                }
+            }
+        }
+        if (fwd && o.kind == OpKind::Embedding && p_.tp > 1 && o.tp == TpSplit::Row)
+            for (const auto& grp : groupsOf(st, {Dim::TP}))
+                blocking(p_.seqpar ? "tp reduce-scatter" : "tp all-reduce",
+                         p_.seqpar ? coll::Collective::ReduceScatter : coll::Collective::AllReduce,
+                         grp, sh.op.elems, addrs(grp, &Build::scratchOut), {}, lbl);
+        if (fwd && o.kind == OpKind::Loss && p_.tp > 1)  // vocab-parallel cross-entropy: max, sum
+            for (const auto& grp : groupsOf(st, {Dim::TP}))
+                blocking("tp all-reduce", coll::Collective::AllReduce, grp, 2 * tokensLocal(),
+                         addrs(grp, &Build::scratchOut), {}, lbl, DType::FP32);
+        // Expert parallelism: combine after the last routed-expert operator (forward), the
+        // reverse of the dispatch after the first one (backward).
+        if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
+            ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column))) {
+            const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
+            for (uint32_t r : ranks) {
+                if (r != grid_.epGroup(r)[0]) continue;
+                const auto grp = grid_.epGroup(r);
+                blocking(fwd ? "ep combine" : "ep dispatch (backward)", coll::Collective::AllToAll,
+                         grp, elems, addrs(grp, &Build::scratchOut), addrs(grp, &Build::scratchIn),
+                         lbl);
+            }
+            // With tp > 1 each TP rank dispatched a share of the tokens: gather them back.
+            if (fwd && p_.tp > 1 && !p_.seqpar)
+                for (const auto& grp : groupsOf(st, {Dim::TP}))
+                    blocking("tp all-gather", coll::Collective::AllGather, grp,
+                             tokensLocal() * m_.hidden, addrs(grp, &Build::scratchIn),
+                             addrs(grp, &Build::scratchOut), lbl);
+        }
+        (void)all;
+        (void)at;
+    }
+
+    // The die's compute for one operator.
+    void compute(uint32_t r, const Operator& o, const OpShard& sh, size_t ui, bool fwd,
+                 uint32_t mb) {
+        const model::Operator& x = sh.op;
+        DieEmitter& d = em(r);
+        const uint64_t w_addr =
+            p_.fsdp > 1 ? mem_[r].gather[(gather_uses_[r] - 1) & 1] : mem_[r].weights[ui];
+        if (x.kind == OpKind::Linear) {
+            if (x.rows == 0) return;  // an expert no token was routed to
+            MatrixWork w;
+            w.batch = x.instances;
+            if (fwd) {
+                w.m = x.rows, w.k = x.in, w.n = x.out;
+                w.a_addr = scratchIn(r), w.b_addr = w_addr, w.c_addr = scratchOut(r);
+                d.matrix(w);
+                return;
+            }
+            // dX = dY W^T, dW (+)= X^T dY (accumulated over micro-batches).
+            w.m = x.rows, w.k = x.out, w.n = x.in;
+            w.a_addr = scratchIn(r), w.b_addr = w_addr, w.c_addr = scratchOut(r);
+            d.matrix(w);
+            if (o.params > 0 || !o.tied_to.empty()) {
+                MatrixWork g;
+                g.batch = x.instances;
+                g.m = x.in, g.k = x.rows, g.n = x.out;
+                g.a_addr = scratchIn(r), g.b_addr = scratchOut(r);
+                g.c_addr = train_ && ui < mem_[r].grads.size() ? mem_[r].grads[ui] : scratchOut(r);
+                g.accumulate = mb > 0;
+                d.matrix(g);
+            }
+            return;
+        }
+        VectorWork v;
+        v.elems = x.elems;
+        v.in_addr = {scratchIn(r)};
+        v.out_addr = scratchOut(r);
+        switch (x.kind) {
+            case OpKind::Norm:
+                if (m_.norm == NormKind::LayerNorm)
+                    v.ops = {Opcode::VRedSum, Opcode::VBSub, Opcode::VSqSum, Opcode::VRsqrt,
+                             Opcode::VBMul,   Opcode::VMul,  Opcode::VAdd};
+                else
+                    v.ops = {Opcode::VSqSum, Opcode::VRsqrt, Opcode::VBMul, Opcode::VMul};
+                if (!fwd) {
+                    v.in_addr.push_back(scratchOut(r));  // saved input and the gradient
+                    v.ops = {Opcode::VMul, Opcode::VRedSum, Opcode::VBMul,
+                             Opcode::VSub, Opcode::VMul,    Opcode::VBMul};
+                }
+                break;
+            case OpKind::Residual:
+                if (!fwd) return;  // the gradient passes through both branches unchanged
+                v.in_addr.push_back(scratchOut(r));
+                v.ops = {Opcode::VAdd};
+                break;
+            case OpKind::Activation: {
+                const bool gated = m_.gated_mlp;
+                if (gated) v.in_addr.push_back(scratchOut(r));
+                const Opcode f = m_.activation == Activation::Gelu   ? Opcode::VGelu
+                                 : m_.activation == Activation::Silu ? Opcode::VSilu
+                                                                     : Opcode::VMax;
+                v.ops = {f};
+                if (gated) v.ops.push_back(Opcode::VMul);
+                if (!fwd) {
+                    v.in_addr = {scratchIn(r), scratchOut(r)};
+                    v.ops = {f, Opcode::VMul, Opcode::VMul, Opcode::VAdd};
+                    if (gated) v.ops.push_back(Opcode::VMul);
+                }
+                break;
+            }
+            case OpKind::Softmax:
+            case OpKind::Router:
+                v.ops = {Opcode::VRedMax, Opcode::VBSub,  Opcode::VExp,
+                         Opcode::VRedSum, Opcode::VRecip, Opcode::VBMul};
+                if (x.kind == OpKind::Router)
+                    for (uint32_t k = 0; k < m_.moe.experts_per_token; ++k)
+                        v.ops.push_back(Opcode::VRedMax);
+                if (!fwd) v.ops = {Opcode::VMul, Opcode::VRedSum, Opcode::VBSub, Opcode::VMul};
+                break;
+            case OpKind::Loss:
+                v.ops = fwd ? std::vector<Opcode>{Opcode::VRedMax, Opcode::VBSub,  Opcode::VExp,
+                                                  Opcode::VRedSum, Opcode::VRecip, Opcode::VBMul,
+                                                  Opcode::VSub}
+                            : std::vector<Opcode>{Opcode::VSub, Opcode::VScale};
+                break;
+            case OpKind::Embedding:
+                // Forward: a gather of rows (this rank's share of the vocabulary); backward: the
+                // scatter-add of the output gradient into the table's gradient.
+                v.in_addr = {w_addr};
+                v.elems = x.elems;
+                v.ops = fwd ? std::vector<Opcode>{} : std::vector<Opcode>{Opcode::VAdd};
+                if (!fwd) v.in_addr.push_back(scratchIn(r));
+                if (!fwd && train_ && ui < mem_[r].grads.size()) v.out_addr = mem_[r].grads[ui];
+                break;
+            default:
+                return;
+        }
+        if (v.elems) d.vector(v);
+    }
+
+    const model::ModelConfig& m_;
+    const plan::ParallelPlan& p_;
+    plan::RankGrid grid_;
+    DieSpec die_;
+    const StepSpec& s_;
+    const model::LayerGraph& g_;
+    uint64_t layers_;
+    bool train_ = true;
+    uint32_t e_ = 2;
+    StepProgram out_;
+    std::vector<std::unique_ptr<DieEmitter>> em_;
+    std::vector<RankMem> mem_;
+    std::vector<uint64_t> gather_uses_;
+    std::map<size_t, uint32_t> grad_signals_;
+    std::vector<PendingComm> pending_comms_;
+    uint64_t turn_ = 0;
+    std::vector<uint64_t> die_flops_;
+    const Block* block_ = nullptr;  // the block whose operators are being emitted
+};
+
+}  // namespace
+
+StepProgram StepBuilder::build(uint64_t layers) const {
+    const uint64_t per = stageLayers();
+    if (layers == 0) layers = per;
+    if (layers > per)
+        throw std::invalid_argument(
+            fmt::format("step: {} layers per stage asked, the model has {} ({} layers over pp={})",
+                        layers, per, model_.layers, plan_.pp));
+    Build b(model_, plan_, rank_die_, die_, spec_, graph_, layers);
+    return b.run();
+}
+
+}  // namespace wsc::firmware::llm

@@ -1,0 +1,97 @@
+#pragma once
+// Builds the per-die instruction streams of one LLM step (training step, prefill or one decode
+// token) for a model, a parallel plan and a placement: the layer graph sharded per die, the
+// pipeline schedule (1F1B for training, micro-batches in order for inference), the compute
+// lowering (DieEmitter), the collectives of every parallel dimension on their own streams
+// (firmware/collectives), pipeline transfers, and every die's memory ledger. docs/LLM.md has the
+// schedule, the streams, the sharding and the collectives each dimension needs.
+//
+// A build covers `layers` transformer layers per pipeline stage (the first ones of each stage)
+// plus the embedding (first stage) and the head (last stage); StepComposer composes the whole
+// model from builds of 1 and 2 layers per stage, or a build of every layer is simulated whole.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "firmware/Firmware.h"
+#include "firmware/llm/DieSpec.h"
+#include "firmware/llm/MemoryLedger.h"
+#include "firmware/model/LayerGraph.h"
+#include "firmware/placement/Placement.h"
+#include "firmware/plan/ParallelPlan.h"
+
+namespace wsc::firmware::llm {
+
+struct StepSpec {
+    enum class Mode : uint8_t { Train, Prefill, Decode };
+    Mode mode = Mode::Train;
+    uint64_t batch = 1;  // sequences per step, over all data-parallel groups
+    uint64_t seq = 1;    // tokens per sequence (train, prefill); decode: tokens already cached
+    DType dtype = DType::FP16;
+    uint64_t layers = 0;    // transformer layers built per stage (0: all of the stage's)
+    bool optimizer = true;  // train: the Adam update after the last backward
+};
+const char* modeName(StepSpec::Mode m);
+
+// A collective (or transfer) as it appears in one die's program: its stream, its instructions
+// [pc_begin, pc_end), what it is (for reports and the Perfetto tracks).
+struct CommRecord {
+    uint32_t die = 0;
+    uint32_t stream = 0;
+    uint32_t pc_begin = 0, pc_end = 0;
+    std::string kind;    // "tp all-reduce", "dp all-reduce", "pp send", ...
+    std::string label;   // "mb 2 layer 0 attn.out"
+    uint64_t bytes = 0;  // this die's tensor
+};
+// A wait of the compute stream for a communication stream: cycles stalled there are that
+// kind's exposed communication.
+struct WaitRecord {
+    uint32_t die = 0;
+    uint32_t pc = 0;
+    std::string kind;
+};
+
+struct StepProgram {
+    Firmware fw;
+    MemoryLedger ledger{0, 0};
+    std::vector<uint32_t> rank_die;  // die (NoC node) of every rank
+    std::vector<CommRecord> comms;
+    std::vector<WaitRecord> waits;
+    uint64_t layers_per_stage = 0;     // built
+    uint64_t model_flops = 0;          // FLOPs of the model in this build (all dies)
+    uint64_t die_flops_max = 0;        // the busiest die's FLOPs in this build
+    std::vector<uint64_t> sram_bytes;  // per die
+    std::string notes;
+};
+
+class StepBuilder {
+  public:
+    // Throws std::invalid_argument for a plan that does not fit the model, the batch or the
+    // wafer, with the arithmetic shown.
+    StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& p,
+                std::vector<uint32_t> rank_die, const placement::DieArray& dies, const DieSpec& die,
+                const StepSpec& s);
+
+    // Layers per stage of the whole model.
+    uint64_t stageLayers() const;
+    // The step with `layers` layers per stage (0: all). The ledger is filled, not checked.
+    StepProgram build(uint64_t layers) const;
+    // The graph of one micro-batch of one data-parallel group.
+    const model::LayerGraph& graph() const { return graph_; }
+    uint64_t microBatchSequences() const { return mb_sequences_; }
+    // Whole-step model FLOPs (the graph's, times micro-batches and data-parallel groups).
+    uint64_t stepModelFlops() const;
+    uint64_t stepTokens() const;
+
+  private:
+    model::ModelConfig model_;
+    plan::ParallelPlan plan_;
+    std::vector<uint32_t> rank_die_;
+    placement::DieArray dies_;
+    DieSpec die_;
+    StepSpec spec_;
+    uint64_t mb_sequences_ = 0;
+    model::LayerGraph graph_;
+};
+
+}  // namespace wsc::firmware::llm

@@ -1,0 +1,465 @@
+#include "testbench/LlmTestbench.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/CoreArray.h"
+#include "core/CoreTraceSink.h"
+#include "core/PeArray.h"
+#include "firmware/placement/ExplicitPlacement.h"
+#include "firmware/plan/RankGrid.h"
+#include "hw/EnergyModel.h"
+#include "testbench/KernelTestbench.h"
+#include "testbench/ObservedDriver.h"
+
+namespace wsc::tb {
+
+using firmware::llm::StepBuilder;
+using firmware::llm::StepProgram;
+using firmware::llm::StepSpec;
+
+namespace {
+
+// Watches every die: wait spans of the compute stream (exposed communication by kind) and the
+// spans of every collective's instructions (how long each ran).
+class StepTraceSink : public core::CoreTraceSink {
+  public:
+    explicit StepTraceSink(const StepProgram& sp) {
+        for (size_t i = 0; i < sp.comms.size(); ++i) {
+            const auto& c = sp.comms[i];
+            by_die_[c.die].push_back({c.pc_begin, c.pc_end, i});
+        }
+        for (auto& [d, v] : by_die_) std::sort(v.begin(), v.end());
+        for (const auto& w : sp.waits) waits_[{w.die, w.pc}] = w.kind;
+        spans_.assign(sp.comms.size(), {noc::kNever, 0});
+    }
+    void onSpan(const core::TraceSpan& s) override {
+        if (s.unit == core::TraceUnit::Wait) {
+            auto it = waits_.find({s.core, s.pc});
+            if (it != waits_.end()) exposed_[s.core][it->second] += s.end - s.begin;
+            return;
+        }
+        auto d = by_die_.find(s.core);
+        if (d == by_die_.end()) return;
+        const auto& v = d->second;
+        auto it = std::upper_bound(v.begin(), v.end(), Range{s.pc, ~0u, ~size_t{0}});
+        if (it == v.begin()) return;
+        --it;
+        if (s.pc >= it->end) return;
+        auto& sp = spans_[it->index];
+        sp.first = std::min(sp.first, s.begin);
+        sp.second = std::max(sp.second, s.end);
+    }
+    void onCharge(uint32_t, core::CoreState, core::StallCause, uint64_t, uint64_t) override {}
+
+    std::map<std::string, uint64_t> exposed(uint32_t die) const {
+        auto it = exposed_.find(die);
+        return it == exposed_.end() ? std::map<std::string, uint64_t>{} : it->second;
+    }
+    std::map<std::string, uint64_t> comm(const StepProgram& sp, uint32_t die) const {
+        std::map<std::string, uint64_t> out;
+        for (size_t i = 0; i < sp.comms.size(); ++i)
+            if (sp.comms[i].die == die && spans_[i].first != noc::kNever)
+                out[sp.comms[i].kind] += spans_[i].second - spans_[i].first;
+        return out;
+    }
+
+  private:
+    struct Range {
+        uint32_t begin, end;
+        size_t index;
+        bool operator<(const Range& o) const { return begin < o.begin; }
+    };
+    std::map<uint32_t, std::vector<Range>> by_die_;
+    std::map<std::pair<uint32_t, uint32_t>, std::string> waits_;
+    std::map<uint32_t, std::map<std::string, uint64_t>> exposed_;
+    std::vector<std::pair<uint64_t, uint64_t>> spans_;
+};
+
+LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phase, uint64_t seed,
+                const std::vector<RunObserver*>& observers) {
+    const auto t0 = std::chrono::steady_clock::now();
+    LlmRun r;
+    r.phase = phase;
+    r.layers = sp.layers_per_stage;
+    r.model_flops = sp.model_flops;
+    noc::Network& net = wafer.buildNetwork(seed);
+    core::CoreParams cp = wafer.config().core;
+    cp.functional = false;
+    core::CoreArray& cores = wafer.buildCores(cp);
+    cores.load(sp.fw);
+    wafer.attachMemory(false, false, 16, 32, true, std::max<uint64_t>(cp.dma.burst_bytes, 256));
+    StepTraceSink sink(sp);
+    for (uint32_t d : sp.rank_die) cores.setTraceSink(d, &sink);
+    ObservedDriver observed(cores, observers, net, &cores);
+    const uint64_t last =
+        observers.empty() ? wafer.shell().run(net, cores) : wafer.shell().run(net, observed);
+    cores.finish(last);
+    observed.finish(last);
+    net.checkConservation();
+    r.cycles = last + 1;
+    uint64_t worst = 0;
+    for (uint32_t d : sp.rank_die) {
+        const auto& st = cores.core(d).stats();
+        if (st.finish_cycle >= worst) worst = st.finish_cycle, r.critical_die = d;
+        r.hbm_bytes += st.dma_bytes;
+    }
+    const auto& cs = cores.core(r.critical_die).stats();
+    r.compute_busy = cs.pe_busy + cs.vector_busy;
+    r.exposed = sink.exposed(r.critical_die);
+    r.comm = sink.comm(sp, r.critical_die);
+    r.events.cycles = r.cycles;
+    hw::EnergyModel::countNetwork(r.events, net);
+    for (uint32_t d : sp.rank_die) hw::EnergyModel::countCore(r.events, cores.core(d).stats());
+    r.flits = net.flitsInjected();
+    for (uint32_t d : sp.rank_die) cores.setTraceSink(d, nullptr);
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+// T(L) = T(1) + (L - 1) (T(2) - T(1)): a phase of L layers per stage composed from two runs.
+double compose(double t1, double t2, uint64_t layers) {
+    return t1 + double(layers - 1) * (t2 - t1);
+}
+
+LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>& rs,
+                      uint64_t layers) {
+    LlmPhase p;
+    p.name = name;
+    if (rs.size() == 1) {
+        const LlmRun& a = *rs[0];
+        p.cycles = double(a.cycles);
+        for (auto& [k, v] : a.exposed) p.exposed[k] = double(v);
+        for (auto& [k, v] : a.comm) p.comm[k] = double(v);
+        p.compute_busy = double(a.compute_busy);
+        p.model_flops = double(a.model_flops);
+        p.events = a.events;
+        return p;
+    }
+    const LlmRun &a = *rs[0], &b = *rs[1];
+    p.cycles = compose(double(a.cycles), double(b.cycles), layers);
+    auto keys = [](const std::map<std::string, uint64_t>& x,
+                   const std::map<std::string, uint64_t>& y) {
+        std::vector<std::string> k;
+        for (auto& [n, v] : x) k.push_back(n);
+        for (auto& [n, v] : y)
+            if (!x.count(n)) k.push_back(n);
+        return k;
+    };
+    auto get = [](const std::map<std::string, uint64_t>& m, const std::string& k) {
+        auto it = m.find(k);
+        return it == m.end() ? 0.0 : double(it->second);
+    };
+    for (const auto& k : keys(a.exposed, b.exposed))
+        p.exposed[k] = std::max(0.0, compose(get(a.exposed, k), get(b.exposed, k), layers));
+    for (const auto& k : keys(a.comm, b.comm))
+        p.comm[k] = std::max(0.0, compose(get(a.comm, k), get(b.comm, k), layers));
+    p.compute_busy = compose(double(a.compute_busy), double(b.compute_busy), layers);
+    p.model_flops = compose(double(a.model_flops), double(b.model_flops), layers);
+    auto ev = [&](uint64_t x, uint64_t y) {
+        return uint64_t(std::max(0.0, compose(double(x), double(y), layers)) + 0.5);
+    };
+    const hw::EnergyEvents &ea = a.events, &eb = b.events;
+    p.events.cycles = uint64_t(p.cycles + 0.5);
+    p.events.flops = ev(ea.flops, eb.flops);
+    p.events.sram_bytes = ev(ea.sram_bytes, eb.sram_bytes);
+    p.events.link_bits = ev(ea.link_bits, eb.link_bits);
+    p.events.local_bits = ev(ea.local_bits, eb.local_bits);
+    p.events.d2d_bits = ev(ea.d2d_bits, eb.d2d_bits);
+    p.events.hbm_read_bits = ev(ea.hbm_read_bits, eb.hbm_read_bits);
+    p.events.hbm_write_bits = ev(ea.hbm_write_bits, eb.hbm_write_bits);
+    return p;
+}
+
+}  // namespace
+
+firmware::llm::DieSpec LlmTestbench::dieSpec(const hw::HardwareConfig& hw) {
+    firmware::llm::DieSpec d;
+    const core::CoreParams& c = hw.core;
+    d.sram_bytes = c.sram.capacity_bytes;
+    d.hbm_bytes = hw.hbm ? hw.hbm->capacityBytes() : c.memory.capacity_bytes * c.memory.ports;
+    d.clock_hz = hw.noc.clock_hz;
+    const double bw = hw.hbm ? hw.hbm->peakBandwidthBytesPerSec() * hw::Wafer::kStreamEfficiency
+                             : c.memory.bytes_per_ns * 1e9 * c.memory.ports;
+    d.hbm_bytes_per_cycle = bw / d.clock_hz;
+    // fp16 operands on the PE array: narrower than its native width pack (PeArray's fold model).
+    d.peak_macs_per_cycle = uint64_t(c.pe.rows) * c.pe.cols * c.pe.macs_per_cycle *
+                            std::max<uint32_t>(1, c.pe.data_bits / 16);
+    d.vector_lanes = c.vector.lanes;
+    d.dma_burst = c.dma.burst_bytes;
+    return d;
+}
+
+double LlmResult::stepSeconds() const {
+    double s = 0;
+    for (const auto& p : phases) s += seconds(p);
+    return s;
+}
+
+double LlmResult::tokensPerSecond() const {
+    if (phases.empty()) return 0;
+    const LlmPhase& p = phases.back();
+    if (p.name == "decode") return double(spec.batch * spec.generate) / seconds(p);
+    return double(step_tokens) / seconds(p);
+}
+
+double LlmResult::mfu() const {
+    if (phases.empty()) return 0;
+    const LlmPhase& p = phases.front();  // train, or prefill
+    return p.model_flops / (double(dies) * double(peak_flops_per_cycle) * p.cycles);
+}
+
+LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const hw::HardwareConfig& hwc = wafer.config();
+    LlmResult res;
+    res.spec = spec;
+    const auto& topo = wafer.topology();
+    if (topo.dieWidth() != 1 || topo.dieHeight() != 1 || topo.localPorts() != 1)
+        throw std::invalid_argument(fmt::format(
+            "wsc llm runs at die level (one router and one core per die): this hardware has {} x "
+            "{} cores per die; use a die-level config (wafer.cores_per_die 1 x 1)",
+            topo.dieWidth(), topo.dieHeight()));
+    if (!hwc.hbm)
+        throw std::invalid_argument(
+            "wsc llm needs each die's memory: the hardware has no hbm: section");
+    const firmware::placement::DieArray dies{topo.diesX(), topo.diesY()};
+    const firmware::plan::RankGrid grid(spec.plan);
+    if (spec.plan.dies() != dies.dies())
+        throw std::invalid_argument(
+            fmt::format("plan {} does not fit the wafer: it has {} dies "
+                        "({} x {})",
+                        spec.plan.arithmetic(), dies.dies(), dies.x, dies.y));
+    std::unique_ptr<firmware::placement::Placement> pl;
+    if (spec.placement == "list")
+        pl = std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list);
+    else
+        pl = firmware::placement::Placement::byName(spec.placement);
+    res.placement = pl->name();
+    res.rank_die = pl->place(grid, dies);
+    const firmware::llm::DieSpec die = dieSpec(hwc);
+    res.clock_hz = hwc.noc.clock_hz;
+    res.dies = dies.dies();
+    res.peak_flops_per_cycle = 2 * die.peak_macs_per_cycle;
+    res.sram_capacity = die.sram_bytes;
+    res.hbm_capacity = die.hbm_bytes;
+
+    auto phase = [&](StepSpec::Mode mode, uint64_t seq, const std::string& name,
+                     bool observe) -> LlmPhase {
+        StepSpec s;
+        s.mode = mode;
+        s.batch = spec.batch;
+        s.seq = seq;
+        s.dtype = spec.dtype;
+        StepBuilder b(spec.model, spec.plan, res.rank_die, dies, die, s);
+        const uint64_t L = b.stageLayers();
+        // Memory: the whole stage, every layer (a build, not simulated).
+        {
+            const StepProgram whole = b.build(0);
+            whole.ledger.check();
+            if (res.peak.empty() || mode == StepSpec::Mode::Decode) {
+                res.peak.clear(), res.at_peak.clear();
+                for (uint32_t d = 0; d < whole.ledger.dies(); ++d) {
+                    res.peak.push_back(whole.ledger.peak(d));
+                    res.at_peak.push_back(whole.ledger.peakBreakdown(d));
+                }
+            }
+            for (uint64_t x : whole.sram_bytes) res.sram_max = std::max(res.sram_max, x);
+            if (res.step_tokens == 0) res.step_tokens = b.stepTokens();
+        }
+        std::vector<uint64_t> ks;
+        if (spec.full || L <= 2)
+            ks = {L};
+        else
+            ks = {1, 2};
+        std::vector<const LlmRun*> rs;
+        const size_t first = res.runs.size();
+        for (size_t i = 0; i < ks.size(); ++i) {
+            const StepProgram sp = b.build(ks[i]);
+            const bool last = i + 1 == ks.size();
+            res.runs.push_back(
+                simulate(wafer, sp, name, spec.seed,
+                         observe && last ? opt.observers : std::vector<RunObserver*>{}));
+        }
+        for (size_t i = first; i < res.runs.size(); ++i) rs.push_back(&res.runs[i]);
+        LlmPhase p = composePhase(name, rs, ks.size() == 1 ? ks[0] : L);
+        // The model's FLOPs of the whole phase (closed form from the graph), not composed.
+        p.model_flops = double(b.stepModelFlops());
+        return p;
+    };
+
+    res.composition =
+        spec.full ? "every layer simulated" : "T(L) = T(1) + (L - 1) (T(2) - T(1)) per stage";
+    if (spec.train) {
+        res.phases.push_back(phase(StepSpec::Mode::Train, spec.seq, "train", true));
+    } else {
+        res.phases.push_back(phase(StepSpec::Mode::Prefill, spec.seq, "prefill", true));
+        if (spec.generate > 0) {
+            const LlmPhase a = phase(StepSpec::Mode::Decode, spec.seq, "decode", false);
+            LlmPhase d = a;
+            if (spec.generate > 1) {
+                // Decode time grows with the context: the mean of the first and last token's
+                // (exact when linear in the context) times the tokens.
+                const LlmPhase b =
+                    phase(StepSpec::Mode::Decode, spec.seq + spec.generate - 1, "decode", false);
+                d.cycles = (a.cycles + b.cycles) / 2.0;
+                for (const auto& [k, v] : b.exposed) d.exposed[k] += v;
+                for (auto& [k, v] : d.exposed) v /= 2.0;
+                for (const auto& [k, v] : b.comm) d.comm[k] += v;
+                for (auto& [k, v] : d.comm) v /= 2.0;
+                d.compute_busy = (a.compute_busy + b.compute_busy) / 2.0;
+                d.model_flops = (a.model_flops + b.model_flops) / 2.0;
+            }
+            const double g = double(spec.generate);
+            d.cycles *= g;
+            for (auto& [k, v] : d.exposed) v *= g;
+            for (auto& [k, v] : d.comm) v *= g;
+            d.compute_busy *= g;
+            d.model_flops *= g;
+            d.events.cycles = uint64_t(d.cycles);
+            auto sc = [&](uint64_t& x) { x = uint64_t(double(x) * g); };
+            sc(d.events.flops), sc(d.events.sram_bytes), sc(d.events.link_bits);
+            sc(d.events.local_bits), sc(d.events.d2d_bits), sc(d.events.hbm_read_bits);
+            sc(d.events.hbm_write_bits);
+            res.phases.push_back(d);
+        }
+    }
+    for (auto& p : res.phases)
+        p.energy = hw::EnergyModel(hwc.noc, opt.energy, hwc.hbm).evaluate(p.events);
+    res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res.peak_rss_kb = KernelTestbench::peakRssKb();
+    if (opt.stats) toJson(res, *opt.stats);
+    return res;
+}
+
+void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
+    const LlmSpec& s = r.spec;
+    fmt::print(os, "llm {}: {} ({}), plan {} on {} dies, placement {}\n",
+               s.train ? "train" : "infer", s.model.name, s.model.architecture, s.plan.str(),
+               r.dies, r.placement);
+    fmt::print(os, "  batch {} x seq {}{}, {}, micro-batches {}\n", s.batch, s.seq,
+               s.train ? "" : fmt::format(", generate {}", s.generate),
+               firmware::dtypeName(s.dtype), s.plan.microBatches());
+    for (const auto& p : r.phases) {
+        const double sec = r.seconds(p);
+        fmt::print(os, "  {:<8} {:.4g} s ({:.4g} cycles)", p.name, sec, p.cycles);
+        if (p.name == "decode")
+            fmt::print(os, ", {:.4g} tokens/s, {:.4g} ms per token",
+                       double(s.batch * s.generate) / sec, 1e3 * sec / double(s.generate));
+        else
+            fmt::print(os, ", {:.4g} tokens/s, {:.4g} samples/s, MFU {:.1f}%",
+                       double(r.step_tokens) / sec, double(s.batch) / sec,
+                       100.0 * p.model_flops /
+                           (double(r.dies) * double(r.peak_flops_per_cycle) * p.cycles));
+        fmt::print(os, "\n");
+        fmt::print(os, "    compute busy (critical die) {:.1f}% of the phase\n",
+                   100.0 * p.compute_busy / p.cycles);
+        for (const auto& [k, v] : p.comm) {
+            const double ex = p.exposed.count(k) ? p.exposed.at(k) : 0.0;
+            fmt::print(
+                os,
+                "    {:<22} {:>12.4g} cycles running, {:>12.4g} exposed ({:.1f}% of the phase)\n",
+                k, v, ex, 100.0 * ex / p.cycles);
+        }
+        for (const auto& [k, v] : p.exposed)
+            if (!p.comm.count(k))
+                fmt::print(os, "    {:<22} {:>12} {:>12.4g} exposed ({:.1f}% of the phase)\n", k,
+                           "", v, 100.0 * v / p.cycles);
+        fmt::print(os, "    energy {:.4g} J, average power {:.4g} W\n", p.energy.total_pj * 1e-12,
+                   p.energy.total_pj * 1e-12 / sec);
+    }
+    // Memory: the die with the highest peak, and the spread.
+    if (!r.peak.empty()) {
+        size_t hi = 0, lo = 0;
+        for (size_t d = 1; d < r.peak.size(); ++d) {
+            if (r.peak[d] > r.peak[hi]) hi = d;
+            if (r.peak[d] < r.peak[lo]) lo = d;
+        }
+        std::string parts;
+        for (size_t k = 0; k < firmware::llm::MemoryLedger::kKinds; ++k)
+            if (r.at_peak[hi][k])
+                parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ",
+                                     firmware::llm::memKindName(firmware::llm::MemKind(k)),
+                                     firmware::llm::MemoryLedger::size(r.at_peak[hi][k]));
+        fmt::print(os, "  memory per die: peak {} on die {} of {} ({}); lowest peak {} on die {}\n",
+                   firmware::llm::MemoryLedger::size(r.peak[hi]), hi,
+                   firmware::llm::MemoryLedger::size(r.hbm_capacity), parts,
+                   firmware::llm::MemoryLedger::size(r.peak[lo]), lo);
+        fmt::print(os, "  SRAM staging per die {} of {}\n",
+                   firmware::llm::MemoryLedger::size(r.sram_max),
+                   firmware::llm::MemoryLedger::size(r.sram_capacity));
+    }
+    fmt::print(os, "  composition: {}; {} simulated runs, {:.2f} s wall, peak RSS {} MB\n",
+               r.composition, r.runs.size(), r.wall_seconds, r.peak_rss_kb / 1024);
+}
+
+void LlmTestbench::printCompareHeader(std::ostream& os) {
+    fmt::print(os,
+               "| plan | placement | step s | tokens/s | MFU % | exposed comm % | peak mem GB | "
+               "energy J |\n|---|---|---|---|---|---|---|---|\n");
+}
+
+void LlmTestbench::printCompareRow(std::ostream& os, const LlmResult& r) {
+    const LlmPhase& p = r.phases.front();
+    double ex = 0;
+    for (auto& [k, v] : p.exposed) ex += v;
+    uint64_t peak = 0;
+    for (uint64_t x : r.peak) peak = std::max(peak, x);
+    double energy = 0;
+    for (auto& ph : r.phases) energy += ph.energy.total_pj * 1e-12;
+    fmt::print(os, "| {} | {} | {:.4g} | {:.4g} | {:.1f} | {:.1f} | {:.2f} | {:.4g} |\n",
+               r.spec.plan.str(), r.placement, r.stepSeconds(), r.tokensPerSecond(),
+               100.0 * p.model_flops / (double(r.dies) * double(r.peak_flops_per_cycle) * p.cycles),
+               100.0 * ex / p.cycles, double(peak) / double(1ull << 30), energy);
+}
+
+void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
+    nlohmann::json& j = out["llm"];
+    j["model"] = r.spec.model.name;
+    j["plan"] = r.spec.plan.str();
+    j["placement"] = r.placement;
+    j["rank_die"] = r.rank_die;
+    j["batch"] = r.spec.batch;
+    j["seq"] = r.spec.seq;
+    j["generate"] = r.spec.generate;
+    j["composition"] = r.composition;
+    for (const auto& p : r.phases) {
+        nlohmann::json& q = j["phases"][p.name];
+        q["cycles"] = p.cycles;
+        q["seconds"] = r.seconds(p);
+        q["model_flops"] = p.model_flops;
+        q["compute_busy_cycles"] = p.compute_busy;
+        for (auto& [k, v] : p.exposed) q["exposed_cycles"][k] = v;
+        for (auto& [k, v] : p.comm) q["comm_cycles"][k] = v;
+        q["energy_pj"] = p.energy.total_pj;
+    }
+    for (size_t d = 0; d < r.peak.size(); ++d) {
+        nlohmann::json m;
+        m["peak_bytes"] = r.peak[d];
+        for (size_t k = 0; k < firmware::llm::MemoryLedger::kKinds; ++k)
+            m[firmware::llm::memKindName(firmware::llm::MemKind(k))] = r.at_peak[d][k];
+        j["memory"]["die_" + std::to_string(d)] = m;
+    }
+    for (const auto& run : r.runs) {
+        nlohmann::json x;
+        x["phase"] = run.phase;
+        x["layers_per_stage"] = run.layers;
+        x["cycles"] = run.cycles;
+        x["critical_die"] = run.critical_die;
+        x["wall_seconds"] = run.wall_seconds;
+        x["flits"] = run.flits;
+        x["hbm_bytes"] = run.hbm_bytes;
+        j["runs"].push_back(x);
+    }
+    j["wall_seconds"] = r.wall_seconds;
+    j["peak_rss_kb"] = r.peak_rss_kb;
+}
+
+}  // namespace wsc::tb

@@ -1,0 +1,117 @@
+#pragma once
+// Runs one LLM step (a training step, or inference: prefill and decode) of a model under a
+// parallel plan and a placement on a die-level wafer, cycle by cycle: firmware::llm::StepBuilder
+// makes every die's instruction streams, hw::Wafer runs them on the NoC (D2D links) with each
+// die's DMA interleaved over its HBM stacks (the cycle-level HBM3 controllers, or the
+// latency/bandwidth model of the same stacks), and the step is composed from builds of 1 and 2
+// layers per pipeline stage (or simulated whole with `full`): docs/LLM.md, "Composition".
+// Reports step time, throughput, model FLOPs utilisation, compute against exposed
+// communication per collective kind, memory per die, energy.
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "firmware/llm/MemoryLedger.h"
+#include "firmware/llm/StepBuilder.h"
+#include "firmware/model/ModelConfig.h"
+#include "firmware/plan/ParallelPlan.h"
+#include "hw/EnergyEvents.h"
+#include "hw/EnergyReport.h"
+#include "hw/HardwareConfig.h"
+#include "hw/Wafer.h"
+#include "testbench/RunObserver.h"
+
+namespace wsc::tb {
+
+struct LlmSpec {
+    bool train = true;  // false: inference (prefill of `seq` tokens, then `generate` decodes)
+    firmware::model::ModelConfig model;
+    firmware::plan::ParallelPlan plan;
+    std::string placement = "ring";        // a Placement::byName policy, or "list"
+    std::vector<uint32_t> placement_list;  // placement "list": the die of every rank
+    uint64_t batch = 1, seq = 1;
+    uint64_t generate = 0;  // inference: tokens decoded after the prefill
+    firmware::DType dtype = firmware::DType::FP16;
+    bool full = false;  // simulate every layer instead of composing from 1 and 2 per stage
+    uint64_t seed = 1;
+};
+
+// One simulated build (a number of layers per stage, one phase).
+struct LlmRun {
+    std::string phase;    // "train", "prefill", "decode@4096"
+    uint64_t layers = 0;  // per stage
+    uint64_t cycles = 0;
+    uint32_t critical_die = 0;  // the die that finished last
+    // Cycles the critical die's compute stream waited for each kind of communication.
+    std::map<std::string, uint64_t> exposed;
+    // Cycles from first to last instruction of every collective of a kind, summed over its
+    // instances on the critical die (how long that communication ran, hidden or not).
+    std::map<std::string, uint64_t> comm;
+    uint64_t compute_busy = 0;  // critical die: PE array + vector unit busy cycles
+    uint64_t hbm_bytes = 0;     // all dies
+    hw::EnergyEvents events;
+    uint64_t model_flops = 0;
+    double wall_seconds = 0;
+    uint64_t flits = 0;
+};
+
+// A phase of the step composed to the whole model from its runs.
+struct LlmPhase {
+    std::string name;
+    double cycles = 0;
+    std::map<std::string, double> exposed, comm;
+    double compute_busy = 0;
+    double model_flops = 0;
+    hw::EnergyEvents events;  // composed counts
+    hw::EnergyReport energy;
+};
+
+struct LlmResult {
+    LlmSpec spec;
+    std::string placement;
+    std::vector<uint32_t> rank_die;
+    std::vector<LlmRun> runs;
+    std::vector<LlmPhase> phases;  // train; or prefill and decode
+    double clock_hz = 0;
+    uint64_t dies = 0, peak_flops_per_cycle = 0;  // per die
+    uint64_t step_tokens = 0;
+    // Memory of the whole model (ledger of a full build; every die).
+    uint64_t hbm_capacity = 0;
+    std::vector<uint64_t> peak;
+    std::vector<firmware::llm::MemoryLedger::Breakdown> at_peak;
+    uint64_t sram_max = 0, sram_capacity = 0;
+    std::string composition;  // the rule used, for the report
+    double wall_seconds = 0;
+    uint64_t peak_rss_kb = 0;
+
+    double seconds(const LlmPhase& p) const { return p.cycles / clock_hz; }
+    double stepSeconds() const;
+    double tokensPerSecond() const;  // train / prefill tokens; decode: generated tokens
+    double mfu() const;              // model FLOPs / (dies x peak x time), train and prefill
+};
+
+struct LlmRunOptions {
+    hw::EnergyParams energy;
+    nlohmann::json* stats = nullptr;
+    std::vector<RunObserver*> observers;  // attached to the last (largest) run of each phase
+    bool progress = false;
+};
+
+class LlmTestbench {
+  public:
+    // The wafer must be built from the same hardware config (its memory target decides the
+    // memory fidelity). Throws std::invalid_argument for bad plans/placements (exit 2),
+    // firmware::llm::OutOfMemoryError when the plan does not fit (exit 2).
+    static LlmResult run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunOptions& opt = {});
+    // The numbers a step builder needs, from the hardware config.
+    static firmware::llm::DieSpec dieSpec(const hw::HardwareConfig& hw);
+    static void printReport(std::ostream& os, const LlmResult& r);
+    static void printCompareHeader(std::ostream& os);
+    static void printCompareRow(std::ostream& os, const LlmResult& r);
+    static void toJson(const LlmResult& r, nlohmann::json& out);
+};
+
+}  // namespace wsc::tb
