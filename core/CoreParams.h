@@ -14,6 +14,9 @@ struct PeArrayParams {
     uint32_t rows = 4, cols = 4;
     uint32_t macs_per_cycle = 1;  // MACs per PE per cycle at the native data width
     uint32_t data_bits = 32;      // native operand width; narrower types pack, wider take passes
+    // Independent R x C arrays sharing one GEMM (a die-level core stands for a die's cores): the
+    // folds are dealt to them in turn and the GEMM ends when the busiest array does.
+    uint32_t arrays = 1;
     DataflowKind dataflow = DataflowKind::OutputStationary;
 };
 

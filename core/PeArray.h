@@ -6,6 +6,9 @@
 // where T' = ceil(T * dtype_bits / (macs_per_cycle * data_bits)) (wider MACs or narrower types
 // stream faster; wider types take extra passes). Summed over folds:
 //   cycles = 2 S_R F_C + S_C F_R + F_R F_C (T' - 2).
+// With A > 1 independent arrays (PeArrayParams::arrays) fold f (row-major over F_R x F_C) goes to
+// array f mod A; each array takes the sum of its folds' 2r + c + T' - 2 and the GEMM the busiest
+// array's total (A = 1: the sum above).
 // Pure arithmetic, testable without SystemC; compute() does the fp32 math in functional mode.
 #include <cstdint>
 #include <memory>
@@ -30,7 +33,9 @@ class PeArray {
     const Dataflow& dataflow() const { return *dataflow_; }
 
     PeTiming timing(uint64_t m, uint64_t k, uint64_t n, firmware::DType t) const;
-    uint64_t peakMacsPerCycle() const { return uint64_t(p_.rows) * p_.cols * p_.macs_per_cycle; }
+    uint64_t peakMacsPerCycle() const {
+        return uint64_t(p_.rows) * p_.cols * p_.macs_per_cycle * p_.arrays;
+    }
     // C[m x n] (+)= A[m x k] * B[k x n], row-major fp32; with trans_b, B is stored [n x k] and
     // C (+)= A * B^T (same MACs, same timing: the PE array reads B by rows instead of columns).
     static void compute(const float* a, const float* b, float* c, uint32_t m, uint32_t k,

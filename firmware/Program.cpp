@@ -30,6 +30,7 @@ void Program::addGroup(uint16_t id, std::vector<uint32_t> members) {
 
 uint32_t Program::beginStream() {
     if (stream_begin_.size() >= 255) throw std::invalid_argument("too many streams in one program");
+    flush();
     stream_begin_.push_back(static_cast<uint32_t>(code_.size()));
     cur_stream_ = streams() - 1;
     return cur_stream_;
@@ -37,21 +38,51 @@ uint32_t Program::beginStream() {
 
 void Program::setStream(uint32_t s) {
     if (s > 255) throw std::invalid_argument("too many streams in one program");
+    if (streams() <= s) flush();
     while (streams() <= s) stream_begin_.push_back(static_cast<uint32_t>(code_.size()));
     cur_stream_ = s;
 }
 
 void Program::add(const Instruction& i) {
-    if (cur_stream_ + 1 >= streams()) {
+    if (cur_stream_ + 1 >= streams() && !dirty_) {
         code_.push_back(i);
         return;
     }
-    // Inside an earlier stream: insert at its end and move the later streams' starts.
-    code_.insert(code_.begin() + streamEnd(cur_stream_), i);
-    for (uint32_t s = cur_stream_; s < stream_begin_.size(); ++s) ++stream_begin_[s];
+    // Another stream than the last: kept aside until the next read merges everything.
+    if (pending_.size() < streams()) pending_.resize(streams());
+    pending_[cur_stream_].push_back(i);
+    dirty_ = true;
+}
+
+uint32_t Program::streamSize(uint32_t s) const {
+    const uint32_t begin = s == 0 ? 0 : stream_begin_.at(s - 1);
+    const uint32_t end = s + 1 < streams() ? stream_begin_[s] : static_cast<uint32_t>(code_.size());
+    return end - begin + (s < pending_.size() ? static_cast<uint32_t>(pending_[s].size()) : 0);
+}
+
+void Program::flush() const {
+    if (!dirty_) return;
+    std::vector<Instruction> merged;
+    size_t total = code_.size();
+    for (const auto& p : pending_) total += p.size();
+    merged.reserve(total);
+    std::vector<uint32_t> begins;
+    for (uint32_t s = 0; s < streams(); ++s) {
+        if (s > 0) begins.push_back(static_cast<uint32_t>(merged.size()));
+        const uint32_t b = s == 0 ? 0 : stream_begin_[s - 1];
+        const uint32_t e = s + 1 < streams() ? stream_begin_[s] : uint32_t(code_.size());
+        merged.insert(merged.end(), code_.begin() + b, code_.begin() + e);
+        if (s < pending_.size())
+            merged.insert(merged.end(), pending_[s].begin(), pending_[s].end());
+    }
+    code_.swap(merged);
+    stream_begin_.swap(begins);
+    pending_.clear();
+    dirty_ = false;
 }
 
 uint32_t Program::streamOf(uint32_t pc) const {
+    flush();
     uint32_t s = 0;
     while (s < stream_begin_.size() && pc >= stream_begin_[s]) ++s;
     return s;
@@ -70,6 +101,7 @@ const GroupDecl* Program::group(uint16_t id) const {
 }
 
 std::vector<uint32_t> Program::matchLoops() const {
+    flush();
     std::vector<uint32_t> match(code_.size(), 0), stack;
     for (uint32_t i = 0; i < code_.size(); ++i) {
         if (code_[i].op == Opcode::Loop) {
@@ -85,6 +117,7 @@ std::vector<uint32_t> Program::matchLoops() const {
 }
 
 void Program::validate(const std::string& who) const {
+    flush();
     auto fail = [&](size_t pc, const std::string& what) {
         throw ValidationError(
             ValidationError::kNoCoreId, pc,

@@ -47,9 +47,15 @@ class Program {
     void setStream(uint32_t s);
     uint32_t currentStream() const { return cur_stream_; }
     uint32_t streams() const { return static_cast<uint32_t>(stream_begin_.size() + 1); }
+    // Instructions in stream s (cheap: does not merge pending appends).
+    uint32_t streamSize(uint32_t s) const;
     // Instructions [streamBegin(s), streamEnd(s)) form stream s.
-    uint32_t streamBegin(uint32_t s) const { return s == 0 ? 0 : stream_begin_.at(s - 1); }
+    uint32_t streamBegin(uint32_t s) const {
+        flush();
+        return s == 0 ? 0 : stream_begin_.at(s - 1);
+    }
     uint32_t streamEnd(uint32_t s) const {
+        flush();
         return s + 1 < streams() ? stream_begin_[s] : static_cast<uint32_t>(code_.size());
     }
     uint32_t streamOf(uint32_t pc) const;
@@ -60,9 +66,18 @@ class Program {
     const std::vector<BufferDecl>& buffers() const { return buffers_; }
     const GroupDecl* group(uint16_t id) const;
     const std::vector<GroupDecl>& groups() const { return groups_; }
-    const std::vector<Instruction>& code() const { return code_; }
-    std::vector<Instruction>& code() { return code_; }
-    bool empty() const { return code_.empty(); }
+    const std::vector<Instruction>& code() const {
+        flush();
+        return code_;
+    }
+    std::vector<Instruction>& code() {
+        flush();
+        return code_;
+    }
+    bool empty() const {
+        flush();
+        return code_.empty();
+    }
 
     // Checks buffer indices, shapes against buffer sizes, loop nesting and group references;
     // throws std::invalid_argument naming `who` (e.g. "core 3") and the instruction index.
@@ -73,8 +88,13 @@ class Program {
   private:
     std::vector<BufferDecl> buffers_;
     std::vector<GroupDecl> groups_;
-    std::vector<Instruction> code_;
-    std::vector<uint32_t> stream_begin_;  // first pc of streams 1, 2, ...
+    // Appends to a stream that is not the last wait in pending_ and are merged into code_ in one
+    // pass by the next read (a generator that interleaves streams stays linear, not quadratic).
+    void flush() const;
+    mutable std::vector<Instruction> code_;
+    mutable std::vector<uint32_t> stream_begin_;             // first pc of streams 1, 2, ...
+    mutable std::vector<std::vector<Instruction>> pending_;  // per stream, not yet merged
+    mutable bool dirty_ = false;
     uint32_t cur_stream_ = 0;
 };
 

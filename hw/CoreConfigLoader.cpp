@@ -15,7 +15,8 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
     core::CoreParams p;
     const double hz = noc.clock_hz;
     if (const auto pe = c.optionalChild("pe_array")) {
-        pe->checkKeys({"rows", "cols", "macs_per_cycle", "data_bits", "dataflow"});
+        pe->checkKeys({"rows", "cols", "macs_per_cycle", "data_bits", "dataflow", "arrays"});
+        p.pe.arrays = pe->getUInt("arrays", 1, 65536, p.pe.arrays);
         p.pe.rows = pe->getUInt("rows", 1, 4096, p.pe.rows);
         p.pe.cols = pe->getUInt("cols", 1, 4096, p.pe.cols);
         p.pe.macs_per_cycle = pe->getUInt("macs_per_cycle", 1, 1024, p.pe.macs_per_cycle);

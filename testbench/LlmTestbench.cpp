@@ -190,8 +190,8 @@ firmware::llm::DieSpec LlmTestbench::dieSpec(const hw::HardwareConfig& hw) {
                              : c.memory.bytes_per_ns * 1e9 * c.memory.ports;
     d.hbm_bytes_per_cycle = bw / d.clock_hz;
     // fp16 operands on the PE array: narrower than its native width pack (PeArray's fold model).
-    d.peak_macs_per_cycle = uint64_t(c.pe.rows) * c.pe.cols * c.pe.macs_per_cycle *
-                            std::max<uint32_t>(1, c.pe.data_bits / 16);
+    d.peak_macs_per_cycle =
+        core::PeArray(c.pe).peakMacsPerCycle() * std::max<uint32_t>(1, c.pe.data_bits / 16);
     d.vector_lanes = c.vector.lanes;
     d.dma_burst = c.dma.burst_bytes;
     return d;

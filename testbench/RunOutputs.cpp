@@ -74,6 +74,12 @@ void RunOutputs::finishKernel(const KernelResult& r, std::ostream& os, nlohmann:
     writeFiles(os, "run");
 }
 
+void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats) {
+    if (!r.phases.empty()) energy_ = r.phases.front().energy;
+    if (!r.runs.empty()) energyJson(r.runs.back().events, stats);
+    writeFiles(os, "run");
+}
+
 void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,
                         const std::string& main_phase) {
     energy_ = hw::EnergyModel(sc_.noc, sc_.energy, sc_.hbm).evaluate(ev);

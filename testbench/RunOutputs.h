@@ -17,6 +17,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/LinkRecorder.h"
+#include "testbench/LlmTestbench.h"
 #include "testbench/NocTimelineRecorder.h"
 #include "testbench/TrafficResult.h"
 
@@ -37,6 +38,8 @@ class RunOutputs {
     // A kernel run (`wsc kernel`): its report already printed r.energy, so this only adds the
     // energy and its events to `stats` and writes the heatmap and trace.
     void finishKernel(const KernelResult& r, std::ostream& os, nlohmann::json* stats);
+    // An LLM step (`wsc llm`): the observers watched its last simulated run; writes their files.
+    void finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats);
 
     const hw::EnergyReport& energy() const { return energy_; }
     const LinkRecorder& links() const { return *links_; }

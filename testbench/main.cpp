@@ -36,6 +36,7 @@
 #include "testbench/FaultSweep.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
+#include "testbench/LlmCli.h"
 #include "testbench/NocBench.h"
 #include "testbench/Preflight.h"
 #include "testbench/ProgressObserver.h"
@@ -325,6 +326,9 @@ int main(int argc, char** argv) {
     auto* bkern = tb::KernelCli::addBench(bench, kopt);
     bench->require_subcommand(1);
     auto* kernel = tb::KernelCli::add(app, kopt);
+    tb::LlmCli::Options lopt;
+    auto* llm = tb::LlmCli::add(app, lopt);
+    auto* bllm = tb::LlmCli::addBench(bench, lopt);
 
     try {
         app.parse(argc, argv);
@@ -484,8 +488,10 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
+        if (*llm) return tb::LlmCli::run(llm, lopt, std::cout);
         if (*bench) {
             if (*bkern) return tb::KernelCli::runBench(kopt, std::cout);
+            if (*bllm) return tb::LlmCli::runBench(lopt, std::cout);
             if (*bnoc) tb::NocBench::run(std::cout, tb::NocBench::defaultCases(quick));
             if (*brtl) tb::RtlBench::run(std::cout, quick);
             return 0;

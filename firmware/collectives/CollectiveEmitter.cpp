@@ -15,7 +15,8 @@ CollectiveEmitter::CollectiveEmitter(Firmware* fw, std::vector<uint32_t> nodes, 
       dtype_(dtype),
       what_(std::move(what)),
       bytes_(nodes_.size(), 0),
-      used_(nodes_.size()) {}
+      used_(nodes_.size()),
+      code_(nodes_.size()) {}
 
 uint16_t CollectiveEmitter::buffer(uint32_t rank, const std::string& name, uint64_t elems) {
     if (elems > std::numeric_limits<uint32_t>::max())
@@ -57,27 +58,32 @@ uint16_t CollectiveEmitter::buffer(uint32_t rank, const std::string& name, uint6
 void CollectiveEmitter::send(uint32_t rank, uint16_t buf, uint32_t to_rank, uint64_t elems) {
     Instruction i;
     i.op = Opcode::Send, i.a = buf, i.peer = nodes_[to_rank], i.bytes = bytesOf(elems);
-    program(rank).add(i);
+    if (!dry()) code_[rank].push_back(i);
 }
 
 void CollectiveEmitter::recv(uint32_t rank, uint16_t buf, uint32_t from_rank, uint64_t elems) {
     Instruction i;
     i.op = Opcode::Recv, i.c = buf, i.peer = nodes_[from_rank], i.bytes = bytesOf(elems);
-    program(rank).add(i);
+    if (!dry()) code_[rank].push_back(i);
 }
 
 void CollectiveEmitter::add(uint32_t rank, uint16_t acc, uint16_t rx, uint64_t elems) {
     Instruction i;
     i.op = Opcode::VAdd, i.a = acc, i.b = rx, i.c = acc, i.n = static_cast<uint32_t>(elems);
-    program(rank).add(i);
+    if (!dry()) code_[rank].push_back(i);
 }
 
 uint64_t CollectiveEmitter::maxBytes() const {
     return bytes_.empty() ? 0 : *std::max_element(bytes_.begin(), bytes_.end());
 }
 
-size_t CollectiveEmitter::codeSize(uint32_t rank) const {
-    return dry() ? 0 : fw_->program(nodes_[rank]).code().size();
+void CollectiveEmitter::commit() {
+    if (dry()) return;
+    for (uint32_t r = 0; r < ranks(); ++r) {
+        Program& p = program(r);
+        for (const Instruction& i : code_[r]) p.add(i);
+        code_[r].clear();
+    }
 }
 
 }  // namespace wsc::firmware::coll

@@ -1,8 +1,12 @@
 #pragma once
 // The one place a collective touches a Firmware: declares (or reuses) buffers by name on the
-// ranks' programs and appends SEND / RECV / VADD. With no firmware it is a dry run that only
-// adds up the bytes of the buffers each rank would hold, which is how memory staging sizes its
-// segments without building a scratch firmware. Ranks are indices into the collective's group.
+// ranks' programs and collects each rank's SEND / RECV / VADD (and the staging DMA that
+// emitStaged spreads among them) on the side; commit() appends them with Program::add, so they
+// land in whichever stream the caller chose on each program (firmware/Program.h), and positions
+// inside the collective are positions in its own code, not in the program. With no firmware it is a
+// dry run that only adds up the bytes of the buffers each rank would hold, which is how memory
+// staging sizes its segments without building a scratch firmware. Ranks are indices into the
+// collective's group.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -33,9 +37,12 @@ class CollectiveEmitter {
     // Bytes of the buffers this collective used on `rank` (declared or reused, each once).
     uint64_t bytes(uint32_t rank) const { return bytes_[rank]; }
     uint64_t maxBytes() const;
-    // Instructions of `rank`'s program so far (0 in a dry run).
-    size_t codeSize(uint32_t rank) const;
+    // Instructions of this collective on `rank` so far (0 in a dry run), and that code.
+    size_t codeSize(uint32_t rank) const { return code_[rank].size(); }
+    std::vector<Instruction>& code(uint32_t rank) { return code_[rank]; }
     Program& program(uint32_t rank) { return fw_->program(nodes_[rank]); }
+    // Appends every rank's collected code to its program (current stream) and clears it.
+    void commit();
 
   private:
     Firmware* fw_;
@@ -44,6 +51,7 @@ class CollectiveEmitter {
     std::string what_;
     std::vector<uint64_t> bytes_;
     std::vector<std::unordered_map<std::string, uint64_t>> used_;  // per rank: name -> elems
+    std::vector<std::vector<Instruction>> code_;                   // per rank, not yet committed
 };
 
 }  // namespace wsc::firmware::coll

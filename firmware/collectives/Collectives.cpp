@@ -363,7 +363,9 @@ void Collectives::validate(const CollectiveSpec& s, uint32_t nodes) {
 CollectiveLayout Collectives::emit(Firmware& fw, const CollectiveSpec& s) {
     validate(s, fw.cores());
     CollectiveEmitter e(&fw, s.ranks, s.dtype, what(s));
-    return build(e, s, blocksOf(s), s.prefix, s.prefix);
+    CollectiveLayout lay = build(e, s, blocksOf(s), s.prefix, s.prefix);
+    e.commit();
+    return lay;
 }
 
 uint64_t Collectives::sramBytes(const CollectiveSpec& s) {
@@ -490,7 +492,7 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         }
     };
     for (uint32_t r = 0; r < n; ++r) {
-        std::vector<Instruction>& code = e.program(r).code();
+        std::vector<Instruction>& code = e.code(r);
         // Last segment first, so the earlier ranges keep their positions.
         for (uint64_t seg = S; seg-- > 0;) {
             const Part& p = parts[seg][r];
@@ -520,6 +522,7 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         }
     }
     plan.sram_bytes = e.maxBytes();
+    e.commit();
     return plan;
 }
 

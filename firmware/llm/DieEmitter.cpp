@@ -61,8 +61,7 @@ uint64_t DieEmitter::commBudget() const {
 }
 
 uint32_t DieEmitter::streamSize(uint32_t s) const {
-    if (s >= p_.streams()) return 0;
-    return p_.streamEnd(s) - p_.streamBegin(s);
+    return s < p_.streams() ? p_.streamSize(s) : 0;
 }
 
 uint64_t DieEmitter::sramBytes() const {
@@ -322,7 +321,7 @@ uint32_t DieEmitter::awaitDone(uint32_t s) {
     i.op = Opcode::Wait;
     i.event = doneEvent(s), i.n = 1;
     emit(i);
-    return p_.streamEnd(kCompute) - 1;
+    return p_.streamSize(kCompute) - 1;  // stream 0 starts at pc 0
 }
 
 void DieEmitter::sendTensor(uint32_t to, uint64_t addr, uint64_t bytes) {

@@ -93,6 +93,27 @@ TEST_CASE("PE-array cycles equal the closed-form fold model", "[core][pe]") {
     }
 }
 
+TEST_CASE("several arrays share a GEMM's folds and the busiest one sets its time", "[core][pe]") {
+    core::PeArrayParams p;
+    p.rows = 4, p.cols = 4;
+    // OS 8x8x8 on 4x4: 2 x 2 full folds of 2*4 + 4 + 8 - 2 = 18 cycles each.
+    p.arrays = 1;
+    CHECK(core::PeArray(p).timing(8, 8, 8, DType::FP32).cycles == 4 * 18);
+    p.arrays = 4;  // one fold each
+    CHECK(core::PeArray(p).timing(8, 8, 8, DType::FP32).cycles == 18);
+    CHECK(core::PeArray(p).peakMacsPerCycle() == 64);
+    p.arrays = 3;  // folds 0 and 3 on array 0
+    CHECK(core::PeArray(p).timing(8, 8, 8, DType::FP32).cycles == 2 * 18);
+    p.arrays = 64;  // more arrays than folds: the folds' own time
+    CHECK(core::PeArray(p).timing(8, 8, 8, DType::FP32).cycles == 18);
+    // Edge folds: OS 6x8x6 on 4x4: folds (4,4) 18, (4,2) 16, (2,4) 14, (2,2) 12; on 2 arrays
+    // array 0 takes folds 0 and 2 (18 + 14), array 1 folds 1 and 3 (16 + 12).
+    p.arrays = 2;
+    CHECK(core::PeArray(p).timing(6, 8, 6, DType::FP32).cycles == 32);
+    p.arrays = 0;
+    CHECK_THROWS(core::PeArray(p));
+}
+
 TEST_CASE("a GEMM instruction occupies the core for exactly the fold-model cycles", "[core][pe]") {
     for (const Case& t : kCases) {
         if (t.dtype != DType::FP32) continue;
