@@ -262,7 +262,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         const uint64_t L = b.stageLayers();
         // Memory: the whole stage, every layer (a build, not simulated).
         {
-            const StepProgram whole = b.build(0);
+            const StepProgram whole = b.build(0, /*emit=*/false);
             whole.ledger.check();
             if (res.peak.empty() || mode == StepSpec::Mode::Decode) {
                 res.peak.clear(), res.at_peak.clear();
@@ -271,7 +271,6 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                     res.at_peak.push_back(whole.ledger.peakBreakdown(d));
                 }
             }
-            for (uint64_t x : whole.sram_bytes) res.sram_max = std::max(res.sram_max, x);
             if (res.step_tokens == 0) res.step_tokens = b.stepTokens();
         }
         std::vector<uint64_t> ks;
@@ -283,6 +282,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         const size_t first = res.runs.size();
         for (size_t i = 0; i < ks.size(); ++i) {
             const StepProgram sp = b.build(ks[i]);
+            for (uint64_t x : sp.sram_bytes) res.sram_max = std::max(res.sram_max, x);
             const bool last = i + 1 == ks.size();
             res.runs.push_back(
                 simulate(wafer, sp, name, spec.seed,

@@ -122,8 +122,8 @@ class Build {
   public:
     Build(const model::ModelConfig& m, const plan::ParallelPlan& p,
           const std::vector<uint32_t>& rank_die, const DieSpec& die, const StepSpec& s,
-          const model::LayerGraph& g, uint64_t layers)
-        : m_(m), p_(p), grid_(p), die_(die), s_(s), g_(g), layers_(layers) {
+          const model::LayerGraph& g, uint64_t layers, bool emit)
+        : m_(m), p_(p), grid_(p), die_(die), s_(s), g_(g), layers_(layers), emit_(emit) {
         out_.rank_die = rank_die;
         out_.layers_per_stage = layers;
         uint32_t nodes = 0;
@@ -148,7 +148,7 @@ class Build {
             out_.comms.push_back(c.rec);
         }
         for (uint32_t r = 0; r < grid_.ranks(); ++r) out_.sram_bytes.push_back(em_[r]->sramBytes());
-        out_.fw.validate();
+        if (emit_) out_.fw.validate();
         return std::move(out_);
     }
 
@@ -311,7 +311,7 @@ class Build {
             else
                 backward(st, us, i, act);
         }
-        if (train_ && s_.optimizer) optimizer(st, us);
+        if (train_ && s_.optimizer && emit_) optimizer(st, us);
     }
 
     void kvCache(uint32_t st, const std::vector<Unit>& us) {
@@ -334,7 +334,7 @@ class Build {
     // FSDP: the weights of a unit are gathered before each use (prefetched two ahead on
     // stream 3) and the slot is released after it.
     void gatherBefore(uint32_t st, const Unit& u, size_t ui) {
-        if (p_.fsdp < 2) return;
+        if (p_.fsdp < 2 || !emit_) return;
         for (const auto& grp : groupsOf(st, {Dim::FSDP})) {
             for (uint32_t r : grp) {
                 const uint64_t use = gather_uses_[r]++;
@@ -354,7 +354,7 @@ class Build {
         }
     }
     void gatherAfter(uint32_t st) {
-        if (p_.fsdp < 2) return;
+        if (p_.fsdp < 2 || !emit_) return;
         for (uint32_t r : grid_.stage(st)) em(r).ready(kGatherComm);
     }
 
@@ -374,7 +374,7 @@ class Build {
         const auto ranks = grid_.stage(st);
         const uint64_t H = m_.hidden;
         const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
-        if (st > 0)  // activations of micro-batch i from the previous stage
+        if (st > 0 && emit_)  // activations of micro-batch i from the previous stage
             for (uint32_t r : ranks) {
                 auto c = grid_.coord(r);
                 c.pp = st - 1;
@@ -406,7 +406,7 @@ class Build {
             ops(st, u, ui, i, true);
             gatherAfter(st);
         }
-        if (st + 1 < p_.pp)
+        if (st + 1 < p_.pp && emit_)
             for (uint32_t r : ranks) {
                 em(r).ready(kPipeComm);
                 em(r).awaitReady(kPipeComm);
@@ -422,7 +422,7 @@ class Build {
         const auto ranks = grid_.stage(st);
         const uint64_t H = m_.hidden;
         const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
-        if (st + 1 < p_.pp)
+        if (st + 1 < p_.pp && emit_)
             for (uint32_t r : ranks) {
                 auto c = grid_.coord(r);
                 c.pp = st + 1;
@@ -438,7 +438,7 @@ class Build {
             for (uint32_t r : ranks) out_.ledger.free(die(r), act[r][size_t(i) * us.size() + k]);
             gradReduce(st, u, k, i);
         }
-        if (st > 0)
+        if (st > 0 && emit_)
             for (uint32_t r : ranks) {
                 em(r).ready(kPipeComm);
                 em(r).awaitReady(kPipeComm);
@@ -454,7 +454,7 @@ class Build {
         const bool last = i + 1 == p_.microBatches();
         const bool rs = p_.fsdp > 1;
         const bool ar = last && (p_.dp > 1 || p_.sp > 1);
-        if (!rs && !ar) return;
+        if ((!rs && !ar) || !emit_) return;
         const auto ranks = grid_.stage(st);
         for (uint32_t r : ranks) em(r).ready(kGradComm);
         for (uint32_t r : ranks) em(r).awaitReady(kGradComm);
@@ -511,9 +511,11 @@ class Build {
                 continue;
             }
             const OpShard sh = shardOf(o, p_);
-            preComm(ranks, o, sh, fwd, lbl);
-            for (uint32_t r : ranks) compute(r, o, sh, ui, fwd, mb);
-            postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
+            if (emit_) {
+                preComm(ranks, o, sh, fwd, lbl);
+                for (uint32_t r : ranks) compute(r, o, sh, ui, fwd, mb);
+                postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
+            }
             flops(ranks, sh, fwd);
             ++turn_;
         }
@@ -535,24 +537,27 @@ class Build {
         // Context parallelism: K and V of the whole sequence are gathered before (and their
         // gradients reduce-scattered after) attention.
         const uint64_t kv_local = sh.op.batch * sh.op.rows * d * 2;
-        if (fwd && p_.sp > 1)
-            for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
-                blocking("sp all-gather", coll::Collective::AllGather, grp, kv_local * p_.sp,
-                         addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut), lbl);
-        for (uint32_t r : ranks) {
-            AttentionWork w;
-            w.groups = sh.op.batch, w.q = sh.op.rows, w.kv = keys, w.head_dim = d;
-            w.causal_fraction = score.causal_fraction;
-            w.q_addr = scratchIn(r), w.k_addr = scratchOut(r), w.v_addr = scratchOut(r);
-            w.o_addr = scratchOut(r);
-            if (s_.mode == StepSpec::Mode::Decode && mem_[r].kv) w.k_addr = w.v_addr = mem_[r].kv;
-            w.backward = !fwd;
-            em(r).attention(w);
+        if (emit_) {
+            if (fwd && p_.sp > 1)
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
+                    blocking("sp all-gather", coll::Collective::AllGather, grp, kv_local * p_.sp,
+                             addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut), lbl);
+            for (uint32_t r : ranks) {
+                AttentionWork w;
+                w.groups = sh.op.batch, w.q = sh.op.rows, w.kv = keys, w.head_dim = d;
+                w.causal_fraction = score.causal_fraction;
+                w.q_addr = scratchIn(r), w.k_addr = scratchOut(r), w.v_addr = scratchOut(r);
+                w.o_addr = scratchOut(r);
+                if (s_.mode == StepSpec::Mode::Decode && mem_[r].kv)
+                    w.k_addr = w.v_addr = mem_[r].kv;
+                w.backward = !fwd;
+                em(r).attention(w);
+            }
+            if (!fwd && p_.sp > 1)
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
+                    blocking("sp reduce-scatter", coll::Collective::ReduceScatter, grp,
+                             kv_local * p_.sp, addrs(grp, &Build::scratchOut), {}, lbl);
         }
-        if (!fwd && p_.sp > 1)
-            for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
-                blocking("sp reduce-scatter", coll::Collective::ReduceScatter, grp,
-                         kv_local * p_.sp, addrs(grp, &Build::scratchOut), {}, lbl);
         // FLOPs of score, softmax and context together.
         flops(ranks, sh, fwd);
         for (const Operator& o : block_->ops)
@@ -750,6 +755,7 @@ class Build {
     const StepSpec& s_;
     const model::LayerGraph& g_;
     uint64_t layers_;
+    bool emit_ = true;  // false: the schedule's memory and FLOPs only, no instructions
     bool train_ = true;
     uint32_t e_ = 2;
     StepProgram out_;
@@ -765,14 +771,14 @@ class Build {
 
 }  // namespace
 
-StepProgram StepBuilder::build(uint64_t layers) const {
+StepProgram StepBuilder::build(uint64_t layers, bool emit) const {
     const uint64_t per = stageLayers();
     if (layers == 0) layers = per;
     if (layers > per)
         throw std::invalid_argument(
             fmt::format("step: {} layers per stage asked, the model has {} ({} layers over pp={})",
                         layers, per, model_.layers, plan_.pp));
-    Build b(model_, plan_, rank_die_, die_, spec_, graph_, layers);
+    Build b(model_, plan_, rank_die_, die_, spec_, graph_, layers, emit);
     return b.run();
 }
 

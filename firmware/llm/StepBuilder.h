@@ -75,7 +75,9 @@ class StepBuilder {
     // Layers per stage of the whole model.
     uint64_t stageLayers() const;
     // The step with `layers` layers per stage (0: all). The ledger is filled, not checked.
-    StepProgram build(uint64_t layers) const;
+    // emit = false walks the same schedule for the ledger and the FLOPs only (no instructions,
+    // no collectives): the memory of a whole model in milliseconds instead of minutes.
+    StepProgram build(uint64_t layers, bool emit = true) const;
     // The graph of one micro-batch of one data-parallel group.
     const model::LayerGraph& graph() const { return graph_; }
     uint64_t microBatchSequences() const { return mb_sequences_; }
