@@ -87,7 +87,7 @@ void CoreArray::beforeStep(uint64_t c) {
             queued_[id] = 1;
             next_.push_back(id);
         }
-        if (!was_done && core.done()) ++finished_;
+        if (!was_done && core.done()) ++finished_, last_finish_ = c;
     }
     active_.swap(next_);
     next_.clear();

@@ -79,6 +79,10 @@ class CoreArray : public noc::CycleDriver,
     uint64_t run(uint64_t limit, noc::CycleDriver& driver,
                  const std::function<void(uint64_t)>& on_step = {});
     uint32_t finishedCores() const { return finished_; }
+    // The cycle in which the last core to finish retired its last instruction (0 if all were
+    // empty). A run's loop goes on until the network is idle, which also waits for the credits
+    // of the last flits to travel back (a D2D link's full latency): that drain is not work.
+    uint64_t lastFinish() const { return last_finish_; }
     // Charges every core's cycles up to `end` (the run's last cycle).
     void finish(uint64_t end);
 
@@ -116,7 +120,7 @@ class CoreArray : public noc::CycleDriver,
     std::deque<MemoryRequest> mem_done_;  // answered, ordered by ready cycle
     uint64_t mem_outstanding_ = 0;
     uint32_t finished_ = 0;
-    uint64_t now_ = 0, evaluations_ = 0;
+    uint64_t now_ = 0, evaluations_ = 0, last_finish_ = 0;
     bool loaded_ = false;
     bool progress_ = false;  // some core issued in the last beforeStep
 };

@@ -119,6 +119,7 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
             }
         }
         total.hops += std::max(root, P - 1 - root), total.stages += 1;
+        total.legs.push_back({id(root, 0), id(root >= P - 1 - root ? 0 : P - 1, 0)});
     }
     plan.steps = uint32_t(tree.levels().size()) + (broadcast_ ? 1 : 0);
     plan.total_path = total;
@@ -200,11 +201,10 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
         }
     (void)broadcast_;  // the allgather half already leaves the result on every core
     plan.steps = 2 * (P - 1);
-    CriticalPath step{ring.maxHop(), 1, bytes};
-    for (const auto& p : to_next)
-        step.stages = std::max<uint32_t>(step.stages, 1 + uint32_t(p.relays.size()));
+    CriticalPath step{ring.maxHop(), 1, bytes, {}};
+    for (const auto& p : to_next) rp.keepWorst(step, rp.pathOf(p, bytes));
     plan.step_path = step;
-    plan.total_path = {step.hops * plan.steps, step.stages * plan.steps, bytes};
+    plan.total_path = {step.hops * plan.steps, step.stages * plan.steps, bytes, {}};
     plan.useful_macs = uint64_t(k_) * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();

@@ -4,6 +4,7 @@
 // numbers that follow from the route geometry (WaferLLM Sec. 5.1 / 6.1 metrics).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "firmware/Firmware.h"
@@ -25,6 +26,10 @@ struct TilePlacement {
 struct CriticalPath {
     uint32_t hops = 0, stages = 0;
     uint64_t bytes = 0;
+    // The stages as (source core, destination core), in order: a zero-load estimate sums the
+    // network's latency over them, so die-to-die and FEC hops count as what they cost
+    // (RoutePlanner::zeroLoadCycles). Empty when a schedule does not say.
+    std::vector<std::pair<uint32_t, uint32_t>> legs;
 };
 
 struct KernelPlan {

@@ -49,6 +49,16 @@ CriticalPath LineBroadcast::path(uint64_t bytes) const {
     p.bytes = bytes;
     p.hops = n > 1 ? std::max(src_, n - 1 - src_) : 0;  // cores of a line are one hop apart
     p.stages = n == 1 ? 0 : direct() ? 1 : p.hops;
+    if (n == 1) return p;
+    // Towards the far end: in one leg on the route, else core by core.
+    const bool left = src_ >= n - 1 - src_;
+    const uint32_t end = left ? 0 : n - 1;
+    if (direct()) {
+        p.legs.push_back({line_[src_], line_[end]});
+    } else {
+        for (uint32_t at = src_; at != end; at = left ? at - 1 : at + 1)
+            p.legs.push_back({line_[at], line_[left ? at - 1 : at + 1]});
+    }
     return p;
 }
 

@@ -110,11 +110,10 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
     for (const auto* v : {&a_path, &b_path})
         for (const auto& p : *v) {
             if (p.src == p.dst) continue;
-            worst.hops = std::max(worst.hops, p.hops);
-            worst.stages = std::max<uint32_t>(worst.stages, 1 + uint32_t(p.relays.size()));
+            rp.keepWorst(worst, rp.pathOf(p, worst.bytes));
         }
     plan.step_path = worst;
-    plan.total_path = {worst.hops * (L - 1), worst.stages * (L - 1), worst.bytes};
+    plan.total_path = {worst.hops * (L - 1), worst.stages * (L - 1), worst.bytes, {}};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();

@@ -125,12 +125,10 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
     CriticalPath worst;
     worst.bytes = std::max(a_bytes, b_bytes);
     for (const auto* v : {&a_path, &b_path})
-        for (const auto& p : *v) {
-            worst.hops = std::max(worst.hops, p.hops);
-            worst.stages = std::max<uint32_t>(worst.stages, 1 + uint32_t(p.relays.size()));
-        }
+        for (const auto& p : *v) rp.keepWorst(worst, rp.pathOf(p, worst.bytes));
     plan.step_path = worst;
-    plan.total_path = {worst.hops * (plan.steps - 1), worst.stages * (plan.steps - 1), worst.bytes};
+    plan.total_path = {
+        worst.hops * (plan.steps - 1), worst.stages * (plan.steps - 1), worst.bytes, {}};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();

@@ -122,13 +122,11 @@ KernelPlan RingGemmTSchedule::build(noc::Network& net) const {
         std::vector<uint32_t> row0(P);
         for (uint32_t j = 0; j < P; ++j) row0[j] = id(0, j);
         for (const ReduceTree& t : trees) {
-            const CriticalPath p = reduce.path(t, row0, c_bytes);
-            if (p.stages > worst.stages || (p.stages == worst.stages && p.hops > worst.hops))
-                worst = p;
+            rp.keepWorst(worst, reduce.path(t, row0, c_bytes));
         }
     }
     plan.step_path = worst;
-    plan.total_path = {worst.hops * P, worst.stages * P, worst.bytes};
+    plan.total_path = {worst.hops * P, worst.stages * P, worst.bytes, {}};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();

@@ -3,11 +3,39 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "noc/ZeroLoadModel.h"
+
 namespace wsc::firmware {
 
 uint32_t RoutePlanner::hops(uint32_t a, uint32_t b) const {
     const uint32_t ax = a % mesh_x_, ay = a / mesh_x_, bx = b % mesh_x_, by = b / mesh_x_;
     return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+CriticalPath RoutePlanner::pathOf(const Path& p, uint64_t bytes) const {
+    CriticalPath c;
+    c.bytes = bytes, c.hops = p.hops;
+    c.stages = 1 + static_cast<uint32_t>(p.relays.size());
+    uint32_t at = p.src;
+    for (uint32_t r : p.relays) c.legs.push_back({at, r}), at = r;
+    c.legs.push_back({at, p.dst});
+    return c;
+}
+
+uint64_t RoutePlanner::zeroLoadCycles(const noc::Network& net, const CriticalPath& c) {
+    const uint64_t fb = net.params().flit_bytes;
+    const uint32_t flits = static_cast<uint32_t>(std::max<uint64_t>(1, (c.bytes + fb - 1) / fb));
+    const noc::ZeroLoadModel z(net);
+    uint64_t t = 0;
+    for (const auto& [a, b] : c.legs) t += z.packetLatency(a, b, flits);
+    return t;
+}
+
+void RoutePlanner::keepWorst(CriticalPath& worst, const CriticalPath& p) const {
+    if (p.stages > worst.stages ||
+        (p.stages == worst.stages && (zeroLoadCycles(p) > zeroLoadCycles(worst) ||
+                                      (worst.legs.empty() && p.hops > worst.hops))))
+        worst = p;
 }
 
 RoutePlanner::Path RoutePlanner::unicast(uint32_t src, uint32_t dst) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "firmware/Firmware.h"
+#include "firmware/KernelPlan.h"
 #include "noc/Network.h"
 
 namespace wsc::firmware {
@@ -39,6 +40,14 @@ class RoutePlanner {
     void emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const;
 
     uint32_t hops(uint32_t a, uint32_t b) const;
+    // Path p as a critical path of `bytes`: its hops, stages (1 + relays) and legs.
+    CriticalPath pathOf(const Path& p, uint64_t bytes) const;
+    // Zero-load network cycles of a critical path: every leg a message of its bytes from core
+    // to core (noc::ZeroLoadModel: injection, routers, links incl. D2D and FEC, ejection).
+    uint64_t zeroLoadCycles(const CriticalPath& c) const { return zeroLoadCycles(net_, c); }
+    static uint64_t zeroLoadCycles(const noc::Network& net, const CriticalPath& c);
+    // Replaces `worst` by `p` if p has more stages, or as many and more zero-load cycles.
+    void keepWorst(CriticalPath& worst, const CriticalPath& p) const;
     uint32_t directRoutes() const { return direct_; }
     uint32_t relayedPaths() const { return relayed_; }
     uint32_t rejectedMulticasts() const { return rejected_mc_; }

@@ -55,10 +55,7 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
     CriticalPath worst;
     for (const auto* v : {&row_bc, &col_bc})
         for (const auto& bc : *v) {
-            const CriticalPath p = bc->path(std::max(a_bytes, b_bytes));
-            worst.hops = std::max(worst.hops, p.hops),
-            worst.stages = std::max(worst.stages, p.stages);
-            worst.bytes = p.bytes;
+            rp.keepWorst(worst, bc->path(std::max(a_bytes, b_bytes)));
         }
 
     for (uint32_t i = 0; i < P; ++i)
@@ -106,7 +103,7 @@ KernelPlan SummaGemmSchedule::build(noc::Network& net) const {
 
     plan.steps = L;
     plan.step_path = worst;
-    plan.total_path = {worst.hops * L, worst.stages * L, worst.bytes};
+    plan.total_path = {worst.hops * L, worst.stages * L, worst.bytes, {}};
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.rejected_multicasts = rp.rejectedMulticasts();

@@ -86,23 +86,36 @@ CriticalPath TreeReduce::path(const ReduceTree& tree, const std::vector<uint32_t
     total.bytes = bytes;
     for (const auto& lv : tree.levels()) {
         uint32_t lv_hops = 0, lv_stages = 0;
+        CriticalPath lv_worst;  // the level's slowest chain, for its legs
+        lv_worst.bytes = bytes;
         for (const ReduceTree::Group& g : lv) {
             const auto& mem = g.members;
             // Both chains into the root: hops and stages add up along each.
             for (int side : {-1, 1}) {
                 uint32_t hops = 0, stages = 0;
+                CriticalPath chain;
+                chain.bytes = bytes;
                 for (uint32_t x = g.root; side < 0 ? x > 0 : x + 1 < mem.size();) {
                     const uint32_t from = side < 0 ? x - 1 : x + 1;
                     const uint32_t src = cores[mem[from]], dst = cores[mem[x]];
                     hops += rp_.hops(src, dst);
                     const auto it = paths_.find({src, dst});
                     stages += 1 + (it == paths_.end() ? 0 : uint32_t(it->second.relays.size()));
+                    if (it != paths_.end()) {
+                        const CriticalPath leg = rp_.pathOf(it->second, bytes);
+                        chain.legs.insert(chain.legs.end(), leg.legs.begin(), leg.legs.end());
+                    } else {
+                        chain.legs.push_back({src, dst});
+                    }
                     x = from;
                 }
+                chain.hops = hops, chain.stages = stages;
+                rp_.keepWorst(lv_worst, chain);
                 lv_hops = std::max(lv_hops, hops), lv_stages = std::max(lv_stages, stages);
             }
         }
         total.hops += lv_hops, total.stages += lv_stages;
+        total.legs.insert(total.legs.end(), lv_worst.legs.begin(), lv_worst.legs.end());
     }
     return total;
 }

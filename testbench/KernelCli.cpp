@@ -59,13 +59,13 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                      "1000000, 0: no cap)");
 }
 
-// A kernel runs on a fault-free single-die P x Q mesh with one core per router (kernelNoc):
-// config keys that would be dropped are refused at their key instead (issue 13).
+// A kernel runs on a fault-free P x Q mesh with one core per router (kernelNoc), laid onto the
+// config's dies: config keys that would be dropped are refused at their key instead (issue 13).
 void refuseDroppedKeys(const hw::HardwareConfig& h) {
     const auto& t = h.noc.topology;
     const bool wafer = h.wafer.present;
     const std::string why =
-        "wsc kernel runs the kernel on a fault-free P x Q mesh of one die "
+        "wsc kernel runs the kernel on a fault-free P x Q mesh "
         "with one core per router and would ignore it; remove it from the "
         "config";
     if (h.noc.faults.any()) throw h.source.error("noc.faults", "faults: " + why);
@@ -76,11 +76,7 @@ void refuseDroppedKeys(const hw::HardwareConfig& h) {
     if (t.local_ports != 1)
         throw h.source.error(wafer ? "wafer.local_ports" : "noc.topology.local_ports",
                              "local ports: " + why);
-    if (t.die_x && (t.die_x < t.x || t.die_y < t.y))
-        throw h.source.error(wafer ? "wafer.dies" : "noc.topology.die",
-                             "several dies (D2D links): wsc kernel does not map a kernel onto "
-                             "several dies yet (issue 12) and would ignore them; use a one-die "
-                             "config");
+    // Several dies: the kernel's mesh is laid onto them (KernelTestbench::meshNoc).
 }
 
 // "out.json" for one run; "out.meshgemm.8.json" for each run of several.
@@ -163,6 +159,18 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         }
         if (meshes.empty()) throw std::invalid_argument("--mesh: empty");
     }
+    // A mesh larger than a config of several dies: refused at the dies key before any run.
+    if (h.noc.topology.die_x &&
+        (h.noc.topology.die_x < h.noc.topology.x || h.noc.topology.die_y < h.noc.topology.y))
+        for (const auto& [p, q] : meshes) {
+            KernelSpec s = base;
+            s.algo = o.algo.empty() ? names.front() : o.algo, s.p = p, s.q = q;
+            try {
+                (void)KernelTestbench::meshNoc(h.noc, s);
+            } catch (const std::invalid_argument& e) {
+                throw h.source.error(h.wafer.present ? "wafer.dies" : "noc.topology.die", e.what());
+            }
+        }
     // Check every name before the first (possibly long) run.
     for (const auto& a : algos)
         if (!KernelTestbench::known(op, a)) {

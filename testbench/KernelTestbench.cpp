@@ -19,6 +19,7 @@
 #include "firmware/RectRingGemmSchedule.h"
 #include "firmware/RingGemmSchedule.h"
 #include "firmware/RingGemmTSchedule.h"
+#include "firmware/RoutePlanner.h"
 #include "firmware/SummaGemmSchedule.h"
 #include "hw/EnergyModel.h"
 #include "noc/Network.h"
@@ -29,12 +30,28 @@ namespace wsc::tb {
 
 namespace {
 
-// The kernel occupies a P x P mesh on one die: the config supplies router, link and core
-// parameters, the kernel the extent.
+// The kernel occupies a P x Q block of cores. On a one-die config the config supplies router,
+// link and core parameters and the kernel the extent. On a config of several dies the block is
+// laid onto its dies from the top-left core: the network is the whole dies that block covers,
+// with the config's die size and pitches, so a neighbour across a die edge is a D2D link with
+// its latency, bandwidth and FEC (by length). A block larger than the wafer is refused.
 noc::NocParams kernelNoc(const noc::NocParams& np, uint32_t p, uint32_t cols) {
     noc::NocParams q = np;
-    q.topology.y = p, q.topology.x = cols;
-    q.topology.die_x = q.topology.die_y = 0;
+    const noc::TopologyParams& t = np.topology;
+    const uint32_t dx = t.die_x ? t.die_x : t.x, dy = t.die_y ? t.die_y : t.y;
+    if (dx < t.x || dy < t.y) {
+        if (cols > t.x || p > t.y)
+            throw std::invalid_argument(fmt::format(
+                "kernel: a {}x{} core mesh does not fit the config's {}x{} cores ({}x{} dies of "
+                "{}x{} cores); use a mesh of at most {}x{}",
+                p, cols, t.y, t.x, t.y / dy, t.x / dx, dy, dx, t.y, t.x));
+        q.topology.x = (cols + dx - 1) / dx * dx;
+        q.topology.y = (p + dy - 1) / dy * dy;
+        q.topology.die_x = dx, q.topology.die_y = dy;
+    } else {
+        q.topology.y = p, q.topology.x = cols;
+        q.topology.die_x = q.topology.die_y = 0;
+    }
     q.topology.local_ports = 1;
     q.topology.wrap = false;
     q.faults = {};
@@ -146,9 +163,16 @@ firmware::KernelPlan KernelTestbench::plan(const noc::NocParams& np, const Kerne
     return makePlan(s, net);
 }
 
-uint64_t KernelTestbench::pathCycles(const noc::NocParams& np, const core::CoreParams& cp,
+uint64_t KernelTestbench::pathCycles(const noc::Network& net, const core::CoreParams& cp,
                                      const firmware::CriticalPath& p) {
     if (p.stages == 0) return 0;
+    if (!p.legs.empty()) {
+        // Each stage a whole message core to core at zero load on the actual links (D2D and
+        // FEC included), every stage after the first behind a software forward.
+        return firmware::RoutePlanner::zeroLoadCycles(net, p) +
+               uint64_t(p.stages - 1) * cp.relay_cycles;
+    }
+    const noc::NocParams& np = net.params();
     const uint64_t flits = std::max<uint64_t>(1, (p.bytes + np.flit_bytes - 1) / np.flit_bytes);
     const uint64_t per_hop = np.router.pipeline + np.link.latency;
     // Each stage: out of the core, through its router, hops, into the next core; the message
@@ -211,7 +235,9 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     KernelResult r;
     r.spec = s;
     r.notes = plan.notes;
-    r.cycles = last + 1;
+    // The kernel is over when its last core retires its last instruction (the result is in
+    // SRAM); the network may still be returning credits (a D2D credit takes the link's latency).
+    r.cycles = cores.lastFinish() + 1;
     r.useful_macs = plan.useful_macs;
     r.peak_macs_per_cycle = cores.peakMacsPerCycle();
     r.routes_per_core = plan.routes_per_core;
@@ -219,7 +245,7 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     r.rejected_multicasts = plan.rejected_multicasts;
     r.steps = plan.steps;
     r.step_path = plan.step_path, r.total_path = plan.total_path;
-    r.step_path_cycles = pathCycles(np, cp, plan.step_path);
+    r.step_path_cycles = pathCycles(net, cp, plan.step_path);
     r.evaluations = cores.evaluations();
     for (uint32_t id : plan.cores) {
         const core::Core& c = cores.core(id);

@@ -82,14 +82,16 @@ class KernelTestbench {
     // Throws std::invalid_argument on an unknown op/algorithm or a shape the mesh cannot take.
     static KernelResult run(const noc::NocParams& np, const core::CoreParams& cp,
                             const KernelSpec& s, const KernelRunOptions& opt = {});
-    // The NoC a kernel runs on: the config's routers and links on a P x Q mesh of one die
-    // (no faults, no RTL routers).
+    // The NoC a kernel runs on: the config's routers and links on a P x Q mesh (no faults, no
+    // RTL routers); on a config of several dies the whole dies the block covers, from the top
+    // left, with their D2D links (refused if the block is larger than the wafer).
     static noc::NocParams meshNoc(const noc::NocParams& np, const KernelSpec& s);
     // The schedule alone, with its routes laid on a fresh P x P network (route geometry checks).
     static firmware::KernelPlan plan(const noc::NocParams& np, const KernelSpec& s);
-    // Zero-load cycles of a critical path: every stage is a full store-and-forward of `bytes`,
-    // every stage after the first a software forward (relay cost).
-    static uint64_t pathCycles(const noc::NocParams& np, const core::CoreParams& cp,
+    // Zero-load cycles of a critical path on `net`: every stage a whole message of `bytes` on
+    // the actual links (D2D and FEC included; noc::ZeroLoadModel), every stage after the first
+    // a software forward (relay cost).
+    static uint64_t pathCycles(const noc::Network& net, const core::CoreParams& cp,
                                const firmware::CriticalPath& p);
     static void printReport(std::ostream& os, const KernelResult& r);
     static void printTableHeader(std::ostream& os);

@@ -169,13 +169,23 @@ wsc_h13("kernel --tree-k on an algorithm without a K-tree is refused" 2 "--tree-
         kernel gemm --mesh 2 --shape 8 ${h13_kernel_cfg} --tree-k 3)
 
 # wsc kernel --config: keys the kernel mesh would drop are refused at their key.
-foreach(k faults rtl wrap local_ports dies)
+foreach(k faults rtl wrap local_ports)
   set(key_faults "noc.faults")
   set(key_rtl "noc.rtl_routers")
   set(key_wrap "noc.topology.wrap")
   set(key_local_ports "noc.topology.local_ports")
-  set(key_dies "noc.topology.die")
   wsc_h13("kernel --config refuses ${key_${k}} instead of dropping it" 2
           "kernel_${k}.yaml:[0-9]+:[0-9]+: key '${key_${k}}':"
           kernel gemm --mesh 2 --shape 8 --config ${h13}/kernel_${k}.yaml)
 endforeach()
+# Several dies (issue 12): the kernel mesh is laid onto them and its die-crossing hops use the
+# D2D links; a mesh larger than the dies is refused at the dies key.
+add_test(NAME "issue12: kernel on a config of several dies sends over D2D links"
+         COMMAND $<TARGET_FILE:wsc> kernel gemm --mesh 8 --shape 16
+                 --config ${h13}/kernel_dies.yaml)
+set_tests_properties("issue12: kernel on a config of several dies sends over D2D links"
+                     PROPERTIES PASS_REGULAR_EXPRESSION "d2d links +[0-9.]+ uJ +[0-9.]+% +[1-9][0-9]* bit")
+add_test(NAME "issue12: kernel refuses a mesh larger than the config's dies"
+         COMMAND ${expect_fail} 2
+                 "kernel_dies.yaml:[0-9]+:[0-9]+: key 'noc.topology.die':.*16x16 core mesh does not fit the config's 8x8 cores"
+                 -- $<TARGET_FILE:wsc> kernel gemm --mesh 16 --shape 16 --config ${h13}/kernel_dies.yaml)
