@@ -125,6 +125,9 @@ uint32_t Network::addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_
 void Network::build() {
     const uint32_t R = topo_.routers(), P = topo_.ports();
     routers_.reserve(R);
+    // At most one link per mesh port and two per node: reserved, so a large mesh never holds the
+    // old and the doubled array at once (the peak the memory estimate would otherwise miss).
+    links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
     for (uint32_t r = 0; r < R; ++r) routers_.emplace_back(r, P, p_.router);
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
     for (uint32_t r = 0; r < R; ++r) {

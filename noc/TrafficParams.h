@@ -16,6 +16,10 @@ struct TrafficParams {
     uint64_t measure_cycles = 10000;
     uint64_t drain_cycles = 100000;  // max cycles to drain measured packets before giving up
     uint64_t seed = 1;
+    // Not a config key: the run's memory budget for queued packets (beyond saturation the source
+    // queues grow with rate x time). 0 = no cap; the CLI sets it from --max-memory / available
+    // memory minus the static estimate (testbench/ResourceEstimate).
+    uint64_t max_live_packets = 0;
 };
 
 }  // namespace wsc::noc

@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "hw/UnitError.h"
+#include "hw/Units.h"
+
 namespace wsc::tb {
 
 namespace {
@@ -70,6 +73,16 @@ double CliArgs::parseDouble(const std::string& text, const std::string& flag, do
     return v;
 }
 
+uint64_t CliArgs::parseBytes(const std::string& text, const std::string& flag) {
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
+        return parseUInt(text, flag, 0, UINT64_MAX);
+    try {
+        return hw::Units::parseBytes(text);
+    } catch (const hw::UnitError& e) {
+        throw UsageError(fmt::format("{}: {}", flag, e.what()));
+    }
+}
+
 std::vector<std::string> CliArgs::parseStrings(const std::string& text, const std::string& flag,
                                                char sep) {
     std::vector<std::string> out = split(text, sep);
@@ -99,6 +112,19 @@ std::vector<double> CliArgs::parseDoubleList(const std::string& text, const std:
     for (const std::string& item : parseStrings(text, flag, sep))
         out.push_back(parseDouble(item, flag, min, max, min_exclusive));
     return out;
+}
+
+CLI::Option* CliArgs::addBytes(CLI::App* app, const std::string& name, uint64_t& target,
+                               const std::string& help) {
+    const std::string flag = name;
+    return app
+        ->add_option_function<std::string>(
+            name,
+            [&target, flag](const std::string& v) {
+                target = validated([&] { return parseBytes(v, flag); });
+            },
+            help)
+        ->type_name("SIZE");
 }
 
 CLI::Option* CliArgs::addDouble(CLI::App* app, const std::string& name, double& target, double min,

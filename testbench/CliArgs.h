@@ -35,6 +35,8 @@ class CliArgs {
     // With min_exclusive the range is (min, max].
     static double parseDouble(const std::string& text, const std::string& flag, double min,
                               double max, bool min_exclusive = false);
+    // A size: "8 GB", "512MB", "64 KiB" (hw::Units, binary multiples) or a plain byte count.
+    static uint64_t parseBytes(const std::string& text, const std::string& flag);
     // The non-empty elements of a `sep`-separated list (an empty list or element is refused).
     static std::vector<std::string> parseStrings(const std::string& text, const std::string& flag,
                                                  char sep = ',');
@@ -62,6 +64,8 @@ class CliArgs {
                 help)
             ->type_name(min == 0 && hi == std::numeric_limits<T>::max() ? "UINT" : "INT");
     }
+    static CLI::Option* addBytes(CLI::App* app, const std::string& name, uint64_t& target,
+                                 const std::string& help);
     static CLI::Option* addDouble(CLI::App* app, const std::string& name, double& target,
                                   double min, double max, const std::string& help,
                                   bool min_exclusive = false);

@@ -18,6 +18,8 @@
 #include "noc/DeadlockError.h"
 #include "testbench/CliArgs.h"
 #include "testbench/KernelTestbench.h"
+#include "testbench/Preflight.h"
+#include "testbench/ResourceEstimate.h"
 #include "testbench/RunOutputs.h"
 
 namespace wsc::tb {
@@ -52,6 +54,9 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     c->add_option("--perfetto", o.perfetto,
                   "write a Chrome/Perfetto trace JSON: per core a state track and one track per "
                   "unit, NoC counters");
+    CliArgs::addBytes(c, "--max-memory", o.max_memory,
+                      "refuse a run whose estimated memory exceeds SIZE, e.g. 8GB (default: the "
+                      "memory available, MemAvailable)");
     c->add_option("--perfetto-cores", o.perfetto_cores,
                   "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
     CliArgs::addUInt(c, "--perfetto-max-spans", o.perfetto_max_spans, 0, UINT64_MAX,
@@ -212,6 +217,23 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     if (!o.perfetto_cores.empty())
         trace.cores = CoreTimelineRecorder::parseCores(o.perfetto_cores, "--perfetto-cores");
     trace.max_spans = o.perfetto_max_spans;
+    // Memory of each mesh (network and cores), before the first run: a --mesh too large for the
+    // machine is refused at once rather than failing in std::bad_alloc.
+    {
+        const RunBudget budget = RunBudget::of(o.max_memory);
+        for (const auto& [p, q] : meshes) {
+            KernelSpec s = base;
+            s.p = p, s.q = q;
+            hw::ScenarioConfig sc;
+            sc.setHardware(h);
+            sc.noc = KernelTestbench::meshNoc(h.noc, s);
+            sc.workload_type = "kernel";
+            const std::string m =
+                ResourceEstimate::exceeds(ResourceEstimate::of(sc), budget.bytes, budget.source);
+            if (!m.empty())
+                throw UsageError(fmt::format("--mesh {}: {}", KernelTestbench::meshName(s), m));
+        }
+    }
     const bool outputs = !o.stats.empty() || !o.heatmap.empty() || !o.perfetto.empty();
     const bool several = algos.size() * meshes.size() > 1;
     std::ostringstream written;  // the outputs' summary lines, printed after the report or table

@@ -21,6 +21,7 @@ class KernelCli {
         // each run writes its own file, ".<algo>.<mesh>" inserted before the extension.
         std::string stats, heatmap, perfetto, perfetto_cores;
         uint64_t perfetto_max_spans = 1000000;  // CoreTimelineRecorder::kDefaultMaxSpans
+        uint64_t max_memory = 0;                // --max-memory; 0: the memory available
     };
     // Adds `kernel` (with gemm and gemv) under `app`; returns it.
     static CLI::App* add(CLI::App& app, Options& o);

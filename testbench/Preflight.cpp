@@ -52,7 +52,27 @@ void Preflight::located(const hw::HardwareConfig& hw, const std::function<void()
     }
 }
 
-void Preflight::check(const hw::ScenarioConfig& sc, const Overrides& flags) {
+RunBudget RunBudget::of(uint64_t flag_bytes) {
+    if (flag_bytes) return {flag_bytes, "allowed by --max-memory"};
+    const uint64_t avail = ResourceEstimate::available();
+    return {
+        static_cast<uint64_t>(double(avail) * ResourceEstimate::kAvailableFraction),
+        fmt::format("allowed by default ({:.0f}% of the {} available, MemAvailable)",
+                    100 * ResourceEstimate::kAvailableFraction, ResourceEstimate::bytes(avail))};
+}
+
+ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides& flags,
+                                  const Budget& budget) {
+    // Memory first, before any structure of the config's size is built.
+    ResourceEstimate est;
+    located(sc, [&] {
+        try {
+            est = ResourceEstimate::of(sc);  // builds small probe networks of the same params
+        } catch (const std::invalid_argument& e) {
+            throw sc.source.error("noc", e.what());
+        }
+    });
+    ResourceEstimate::enforce(est, sc, budget.bytes, budget.source);
     // The network as every run builds it (noc::Network's checks, named by key).
     std::unique_ptr<noc::Network> net;
     located(sc, [&] {
@@ -86,6 +106,7 @@ void Preflight::check(const hw::ScenarioConfig& sc, const Overrides& flags) {
                                             t.packet_flits));
     } else if (sc.workload_type == "gemm") {
         firmware::Firmware fw;
+        const uint64_t h0 = ResourceEstimate::heapBytes();
         try {
             fw = GemmTestbench::plan(sc.hardware(), sc.gemm);
             fw.validate();
@@ -99,8 +120,10 @@ void Preflight::check(const hw::ScenarioConfig& sc, const Overrides& flags) {
                             "is {} B): use a larger core block (mesh) or a smaller shape",
                             m, sc.core.sram.capacity_bytes));
         });
+        est.addWorkload(sc, fw, ResourceEstimate::heapSince(h0));
     } else if (sc.workload_type == "dma_stream") {
         DmaStreamPlan plan;
+        const uint64_t h0 = ResourceEstimate::heapBytes();
         try {
             plan = DmaStreamTestbench::plan(*net, sc.dma_stream);
             plan.firmware.validate();
@@ -115,7 +138,10 @@ void Preflight::check(const hw::ScenarioConfig& sc, const Overrides& flags) {
                                              "core.sram.capacity is {} B)",
                                              m, sc.core.sram.capacity_bytes));
         });
+        est.addWorkload(sc, plan.firmware, ResourceEstimate::heapSince(h0));
     }
+    ResourceEstimate::enforce(est, sc, budget.bytes, budget.source);
+    return est;
 }
 
 }  // namespace wsc::tb

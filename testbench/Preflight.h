@@ -15,15 +15,29 @@
 
 #include "hw/ConfigError.h"
 #include "hw/ScenarioConfig.h"
+#include "testbench/ResourceEstimate.h"
 
 namespace wsc::tb {
+
+// The memory a run may take (ResourceEstimate): `bytes` 0 = no check; `source` says where the
+// limit came from ("--max-memory", "available memory").
+struct RunBudget {
+    uint64_t bytes = 0;
+    std::string source;
+    // --max-memory when given (`flag_bytes` > 0), else the machine's available memory.
+    static RunBudget of(uint64_t flag_bytes);
+};
 
 class Preflight {
   public:
     // Workload keys a CLI flag set ("pattern" -> "--pattern"): errors about them name the flag.
     using Overrides = std::map<std::string, std::string>;
 
-    static void check(const hw::ScenarioConfig& sc, const Overrides& flags = {});
+    using Budget = RunBudget;
+
+    // Returns the estimate it checked against the budget.
+    static ResourceEstimate check(const hw::ScenarioConfig& sc, const Overrides& flags = {},
+                                  const Budget& budget = {});
 
     // Runs fn; a noc::ParamError (a NocParams value the network refuses, naming its key) becomes
     // a ConfigError at that key of `hw`. For code that builds networks outside check().

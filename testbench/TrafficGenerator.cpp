@@ -1,8 +1,11 @@
 #include "testbench/TrafficGenerator.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "noc/CheckedMath.h"
+#include "testbench/ResourceEstimate.h"
 
 namespace wsc::tb {
 
@@ -54,6 +57,12 @@ void TrafficGenerator::beforeStep(uint64_t c) {
             ++unreachable_;  // a failed or cut-off destination: counted, never sent
             continue;
         }
+        if (tp_.max_live_packets && net_.livePackets() >= tp_.max_live_packets)
+            throw ResourceError(fmt::format(
+                "traffic: {} packets are queued in the network at cycle {}: the offered load ({} "
+                "flits/node/cycle) is beyond what it drains, and more would pass the run's "
+                "memory budget (lower the rate or the phases, or raise --max-memory)",
+                net_.livePackets(), c, tp_.rate));
         net_.enqueuePacket(n, dst, noc::kNoRoute, tp_.packet_flits, c, measured);
         if (measured) {
             ++measured_created_;

@@ -278,6 +278,13 @@ int main(int argc, char** argv) {
         app.add_subcommand("validate", "check hardware, scenario or model (.json) files");
     validate->add_option("files", vfiles, "YAML hardware/scenario files, JSON model files")
         ->required();
+    // The memory budget of a run (testbench/ResourceEstimate), on every subcommand that builds one.
+    uint64_t max_memory = 0;
+    const std::string max_memory_help =
+        "refuse a run whose estimated memory exceeds SIZE, e.g. 8GB (default: the memory "
+        "available, MemAvailable)";
+    CliArgs::addBytes(validate, "--max-memory", max_memory, max_memory_help);
+    CliArgs::addBytes(run, "--max-memory", max_memory, max_memory_help);
 
     // traffic
     std::string tconfig, pattern, rates, svg, table, pipelines;
@@ -313,6 +320,7 @@ int main(int argc, char** argv) {
                      "fault maps per rate (default 3)");
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
     addOutputFlags(traffic, t_out);
+    CliArgs::addBytes(traffic, "--max-memory", max_memory, max_memory_help);
 
     // bench
     auto* bench = app.add_subcommand("bench", "simulation-speed benchmarks");
@@ -343,7 +351,9 @@ int main(int argc, char** argv) {
                                               kDefaultScenarioYaml, "<embedded default scenario>")
                                         : hw::ScenarioLoader::loadFile(scenario);
             // Every check validate makes, before anything is built (testbench/Preflight).
-            tb::Preflight::check(sc);
+            const auto budget = tb::Preflight::Budget::of(max_memory);
+            const tb::ResourceEstimate est = tb::Preflight::check(sc, {}, budget);
+            sc.traffic.max_live_packets = est.packetBudget(budget.bytes);
             checkRunFlags(run, run_out, sc, sc.workload_type, {scenario});
             fmt::print("scenario: {}\n", sc.name);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
@@ -361,8 +371,12 @@ int main(int argc, char** argv) {
                     continue;
                 }
                 hw::ScenarioConfig sc = loadAny(f);
-                tb::Preflight::check(sc);  // the network and the workload, as a run checks them
-                fmt::print("{}: ok ({})\n", f, tb::TrafficTestbench::describe(sc.noc));
+                // The network and the workload, as a run checks them, and the memory it needs.
+                const tb::ResourceEstimate est =
+                    tb::Preflight::check(sc, {}, tb::Preflight::Budget::of(max_memory));
+                fmt::print("{}: ok ({}; estimated memory {})\n", f,
+                           tb::TrafficTestbench::describe(sc.noc),
+                           tb::ResourceEstimate::bytes(est.total()));
             }
             return 0;
         }
@@ -384,7 +398,9 @@ int main(int argc, char** argv) {
             if (traffic->count("--measure")) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
-            tb::Preflight::check(sc, overridden);
+            const auto budget = tb::Preflight::Budget::of(max_memory);
+            const tb::ResourceEstimate est = tb::Preflight::check(sc, overridden, budget);
+            tp.max_live_packets = est.packetBudget(budget.bytes);
             const std::string mode = !fault_rates.empty() ? "fault sweep"
                                      : sweep              ? "sweep"
                                                           : "traffic";
@@ -508,6 +524,9 @@ int main(int argc, char** argv) {
     } catch (const noc::ParamError& e) {
         // A NocParams value the network refused outside Preflight (e.g. a kernel's routes).
         fmt::print(stderr, "error: {} (key {})\n", e.what(), e.key());
+        return 2;
+    } catch (const tb::ResourceError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const core::SramOverflowError& e) {
         // Buffers come from the workload and core.sram: an input that does not fit, not a bug.

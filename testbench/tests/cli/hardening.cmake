@@ -189,3 +189,35 @@ add_test(NAME "issue12: kernel refuses a mesh larger than the config's dies"
          COMMAND ${expect_fail} 2
                  "kernel_dies.yaml:[0-9]+:[0-9]+: key 'noc.topology.die':.*16x16 core mesh does not fit the config's 8x8 cores"
                  -- $<TARGET_FILE:wsc> kernel gemm --mesh 16 --shape 16 --config ${h13}/kernel_dies.yaml)
+
+# Resource bounds: the memory estimate refuses what would exhaust the machine, before building it
+# (testbench/ResourceEstimate), at the key of its largest term.
+wsc_h13("a 65535x64 mesh over the memory budget is refused at once with the estimate" 2
+        "mesh_65535x64.yaml:6:[0-9]+: key 'noc.topology': the run needs an estimated [0-9.]+ GB \\(network [0-9.]+ GB: 4194240 routers x [0-9.]+ KB; link records [0-9.]+ GB; process [0-9.]+ MB\\), more than the 1.0 GB allowed by --max-memory"
+        validate ${h13}/mesh_65535x64.yaml --max-memory 1GB)
+wsc_h13("the largest mesh the keys allow is refused on any machine" 2
+        "mesh_65535x65535.yaml:5:[0-9]+: key 'noc.topology': the run needs an estimated [0-9.]+ TB \\(network [0-9.]+ TB: 4294836225 routers"
+        validate ${h13}/mesh_65535x65535.yaml)
+wsc_h13("the default budget is a share of the memory available" 2
+        "more than the [0-9.]+ [GT]B allowed by default \\(80% of the [0-9.]+ [GT]B available, MemAvailable\\)"
+        traffic ${h13}/mesh_65535x65535.yaml)
+wsc_h13("fault-routing tables of a faulty wafer count in the estimate" 2
+        "faults_256x256.yaml:9:[0-9]+: key 'noc.faults': the run needs an estimated [0-9.]+ GB \\(network .*; routing tables 12.0 GB; "
+        validate ${h13}/faults_256x256.yaml --max-memory 4GB)
+wsc_h13("65536 memory ports on a 2x2 mesh are refused at their key" 2
+        "memory_ports_65536.yaml:[0-9]+:[0-9]+: key 'scenario.hardware.core.memory.ports': expected an integer <= 4, got '65536'"
+        validate ${h13}/memory_ports_65536.yaml)
+wsc_h13("65536 memory ports holding the operands are refused with the estimate" 2
+        "memory_ports_wafer.yaml:[0-9]+:[0-9]+: key 'scenario.hardware.core.memory.ports': the run needs an estimated [0-9.]+ TB \\(.*; memory ports [0-9.]+ TB: 65536 x 20.0 KB and the data they hold; "
+        validate ${h13}/memory_ports_wafer.yaml --max-memory 8GB)
+wsc_h13("a traffic run whose source queues outgrow the budget stops with exit 2" 2
+        "traffic: [0-9]+ packets are queued in the network at cycle [0-9]+: the offered load \\(1 flits/node/cycle\\) is beyond what it drains"
+        traffic ${h13_mesh} --rate 1 --max-memory 20MB)
+wsc_h13("kernel --mesh over the memory budget is refused before the run" 2
+        "--mesh 8192: the run needs an estimated [0-9.]+ GB .*cores [0-9.]+ GB"
+        kernel gemv --mesh 8192 --shape 8192 ${h13_kernel_cfg} --max-memory 1GB)
+wsc_h13("--max-memory takes a size" 2 "--max-memory: expected a size with a unit"
+        validate ${h13_mesh} --max-memory 1x)
+wsc_h13("validate prints the memory estimate" 0
+        "mesh8x8.yaml: ok \\(8x8 mesh.*; estimated memory [0-9.]+ MB\\)"
+        validate ${h13_mesh})
