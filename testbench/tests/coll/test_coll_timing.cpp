@@ -1,0 +1,278 @@
+// Timing of the ring collectives against their closed form (firmware/collectives/
+// CollectiveTiming, docs/COLLECTIVES.md "Timing") on the die-level TEMP mesh: cycles measured by
+// running the instruction streams on the cores and the NoC (CoreArray::run, no values carried:
+// timing is identical either way) for N = 4 .. 32 on contiguous rings and on row-major rings
+// whose wrap-around hops cross several dies. Link bandwidth and latency, router pipeline, flit
+// size and the die's vector unit and SRAM ports all come from the loaded config.
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <map>
+
+#include "CollTestUtil.h"
+#include "core/CollectiveCosts.h"
+#include "firmware/collectives/CollectiveTiming.h"
+#include "noc/ZeroLoadModel.h"
+
+using namespace wsc;
+using namespace wsc::firmware::coll;
+
+namespace {
+
+const char* const kConfig = "temp_4x8_die_level.yaml";
+constexpr uint64_t kBytes = 48000000;  // per rank (all-gather: the gathered tensor), fp16
+
+// A w x h block of the die array (x-major node ids, `X` dies per row) as a Hamiltonian cycle
+// (h even): along row 0, snake back and forth through columns 1 .. w-1 of the other rows, home up
+// column 0. Every logical hop is one D2D link.
+std::vector<uint32_t> contiguous(uint32_t w, uint32_t h, uint32_t X) {
+    std::vector<uint32_t> v;
+    for (uint32_t x = 0; x < w; ++x) v.push_back(x);
+    for (uint32_t y = 1; y < h; ++y)
+        for (uint32_t i = 0; i + 1 < w; ++i) v.push_back(y * X + (y % 2 ? w - 1 - i : 1 + i));
+    for (uint32_t y = h - 1; y >= 1; --y) v.push_back(y * X);
+    return v;
+}
+
+// The same block in row-major order, the naive placement: each row's last die sends to the next
+// row's first (w - 1 dies back plus one down) and the last die to the first (w - 1 + h - 1).
+std::vector<uint32_t> rowMajor(uint32_t w, uint32_t h, uint32_t X) {
+    std::vector<uint32_t> v;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) v.push_back(y * X + x);
+    return v;
+}
+
+// Blocks of N dies on the 4 x 8 die array: 2x2, 4x2, 4x4, 4x8.
+uint32_t widthFor(uint32_t n) {
+    return n == 4 ? 2 : 4;
+}
+
+CollectiveSpec ring(Collective kind, std::vector<uint32_t> ranks, uint32_t pieces, bool bidir) {
+    CollectiveSpec s;
+    s.kind = kind, s.algo = Algorithm::Ring, s.ranks = std::move(ranks);
+    s.dtype = firmware::DType::FP16;
+    s.elems = kBytes / 2;
+    s.pieces = pieces, s.bidirectional = bidir, s.prefix = "t";
+    return s;
+}
+
+struct Measured {
+    uint64_t sim = 0;
+    CollectiveTime model;
+    double textbook = 0;
+    double ratio() const { return double(sim) / double(model.cycles); }
+};
+
+struct Bench {
+    hw::HardwareConfig cfg = test::loadConfig(kConfig);
+    noc::Network net{cfg.noc, 1};
+    CollectiveTiming timing{net, core::collectiveCosts(cfg.core)};
+
+    Measured run(const CollectiveSpec& s) {
+        Measured m;
+        m.model = timing.estimate(s);
+        m.textbook = timing.textbook(s);
+        m.sim = test::runCollectives(cfg.noc, cfg.core, {s}, false, false).cycles;
+        return m;
+    }
+};
+
+const char* kindName(Collective k) {
+    return k == Collective::AllReduce ? "AR" : k == Collective::ReduceScatter ? "RS" : "AG";
+}
+
+}  // namespace
+
+TEST_CASE("the closed form takes alpha and B from the config and reduces to the textbook form",
+          "[coll][timing]") {
+    Bench b;
+    const noc::NocParams& np = b.cfg.noc;
+    const CollectiveSpec s = ring(Collective::AllReduce, contiguous(4, 2, 4), 1, false);
+    const CollectiveTime t = b.timing.estimate(s);
+    // alpha: a one-flit packet over one D2D hop (injection, two router pipelines, the link's
+    // flight and serialisation, ejection) plus the cycle the data lands; B: a flit per s cycles.
+    const noc::ZeroLoadModel zl(b.net);
+    CHECK(t.alpha == zl.packetLatency(0, 1, 1) + 1);
+    const noc::Link& d2d = b.net.link(b.net.router(0).outLink(noc::Topology::kEast));
+    CHECK(t.bandwidth == Approx(double(np.flit_bytes) / d2d.serialization()));
+    CHECK(t.alpha > d2d.flight());
+    CHECK(t.max_hops == 1);
+    CHECK(t.sharing == 1);
+    CHECK(t.steps == 14);
+    // One piece on a contiguous ring: within 1% of T (alpha + S_step / B) + R V.
+    CHECK(double(t.cycles) == Approx(b.timing.textbook(s)).epsilon(0.01));
+    // Row-major: the 3-die wrap-arounds and the 4-die closing hop are longer routes.
+    const CollectiveTime rm =
+        b.timing.estimate(ring(Collective::AllReduce, rowMajor(4, 2, 4), 1, false));
+    CHECK(rm.max_hops == 4);
+    CHECK(rm.cycles > t.cycles);
+    // Other algorithms have no closed form here, and say so.
+    CollectiveSpec tree = s;
+    tree.kind = Collective::Broadcast, tree.algo = Algorithm::Tree;
+    CHECK_THROWS_WITH(b.timing.estimate(tree), Catch::Contains("no closed form"));
+}
+
+// Contiguous rings, N = 4 .. 32: one piece per step (the textbook case) and eight (pipelined,
+// more pieces than the router has VCs: docs/COLLECTIVES.md, "Timing", for fewer), uni- and
+// bidirectional (bidirectional with eight pieces: with one, the two lanes' large messages queue
+// behind each other in the die's single network interface).
+void contiguousRings(Collective kind) {
+    Bench b;
+    for (uint32_t n : {4u, 8u, 16u, 32u})
+        for (auto [pieces, bidir] : {std::pair{1u, false}, {8u, false}, {8u, true}}) {
+            const CollectiveSpec s =
+                ring(kind, contiguous(widthFor(n), n / widthFor(n), 4), pieces, bidir);
+            const Measured m = b.run(s);
+            INFO(m.model.model);
+            INFO("measured " << m.sim << " cycles, ratio " << m.ratio());
+            CHECK(m.ratio() == Approx(1.0).epsilon(0.05));
+        }
+}
+
+TEST_CASE("ring all-reduce on contiguous die rings takes its closed-form time", "[coll][timing]") {
+    contiguousRings(Collective::AllReduce);
+}
+
+TEST_CASE("ring reduce-scatter on contiguous die rings takes its closed-form time",
+          "[coll][timing]") {
+    contiguousRings(Collective::ReduceScatter);
+}
+
+TEST_CASE("ring all-gather on contiguous die rings takes its closed-form time", "[coll][timing]") {
+    contiguousRings(Collective::AllGather);
+}
+
+TEST_CASE("a row-major ring pays its multi-hop wrap-arounds, as the closed form says",
+          "[coll][timing]") {
+    Bench b;
+    for (uint32_t n : {8u, 16u, 32u}) {
+        const uint32_t w = widthFor(n), h = n / w;
+        // One piece: the closed form holds, penalty included. The critical chain crosses 2(N-1)
+        // hops, about every hop of the ring twice, and pays each extra link of a wrap-around.
+        const Measured c = b.run(ring(Collective::AllReduce, contiguous(w, h, 4), 1, false));
+        const Measured r = b.run(ring(Collective::AllReduce, rowMajor(w, h, 4), 1, false));
+        INFO(r.model.model);
+        INFO("row-major " << r.sim << ", contiguous " << c.sim << " cycles");
+        CHECK(r.ratio() == Approx(1.0).epsilon(0.05));
+        CHECK(r.sim > c.sim);
+        CHECK(double(r.sim) - double(c.sim) ==
+              Approx(double(r.model.cycles) - double(c.model.cycles)).epsilon(0.05));
+        // Pipelined, the long hops' pieces share their links flit by flit across VCs and arrive
+        // in bunches (docs/COLLECTIVES.md, "Timing"): the closed form assumes a link serves a
+        // rank's pieces in turn, so it is then a lower bound, and the penalty stays.
+        for (uint32_t pieces : {4u, 8u}) {
+            const Measured cp =
+                b.run(ring(Collective::AllReduce, contiguous(w, h, 4), pieces, false));
+            const Measured rp =
+                b.run(ring(Collective::AllReduce, rowMajor(w, h, 4), pieces, false));
+            INFO(rp.model.model);
+            INFO("pipelined row-major " << rp.sim << ", contiguous " << cp.sim << " cycles");
+            CHECK(rp.ratio() >= 0.99);
+            CHECK(rp.ratio() < 1.25);
+            CHECK(rp.sim > cp.sim);
+            CHECK(rp.sim < r.sim);  // pipelining still pays
+        }
+    }
+}
+
+TEST_CASE("bidirectional on a row-major ring is slower than unidirectional: the lanes are coupled",
+          "[coll][timing]") {
+    // A rank's program interleaves both lanes (receive, add, send lane 0, then lane 1), so lane
+    // 1's next piece waits for lane 0's arrival over the long hop and vice versa: the critical
+    // path bounces over the slowest hop instead of crossing it twice. The closed form encodes
+    // that program order and predicts the inversion; it underestimates the bounce (see the doc).
+    Bench b;
+    const Measured uni = b.run(ring(Collective::AllReduce, rowMajor(4, 8, 4), 8, false));
+    const Measured bi = b.run(ring(Collective::AllReduce, rowMajor(4, 8, 4), 8, true));
+    INFO("uni " << uni.sim << " (model " << uni.model.cycles << "), bi " << bi.sim << " (model "
+                << bi.model.cycles << ")");
+    CHECK(bi.sim > 2 * uni.sim);
+    CHECK(bi.model.cycles > 2 * uni.model.cycles);
+    CHECK(bi.ratio() >= 1.0);
+    CHECK(bi.ratio() < 1.4);
+}
+
+namespace {
+
+// Sends `msgs` (src, dst, flits) at cycle 0 on an idle network; returns each one's delivery.
+std::vector<uint64_t> deliver(const std::vector<std::array<uint32_t, 3>>& msgs) {
+    const hw::HardwareConfig cfg = test::loadConfig(kConfig);
+    noc::Network net(cfg.noc, 1);
+    struct Obs : noc::NetworkObserver {
+        std::map<uint64_t, uint64_t> at;  // message id -> cycle
+        void onMessageDelivered(const noc::Message& m, uint32_t, uint64_t c) override {
+            at[m.id] = c;
+        }
+    } obs;
+    net.setObserver(&obs);
+    std::vector<uint64_t> ids;
+    for (const auto& [src, dst, flits] : msgs) {
+        noc::Message m;
+        m.src = src, m.dst = dst, m.bytes = uint64_t(flits) * cfg.noc.flit_bytes;
+        ids.push_back(net.send(m, 0));
+    }
+    test::runUntilIdle(net, 0, 100000000);
+    std::vector<uint64_t> out;
+    for (uint64_t id : ids) out.push_back(obs.at.at(id));
+    return out;
+}
+
+}  // namespace
+
+// The two network effects docs/COLLECTIVES.md, "Timing", gives for where the closed form and
+// the simulation part, measured on their own.
+TEST_CASE("pieces sent together share a link flit by flit across VCs and arrive together",
+          "[coll][timing]") {
+    // Die 31 to die 0 (10 hops, the row-major ring's closing hop): one 8-flit piece alone, then
+    // four at once (the router's 4 VCs take one packet each and interleave them on every link).
+    const uint64_t alone = deliver({{31, 0, 8}}).at(0);
+    const std::vector<uint64_t> four = deliver({{31, 0, 8}, {31, 0, 8}, {31, 0, 8}, {31, 0, 8}});
+    INFO("alone " << alone << ", four at once " << four[0] << " " << four[1] << " " << four[2]
+                  << " " << four[3]);
+    const uint64_t s = alone - deliver({{31, 0, 7}}).at(0);  // cycles per flit on the route
+    // In turn (FIFO), the first would arrive at `alone` and the others s * 8 apart; interleaved,
+    // the first arrives late, within a few flits of the last.
+    CHECK(four[0] > alone + 16 * s);
+    CHECK(four[3] - four[0] <= 4 * s);
+    CHECK(four[3] >= alone + 24 * s);
+}
+
+TEST_CASE("a die's network interface feeds a second message behind a large first one",
+          "[coll][timing]") {
+    // Die 1 sends to both ring neighbours (dies 5 and 0), as a bidirectional ring does. A
+    // 125-flit message fills every VC of the router's local input port; the second message's
+    // packets queue behind its packets and leave at the first's link rate.
+    const uint64_t alone = deliver({{1, 0, 125}}).at(0);
+    const std::vector<uint64_t> both = deliver({{1, 5, 125}, {1, 0, 125}});
+    INFO("alone " << alone << ", second behind a first " << both[1]);
+    CHECK(both[0] == alone);  // same route length, no interference for the first
+    CHECK(both[1] > alone + alone / 2);
+    // Small messages (two packets each) take separate VCs and overlap.
+    const uint64_t small = deliver({{1, 0, 32}}).at(0);
+    const std::vector<uint64_t> two = deliver({{1, 5, 32}, {1, 0, 32}});
+    INFO("32 flits alone " << small << ", second " << two[1]);
+    CHECK(double(two[1]) == Approx(double(small)).epsilon(0.05));
+}
+
+// The table in docs/COLLECTIVES.md, "Timing": build/testbench/test_coll '[table]'
+TEST_CASE("ring timing table", "[.table]") {
+    Bench b;
+    std::printf("| kind | N | ring | lanes | k | measured | closed form | ratio | textbook |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    for (Collective kind :
+         {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather})
+        for (uint32_t n : {4u, 8u, 16u, 32u})
+            for (bool rm : {false, true})
+                for (auto [pieces, bidir] :
+                     {std::pair{1u, false}, {1u, true}, {4u, false}, {8u, false}, {8u, true}}) {
+                    if (rm && n == 4) continue;
+                    const uint32_t w = widthFor(n), h = n / w;
+                    const Measured m = b.run(
+                        ring(kind, rm ? rowMajor(w, h, 4) : contiguous(w, h, 4), pieces, bidir));
+                    std::printf("| %s | %u | %s | %u | %u | %lu | %lu | %.3f | %.0f |\n",
+                                kindName(kind), n, rm ? "row-major" : "contiguous", bidir ? 2u : 1u,
+                                pieces, (unsigned long)m.sim, (unsigned long)m.model.cycles,
+                                m.ratio(), m.textbook);
+                }
+}
