@@ -112,6 +112,7 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
         r.hbm_bytes += st.dma_bytes;
     }
     const auto& cs = cores.core(r.critical_die).stats();
+    r.hbm_bytes_critical = cs.dma_bytes;
     r.compute_busy = cs.pe_busy + cs.vector_busy;
     r.exposed = sink.exposed(r.critical_die);
     r.comm = sink.comm(sp, r.critical_die);
@@ -140,6 +141,7 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
         for (auto& [k, v] : a.comm) p.comm[k] = double(v);
         p.compute_busy = double(a.compute_busy);
         p.model_flops = double(a.model_flops);
+        p.hbm_bytes = double(a.hbm_bytes_critical);
         p.events = a.events;
         return p;
     }
@@ -163,6 +165,7 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
         p.comm[k] = std::max(0.0, compose(get(a.comm, k), get(b.comm, k), layers));
     p.compute_busy = compose(double(a.compute_busy), double(b.compute_busy), layers);
     p.model_flops = compose(double(a.model_flops), double(b.model_flops), layers);
+    p.hbm_bytes = compose(double(a.hbm_bytes_critical), double(b.hbm_bytes_critical), layers);
     auto ev = [&](uint64_t x, uint64_t y) {
         return uint64_t(std::max(0.0, compose(double(x), double(y), layers)) + 0.5);
     };
@@ -248,6 +251,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.clock_hz = hwc.noc.clock_hz;
     res.dies = dies.dies();
     res.peak_flops_per_cycle = 2 * die.peak_macs_per_cycle;
+    res.hbm_bytes_per_cycle = die.hbm_bytes_per_cycle;
     res.sram_capacity = die.sram_bytes;
     res.hbm_capacity = die.hbm_bytes;
 
@@ -316,6 +320,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                 for (auto& [k, v] : d.comm) v /= 2.0;
                 d.compute_busy = (a.compute_busy + b.compute_busy) / 2.0;
                 d.model_flops = (a.model_flops + b.model_flops) / 2.0;
+                d.hbm_bytes = (a.hbm_bytes + b.hbm_bytes) / 2.0;
             }
             const double g = double(spec.generate);
             d.cycles *= g;
@@ -323,6 +328,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             for (auto& [k, v] : d.comm) v *= g;
             d.compute_busy *= g;
             d.model_flops *= g;
+            d.hbm_bytes *= g;
             d.events.cycles = uint64_t(d.cycles);
             auto sc = [&](uint64_t& x) { x = uint64_t(double(x) * g); };
             sc(d.events.flops), sc(d.events.sram_bytes), sc(d.events.link_bits);
@@ -361,6 +367,10 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
         fmt::print(os, "\n");
         fmt::print(os, "    compute busy (critical die) {:.1f}% of the phase\n",
                    100.0 * p.compute_busy / p.cycles);
+        fmt::print(os,
+                   "    HBM traffic (critical die) {}, {:.1f}% of its bandwidth over the phase\n",
+                   firmware::llm::MemoryLedger::size(uint64_t(p.hbm_bytes)),
+                   100.0 * p.hbm_bytes / (r.hbm_bytes_per_cycle * p.cycles));
         for (const auto& [k, v] : p.comm) {
             const double ex = p.exposed.count(k) ? p.exposed.at(k) : 0.0;
             fmt::print(
@@ -436,6 +446,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         q["seconds"] = r.seconds(p);
         q["model_flops"] = p.model_flops;
         q["compute_busy_cycles"] = p.compute_busy;
+        q["hbm_bytes_critical_die"] = p.hbm_bytes;
         for (auto& [k, v] : p.exposed) q["exposed_cycles"][k] = v;
         for (auto& [k, v] : p.comm) q["comm_cycles"][k] = v;
         q["energy_pj"] = p.energy.total_pj;
@@ -456,6 +467,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         x["wall_seconds"] = run.wall_seconds;
         x["flits"] = run.flits;
         x["hbm_bytes"] = run.hbm_bytes;
+        x["hbm_bytes_critical_die"] = run.hbm_bytes_critical;
         j["runs"].push_back(x);
     }
     j["wall_seconds"] = r.wall_seconds;

@@ -50,8 +50,9 @@ struct LlmRun {
     // Cycles from first to last instruction of every collective of a kind, summed over its
     // instances on the critical die (how long that communication ran, hidden or not).
     std::map<std::string, uint64_t> comm;
-    uint64_t compute_busy = 0;  // critical die: PE array + vector unit busy cycles
-    uint64_t hbm_bytes = 0;     // all dies
+    uint64_t compute_busy = 0;        // critical die: PE array + vector unit busy cycles
+    uint64_t hbm_bytes = 0;           // all dies
+    uint64_t hbm_bytes_critical = 0;  // the critical die's DMA bytes (HBM reads and writes)
     hw::EnergyEvents events;
     uint64_t model_flops = 0;
     double wall_seconds = 0;
@@ -65,6 +66,7 @@ struct LlmPhase {
     std::map<std::string, double> exposed, comm;
     double compute_busy = 0;
     double model_flops = 0;
+    double hbm_bytes = 0;     // the critical die's HBM traffic
     hw::EnergyEvents events;  // composed counts
     hw::EnergyReport energy;
 };
@@ -77,6 +79,7 @@ struct LlmResult {
     std::vector<LlmPhase> phases;  // train; or prefill and decode
     double clock_hz = 0;
     uint64_t dies = 0, peak_flops_per_cycle = 0;  // per die
+    double hbm_bytes_per_cycle = 0;               // per die, what the step builder assumes
     uint64_t step_tokens = 0;
     // Memory of the whole model (ledger of a full build; every die).
     uint64_t hbm_capacity = 0;

@@ -72,7 +72,7 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
     if (s.batch == 0 || s.batch % ways)
         throw std::invalid_argument(
             fmt::format("batch {} does not split into dp={} x fsdp={} data-parallel groups x {} "
-                        "micro-batches ({} sequences each)",
+                        "micro-batches: it must be a multiple of {}",
                         s.batch, p.dp, p.fsdp, p.microBatches(), ways));
     mb_sequences_ = s.batch / ways;
     if (s.mode != StepSpec::Mode::Decode && s.seq % p.sp)
