@@ -113,6 +113,8 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
     }
     const auto& cs = cores.core(r.critical_die).stats();
     r.hbm_bytes_critical = cs.dma_bytes;
+    if (auto it = sp.hbm_by_op.find(r.critical_die); it != sp.hbm_by_op.end())
+        r.hbm_by_op = it->second;
     r.compute_busy = cs.pe_busy + cs.vector_busy;
     r.exposed = sink.exposed(r.critical_die);
     r.comm = sink.comm(sp, r.critical_die);
@@ -142,6 +144,7 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
         p.compute_busy = double(a.compute_busy);
         p.model_flops = double(a.model_flops);
         p.hbm_bytes = double(a.hbm_bytes_critical);
+        for (auto& [k, v] : a.hbm_by_op) p.hbm_by_op[k] = double(v);
         p.events = a.events;
         return p;
     }
@@ -164,6 +167,8 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
     for (const auto& k : keys(a.comm, b.comm))
         p.comm[k] = std::max(0.0, compose(get(a.comm, k), get(b.comm, k), layers));
     p.compute_busy = compose(double(a.compute_busy), double(b.compute_busy), layers);
+    for (const auto& k : keys(a.hbm_by_op, b.hbm_by_op))
+        p.hbm_by_op[k] = std::max(0.0, compose(get(a.hbm_by_op, k), get(b.hbm_by_op, k), layers));
     p.model_flops = compose(double(a.model_flops), double(b.model_flops), layers);
     p.hbm_bytes = compose(double(a.hbm_bytes_critical), double(b.hbm_bytes_critical), layers);
     auto ev = [&](uint64_t x, uint64_t y) {
@@ -321,6 +326,8 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                 d.compute_busy = (a.compute_busy + b.compute_busy) / 2.0;
                 d.model_flops = (a.model_flops + b.model_flops) / 2.0;
                 d.hbm_bytes = (a.hbm_bytes + b.hbm_bytes) / 2.0;
+                for (const auto& [k, v] : b.hbm_by_op) d.hbm_by_op[k] += v;
+                for (auto& [k, v] : d.hbm_by_op) v /= 2.0;
             }
             const double g = double(spec.generate);
             d.cycles *= g;
@@ -329,6 +336,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             d.compute_busy *= g;
             d.model_flops *= g;
             d.hbm_bytes *= g;
+            for (auto& [k, v] : d.hbm_by_op) v *= g;
             d.events.cycles = uint64_t(d.cycles);
             auto sc = [&](uint64_t& x) { x = uint64_t(double(x) * g); };
             sc(d.events.flops), sc(d.events.sram_bytes), sc(d.events.link_bits);
@@ -371,6 +379,16 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                    "    HBM traffic (critical die) {}, {:.1f}% of its bandwidth over the phase\n",
                    firmware::llm::MemoryLedger::size(uint64_t(p.hbm_bytes)),
                    100.0 * p.hbm_bytes / (r.hbm_bytes_per_cycle * p.cycles));
+        {  // the operators moving the most bytes
+            std::vector<std::pair<double, std::string>> v;
+            for (const auto& [k, b] : p.hbm_by_op) v.push_back({b, k});
+            std::sort(v.rbegin(), v.rend());
+            std::string top;
+            for (size_t i = 0; i < v.size() && i < 6; ++i)
+                top += fmt::format("{}{} {:.1f}%", i ? ", " : "", v[i].second,
+                                   100.0 * v[i].first / std::max(1.0, p.hbm_bytes));
+            if (!top.empty()) fmt::print(os, "      by operator: {}\n", top);
+        }
         for (const auto& [k, v] : p.comm) {
             const double ex = p.exposed.count(k) ? p.exposed.at(k) : 0.0;
             fmt::print(
@@ -447,6 +465,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         q["model_flops"] = p.model_flops;
         q["compute_busy_cycles"] = p.compute_busy;
         q["hbm_bytes_critical_die"] = p.hbm_bytes;
+        for (auto& [k, v] : p.hbm_by_op) q["hbm_bytes_by_op"][k] = v;
         for (auto& [k, v] : p.exposed) q["exposed_cycles"][k] = v;
         for (auto& [k, v] : p.comm) q["comm_cycles"][k] = v;
         q["energy_pj"] = p.energy.total_pj;

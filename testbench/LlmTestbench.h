@@ -53,6 +53,7 @@ struct LlmRun {
     uint64_t compute_busy = 0;        // critical die: PE array + vector unit busy cycles
     uint64_t hbm_bytes = 0;           // all dies
     uint64_t hbm_bytes_critical = 0;  // the critical die's DMA bytes (HBM reads and writes)
+    std::map<std::string, uint64_t> hbm_by_op;  // the critical die's compute lowering, by op
     hw::EnergyEvents events;
     uint64_t model_flops = 0;
     double wall_seconds = 0;
@@ -66,8 +67,9 @@ struct LlmPhase {
     std::map<std::string, double> exposed, comm;
     double compute_busy = 0;
     double model_flops = 0;
-    double hbm_bytes = 0;     // the critical die's HBM traffic
-    hw::EnergyEvents events;  // composed counts
+    double hbm_bytes = 0;                     // the critical die's HBM traffic
+    std::map<std::string, double> hbm_by_op;  // of it, the compute lowering's by operator
+    hw::EnergyEvents events;                  // composed counts
     hw::EnergyReport energy;
 };
 

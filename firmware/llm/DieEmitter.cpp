@@ -78,6 +78,7 @@ void DieEmitter::load(uint16_t b, uint64_t addr, uint64_t bytes) {
     Instruction i;
     i.op = Opcode::DmaLoad;
     i.c = b, i.addr = addr, i.bytes = bytes;
+    hbm_by_tag_[tag_] += bytes;
     emit(i);
 }
 
@@ -85,6 +86,7 @@ void DieEmitter::store(uint16_t b, uint64_t addr, uint64_t bytes) {
     Instruction i;
     i.op = Opcode::DmaStore;
     i.a = b, i.addr = addr, i.bytes = bytes;
+    hbm_by_tag_[tag_] += bytes;
     emit(i);
 }
 
@@ -161,12 +163,17 @@ void DieEmitter::attention(const AttentionWork& w) {
     // buffers: K and V blocks in B0/B1, Q (and dO) in A, scores in C0, the context (or dK, dV
     // accumulators) in C1.
     const uint64_t ca = cap_a_ / e, cb = cap_b_ / e, cc = cap_c_ / e;
-    uint64_t bkv = std::min<uint64_t>(w.kv, std::max<uint64_t>(1, cb / d));
-    uint64_t h = std::max<uint64_t>(1, std::min<uint64_t>(w.groups, cb / (bkv * d)));
+    // K and V of the whole sequence stay resident when they fit beside a score block of at
+    // least `rows0` query rows (then Q, K, V and O each cross HBM once); else the largest key
+    // block that does, reloaded per query block. Then as many heads per instruction as fit.
+    const uint64_t rows0 = std::min<uint64_t>(w.q, 64);
+    const uint64_t bkv = std::max<uint64_t>(1, std::min({w.kv, cb / d, cc / rows0, cc / d}));
+    // (cc / (bkv d): the backward accumulates dK and dV of the h heads in C1)
+    const uint64_t h = std::max<uint64_t>(1, std::min({w.groups, cb / (bkv * d), cc / (bkv * d),
+                                                       cc / (rows0 * bkv), ca / (rows0 * d)}));
     uint64_t bq = std::min<uint64_t>(
         w.q, std::max<uint64_t>(1, std::min({ca / (h * d), cc / (h * bkv), cc / (h * d)})));
     if (w.backward) bq = std::max<uint64_t>(1, bq / 2);  // dO beside Q, dS beside S
-    if (h * bkv * d > cc) bkv = std::max<uint64_t>(1, cc / (h * d));
     const uint64_t kv_blocks = ceilDiv(w.kv, bkv);
     const uint64_t q_blocks = ceilDiv(w.q, bq);
     // Causal: the blocks above the diagonal are skipped; per query block the computed key share
@@ -259,6 +266,7 @@ void DieEmitter::vector(const VectorWork& w) {
 void DieEmitter::optimizer(uint64_t params, uint64_t master_addr, uint64_t grad_addr,
                            uint64_t weight_addr) {
     use(kCompute);
+    tag("optimizer");
     if (params == 0) return;
     // fp32 master, m, v (4 B each) and the fp16 gradient in; master, m, v and the fp16 weight
     // out: 14 B read and 14 B written per parameter. Buffers hold fp16 elements, so a chunk of
@@ -326,6 +334,8 @@ uint32_t DieEmitter::awaitDone(uint32_t s) {
 
 void DieEmitter::sendTensor(uint32_t to, uint64_t addr, uint64_t bytes) {
     use(kPipeComm);
+    const std::string was = tag_;
+    tag("pipeline transfer");
     const uint64_t seg = p_.buffer(P2P_[0]).bytes();
     for (uint64_t off = 0; off < bytes; off += seg) {
         const uint64_t n = std::min(seg, bytes - off);
@@ -336,10 +346,13 @@ void DieEmitter::sendTensor(uint32_t to, uint64_t addr, uint64_t bytes) {
         s.a = b, s.peer = to, s.bytes = n;
         emit(s);
     }
+    tag(was);
 }
 
 void DieEmitter::recvTensor(uint32_t from, uint64_t addr, uint64_t bytes) {
     use(kPipeComm);
+    const std::string was = tag_;
+    tag("pipeline transfer");
     const uint64_t seg = p_.buffer(P2P_[0]).bytes();
     for (uint64_t off = 0; off < bytes; off += seg) {
         const uint64_t n = std::min(seg, bytes - off);
@@ -350,6 +363,7 @@ void DieEmitter::recvTensor(uint32_t from, uint64_t addr, uint64_t bytes) {
         emit(r);
         store(b, addr + off, n);
     }
+    tag(was);
 }
 
 }  // namespace wsc::firmware::llm

@@ -14,6 +14,7 @@
 // critical path), 2 pipeline transfers, 3 FSDP weight gathers, 4 gradient reductions. Each pair
 // compute <-> stream s is ordered by two events used as FIFO semaphores (signal / wait).
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,11 @@ class DieEmitter {
     // Every staging buffer is sized by now; checks the program's SRAM against the die's.
     uint64_t sramBytes() const;
 
+    // HBM bytes the compute lowering moves (DMA loads and stores it emits), by the tag set
+    // before the work ("attn.qkv fwd", "optimizer", ...): where a step's memory traffic goes.
+    void tag(std::string t) { tag_ = std::move(t); }
+    const std::map<std::string, uint64_t>& hbmBytesByTag() const { return hbm_by_tag_; }
+
   private:
     struct Buf {
         uint16_t idx;
@@ -116,6 +122,8 @@ class DieEmitter {
     uint16_t A_[2], B_[2], C_[2], S_;  // compute staging; S: scalars of reductions
     uint16_t P2P_[2];                  // pipeline staging
     uint32_t a_turn_ = 0, b_turn_ = 0, c_turn_ = 0, p2p_turn_ = 0;
+    std::string tag_ = "other";
+    std::map<std::string, uint64_t> hbm_by_tag_;
 };
 
 // Events of the compute <-> stream s semaphores.

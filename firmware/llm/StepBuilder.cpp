@@ -147,7 +147,10 @@ class Build {
             c.rec.pc_end = pr.streamBegin(c.rec.stream) + c.end;
             out_.comms.push_back(c.rec);
         }
-        for (uint32_t r = 0; r < grid_.ranks(); ++r) out_.sram_bytes.push_back(em_[r]->sramBytes());
+        for (uint32_t r = 0; r < grid_.ranks(); ++r) {
+            out_.sram_bytes.push_back(em_[r]->sramBytes());
+            out_.hbm_by_op[die(r)] = em_[r]->hbmBytesByTag();
+        }
         if (emit_) out_.fw.validate();
         return std::move(out_);
     }
@@ -500,9 +503,9 @@ class Build {
             const Operator& o = all[idx[n]];
             const std::string lbl = fmt::format("mb {} {} {}", mb, u.name, o.name);
             // Fused attention: score, softmax and context are one kernel.
-            if (o.kind == OpKind::Softmax &&
-                ((fwd && idx[n] > 0 && all[idx[n] - 1].kind == OpKind::AttnScore) ||
-                 (!fwd && idx[n] + 1 < all.size() && all[idx[n] + 1].kind == OpKind::AttnScore)))
+            // (the graph lists score, softmax, context in forward order whichever way we walk)
+            if (o.kind == OpKind::Softmax && idx[n] > 0 &&
+                all[idx[n] - 1].kind == OpKind::AttnScore)
                 continue;
             if ((fwd && o.kind == OpKind::AttnContext) || (!fwd && o.kind == OpKind::AttnScore))
                 continue;
@@ -513,7 +516,10 @@ class Build {
             const OpShard sh = shardOf(o, p_);
             if (emit_) {
                 preComm(ranks, o, sh, fwd, lbl);
-                for (uint32_t r : ranks) compute(r, o, sh, ui, fwd, mb);
+                for (uint32_t r : ranks) {
+                    em(r).tag(o.name + (fwd ? " fwd" : " bwd"));
+                    compute(r, o, sh, ui, fwd, mb);
+                }
                 postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
             }
             flops(ranks, sh, fwd);
@@ -551,6 +557,7 @@ class Build {
                 if (s_.mode == StepSpec::Mode::Decode && mem_[r].kv)
                     w.k_addr = w.v_addr = mem_[r].kv;
                 w.backward = !fwd;
+                em(r).tag(fwd ? "attention fwd" : "attention bwd");
                 em(r).attention(w);
             }
             if (!fwd && p_.sp > 1)

@@ -10,6 +10,7 @@
 // plus the embedding (first stage) and the head (last stage); StepComposer composes the whole
 // model from builds of 1 and 2 layers per stage, or a build of every layer is simulated whole.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,9 @@ struct StepProgram {
     uint64_t model_flops = 0;          // FLOPs of the model in this build (all dies)
     uint64_t die_flops_max = 0;        // the busiest die's FLOPs in this build
     std::vector<uint64_t> sram_bytes;  // per die
+    // HBM bytes of every die's compute lowering by operator ("mlp.up bwd", "attention fwd",
+    // "optimizer", "pipeline transfer"); collectives' staging is not included.
+    std::map<uint32_t, std::map<std::string, uint64_t>> hbm_by_op;
     std::string notes;
 };
 
