@@ -6,6 +6,7 @@
 
 #include "firmware/DmaStreamWorkload.h"
 #include "firmware/GemmWorkload.h"
+#include "firmware/llm/LlmWorkload.h"
 #include "hw/HardwareConfig.h"
 #include "noc/TrafficParams.h"
 
@@ -17,6 +18,7 @@ struct ScenarioConfig : HardwareConfig {
     std::string workload_type = "traffic";
     firmware::GemmWorkload gemm;             // workload_type "gemm"
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
+    firmware::llm::LlmWorkload llm;          // workload_type "llm"
     ConfigSource workload_source;            // the workload: map, for located checks
     const HardwareConfig& hardware() const { return *this; }
     void setHardware(const HardwareConfig& h) { static_cast<HardwareConfig&>(*this) = h; }

@@ -8,6 +8,7 @@
 #include "hw/DmaStreamLoader.h"
 #include "hw/HardwareLoader.h"
 #include "hw/InputLimits.h"
+#include "hw/LlmWorkloadLoader.h"
 
 namespace wsc::hw {
 
@@ -32,11 +33,13 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     const YamlReader w = sc.child("workload");
     cfg.workload_source = w.source();
     // The type decides which keys are valid, so it is checked before the key set.
-    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream"});
+    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream", "llm"});
     if (cfg.workload_type == "gemm")
         cfg.gemm = loadGemm(w, cfg.noc);
     else if (cfg.workload_type == "dma_stream")
         cfg.dma_stream = loadDmaStream(w, cfg.noc, hw.hbm ? &hw.hbm_attach : nullptr);
+    else if (cfg.workload_type == "llm")
+        cfg.llm = loadLlmWorkload(w);
     else
         cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -86,15 +89,46 @@ CLI::App* LlmCli::addBench(CLI::App* bench, Options& o) {
     auto* b = bench->add_subcommand(
         "llm", "simulation speed of the committed LLM steps (wall time, peak RSS)");
     b->add_option("--out", o.bench_out, "write the table (markdown) to this file");
+    b->add_option("--root", o.bench_root,
+                  "the wsc checkout whose configs/ the plans use (default: the current directory)");
+    b->add_flag("--quick", o.bench_quick, "only the first plan of each model (a smoke run)");
     return b;
 }
 
 int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     const bool train = llm->got_subcommand("train");
     const hw::HardwareConfig hwc = hw::HardwareLoader::loadFile(o.hw);
+    return runWith(o, train, hwc, hw::ModelConfigLoader::loadFile(o.model), os);
+}
+
+int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenario_file,
+                        const std::string& stats, const std::string& heatmap,
+                        const std::string& perfetto, std::ostream& os) {
+    const firmware::llm::LlmWorkload& w = sc.llm;
+    Options o;
+    o.model = w.model_path;
+    o.hw = scenario_file;
+    o.plan = w.plan.str();
+    o.placement = w.placement;
+    o.memory = w.memory;
+    o.dtype = w.dtype;
+    o.batch = w.batch;
+    if (w.train)
+        o.seq = w.seq;
+    else
+        o.prompt = w.seq, o.generate = w.generate;
+    o.full = w.full;
+    o.seed = w.seed;
+    o.stats = stats, o.heatmap = heatmap, o.perfetto = perfetto;
+    o.command_line = "wsc run " + shellQuote(scenario_file);
+    return runWith(o, w.train, sc.hardware(), w.model, os);
+}
+
+int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
+                    const firmware::model::ModelConfig& model, std::ostream& os) {
     LlmSpec base;
     base.train = train;
-    base.model = hw::ModelConfigLoader::loadFile(o.model);
+    base.model = model;
     base.placement = o.placement;
     base.dtype = parseDType(o.dtype);
     base.full = o.full;
@@ -135,6 +169,7 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     // SystemC elaborates once: one wafer serves every plan of the comparison.
     hw::Wafer wafer("wafer", hwc, target);
     std::vector<LlmResult> results;
+    std::vector<std::pair<std::string, std::string>> refused;  // --compare: plan, why
     nlohmann::json stats;
     for (const std::string& ptext : plans) {
         LlmSpec s = base;
@@ -143,6 +178,12 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(fmt::format("--plan: {}", e.what()));
         }
+        // A comparison lists the plans that cannot run (with why) and goes on with the others.
+        auto refuse = [&](const std::string& why) {
+            if (plans.size() == 1) throw std::invalid_argument(why);
+            refused.push_back({s.plan.str(), why});
+            fmt::print(os, "  {}: refused: {}\n", s.plan.str(), why);
+        };
         if (o.micro_batches) {
             if (s.plan.micro_batches && s.plan.micro_batches != o.micro_batches)
                 throw std::invalid_argument(
@@ -166,9 +207,15 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
         try {
             r = LlmTestbench::run(wafer, s, opt);
         } catch (const firmware::llm::OutOfMemoryError& e) {
-            throw std::invalid_argument(
-                fmt::format("plan {} does not fit in memory: {}", s.plan.str(), e.what()));
+            refuse(fmt::format("plan {} does not fit in memory: {}", s.plan.str(), e.what()));
+            continue;
+        } catch (const std::invalid_argument& e) {
+            refuse(e.what());
+            continue;
         }
+        if (plans.size() > 1)
+            fmt::print(os, "  {}: {:.4g} s per step, {:.1f} s wall\n", s.plan.str(),
+                       r.stepSeconds(), r.wall_seconds);
         if (plans.size() == 1) LlmTestbench::printReport(os, r);
         if (outputs) outputs->finishLlm(r, os, nullptr);
         nlohmann::json one;
@@ -180,6 +227,10 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
         std::ostringstream t;
         LlmTestbench::printCompareHeader(t);
         for (const auto& r : results) LlmTestbench::printCompareRow(t, r);
+        if (!refused.empty()) {
+            t << "\nRefused:\n\n";
+            for (const auto& [p, why] : refused) t << "- " << p << ": " << why << "\n";
+        }
         os << t.str();
         if (!o.table.empty()) {
             std::ofstream f(o.table);
@@ -190,7 +241,41 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     if (!o.stats.empty()) {
         stats["inputs"] = {{"model", o.model},    {"hw", o.hw},      {"placement", o.placement},
                            {"batch", base.batch}, {"seq", base.seq}, {"generate", base.generate},
-                           {"memory", o.memory},  {"seed", o.seed},  {"full", o.full}};
+                           {"memory", o.memory},  {"seed", o.seed},  {"full", o.full},
+                           {"dtype", o.dtype},    {"plans", plans}};
+        stats["command_line"] = o.command_line;
+        // What the run resolved from its inputs: the die the step builder saw, the model.
+        const firmware::llm::DieSpec die = LlmTestbench::dieSpec(hwc);
+        stats["resolved"]["die"] = {{"sram_bytes", die.sram_bytes},
+                                    {"hbm_bytes", die.hbm_bytes},
+                                    {"hbm_bytes_per_cycle", die.hbm_bytes_per_cycle},
+                                    {"peak_macs_per_cycle", die.peak_macs_per_cycle},
+                                    {"vector_lanes", die.vector_lanes},
+                                    {"dma_burst", die.dma_burst},
+                                    {"clock_hz", die.clock_hz},
+                                    {"compute_share", die.compute_share},
+                                    {"comm_share", die.comm_share}};
+        stats["resolved"]["noc"] = {{"clock_hz", hwc.noc.clock_hz},
+                                    {"flit_bytes", hwc.noc.flit_bytes},
+                                    {"router_pipeline", hwc.noc.router.pipeline},
+                                    {"d2d_bytes_per_cycle", hwc.noc.d2d.width_bytes},
+                                    {"d2d_latency_cycles", hwc.noc.d2d.latency},
+                                    {"d2d_fec_latency_cycles", hwc.noc.d2d.fec_latency}};
+        const auto& m = base.model;
+        stats["resolved"]["model"] = {{"name", m.name},
+                                      {"architecture", m.architecture},
+                                      {"layers", m.layers},
+                                      {"hidden", m.hidden},
+                                      {"heads", m.heads},
+                                      {"kv_heads", m.kv_heads},
+                                      {"intermediate", m.intermediate},
+                                      {"vocab", m.vocab}};
+        {  // the hardware file as read (its defaults are in docs/CONFIG.md)
+            std::ifstream h(o.hw);
+            std::ostringstream text;
+            text << h.rdbuf();
+            stats["resolved"]["hardware_yaml"] = text.str();
+        }
         std::ofstream f(o.stats);
         if (!f) throw std::runtime_error("cannot write " + o.stats);
         f << stats.dump(2) << "\n";
@@ -199,8 +284,112 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     return 0;
 }
 
-int LlmCli::runBench(const Options&, std::ostream&) {
-    throw std::invalid_argument("wsc bench llm: not built yet");
+std::string LlmCli::shellQuote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_=+./,:@%") == std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+namespace {
+
+// The plans docs/results/llm_training.md reports: TEMP Table II's batch and sequence on the
+// TEMP die-level wafer, Megatron (DP x TP, + PP, + sequence parallelism) and FSDP (ZeRO-3).
+struct BenchCase {
+    const char* model;
+    uint64_t batch, seq;
+    const char* plan;
+};
+const std::vector<BenchCase>& benchCases() {
+    static const std::vector<BenchCase> c = {
+        {"llama2-7b", 128, 4096, "dp=8,tp=4,mb=8"},
+        {"llama2-7b", 128, 4096, "dp=8,tp=4,mb=8,seqpar"},
+        {"llama2-7b", 128, 4096, "dp=4,tp=4,pp=2,mb=16"},
+        {"llama2-7b", 128, 4096, "dp=2,tp=4,pp=4,mb=32"},
+        {"llama2-7b", 128, 4096, "fsdp=8,tp=4,mb=8"},
+        {"llama2-7b", 128, 4096, "fsdp=32,mb=4"},
+        {"gpt3-6.7b", 128, 2048, "dp=8,tp=4,mb=4"},
+        {"gpt3-6.7b", 128, 2048, "dp=8,tp=4,mb=4,seqpar"},
+        {"gpt3-6.7b", 128, 2048, "dp=4,tp=4,pp=2,mb=8"},
+        {"gpt3-6.7b", 128, 2048, "dp=2,tp=4,pp=4,mb=16"},
+        {"gpt3-6.7b", 128, 2048, "fsdp=8,tp=4,mb=4"},
+        {"gpt3-6.7b", 128, 2048, "fsdp=32,mb=2"},
+    };
+    return c;
+}
+
+std::string selfExe() {
+    std::vector<char> buf(4096);
+    const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    if (n <= 0) throw std::runtime_error("wsc bench llm: cannot find its own executable");
+    return std::string(buf.data(), size_t(n));
+}
+
+}  // namespace
+
+int LlmCli::runBench(const Options& o, std::ostream& os) {
+    const std::string exe = selfExe(), root = o.bench_root;
+    const std::string hw = root + "/configs/temp_4x8_die_level.yaml";
+    if (!std::ifstream(hw))
+        throw std::invalid_argument(fmt::format(
+            "wsc bench llm: {} not found (run from the wsc checkout or give --root)", hw));
+    if (!o.bench_out.empty()) CliArgs::checkOutput(o.bench_out, "--out", {});
+    std::ostringstream t;
+    t << "| model | batch x seq | plan | step s | MFU % | exposed comm % | peak mem GB | "
+         "simulated runs | wall s | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    std::string last_model;
+    int failed = 0;
+    const std::string tmp = fmt::format("/tmp/wsc_bench_llm_{}.json", getpid());
+    for (const BenchCase& c : benchCases()) {
+        if (o.bench_quick && c.model == last_model) continue;
+        last_model = c.model;
+        const std::string cmd = fmt::format(
+            "{} llm train --model {} --hw {} --plan {} --batch {} --seq {} --stats {} "
+            ">/dev/null",
+            shellQuote(exe), shellQuote(root + "/configs/models/" + c.model + ".json"),
+            shellQuote(hw), c.plan, c.batch, c.seq, tmp);
+        fmt::print(os, "{} {} ...\n", c.model, c.plan);
+        os.flush();
+        const int rc = std::system(cmd.c_str());
+        if (rc != 0) {  // recorded, and the bench goes on with the next plan
+            const std::string row =
+                fmt::format("| {} | {} x {} | {} | failed (exit status {}): `{}` |\n", c.model,
+                            c.batch, c.seq, c.plan, rc, cmd);
+            os << row;
+            t << row;
+            ++failed;
+            continue;
+        }
+        std::ifstream f(tmp);
+        const nlohmann::json j = nlohmann::json::parse(f);
+        const nlohmann::json& r = j.at("runs").at(0);
+        const nlohmann::json& p = r.at("phases").at("train");
+        double ex = 0;
+        if (p.contains("exposed_cycles"))
+            for (auto& [k, v] : p.at("exposed_cycles").items()) ex += v.get<double>();
+        uint64_t peak = 0;
+        for (auto& [d, m] : r.at("memory").items())
+            peak = std::max(peak, m.at("peak_bytes").get<uint64_t>());
+        const std::string row = fmt::format(
+            "| {} | {} x {} | {} | {:.4g} | {:.1f} | {:.1f} | {:.2f} | {} | {:.1f} | {} |\n",
+            c.model, c.batch, c.seq, c.plan, p.at("seconds").get<double>(),
+            100.0 * p.at("mfu").get<double>(), 100.0 * ex / p.at("cycles").get<double>(),
+            double(peak) / double(1ull << 30), r.at("runs").size(),
+            r.at("wall_seconds").get<double>(), r.at("peak_rss_kb").get<uint64_t>() / 1024);
+        os << row;
+        t << row;
+    }
+    std::remove(tmp.c_str());
+    if (failed) fmt::print(os, "{} plan(s) failed\n", failed);
+    os << "\n" << t.str();
+    if (!o.bench_out.empty()) {
+        std::ofstream f(o.bench_out);
+        if (!f) throw std::runtime_error("cannot write " + o.bench_out);
+        f << t.str();
+    }
+    return failed ? 1 : 0;
 }
 
 }  // namespace wsc::tb

@@ -7,6 +7,9 @@
 #include <iosfwd>
 #include <string>
 
+#include "firmware/model/ModelConfig.h"
+#include "hw/ScenarioConfig.h"
+
 namespace wsc::tb {
 
 class LlmCli {
@@ -17,12 +20,25 @@ class LlmCli {
         std::string dtype = "fp16";
         bool full = false;
         std::string stats, heatmap, perfetto, table;
-        std::string bench_out;
+        std::string bench_out, bench_root = ".";
+        bool bench_quick = false;
+        std::string command_line;  // as typed, for --stats
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);
     static int run(CLI::App* llm, const Options& o, std::ostream& os);
+    // `wsc run` of a scenario with `workload: {type: llm}` (outputs from the run's flags).
+    static int runScenario(const hw::ScenarioConfig& sc, const std::string& scenario_file,
+                           const std::string& stats, const std::string& heatmap,
+                           const std::string& perfetto, std::ostream& os);
+    // `wsc bench llm`: every committed plan of docs/results/llm_training.md as its own process
+    // (peak RSS is per process), its wall time, peak RSS and the step's figures in one table.
     static int runBench(const Options& o, std::ostream& os);
+    static std::string shellQuote(const std::string& s);
+
+  private:
+    static int runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
+                       const firmware::model::ModelConfig& model, std::ostream& os);
 };
 
 }  // namespace wsc::tb

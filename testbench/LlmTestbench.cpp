@@ -224,12 +224,8 @@ double LlmResult::mfu() const {
     return p.model_flops / (double(dies) * double(peak_flops_per_cycle) * p.cycles);
 }
 
-LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunOptions& opt) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const hw::HardwareConfig& hwc = wafer.config();
-    LlmResult res;
-    res.spec = spec;
-    const auto& topo = wafer.topology();
+LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
+    const noc::Topology topo(hwc.noc.topology);
     if (topo.dieWidth() != 1 || topo.dieHeight() != 1 || topo.localPorts() != 1)
         throw std::invalid_argument(fmt::format(
             "wsc llm runs at die level (one router and one core per die): this hardware has {} x "
@@ -238,20 +234,52 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     if (!hwc.hbm)
         throw std::invalid_argument(
             "wsc llm needs each die's memory: the hardware has no hbm: section");
-    const firmware::placement::DieArray dies{topo.diesX(), topo.diesY()};
-    const firmware::plan::RankGrid grid(spec.plan);
-    if (spec.plan.dies() != dies.dies())
+    Placed p;
+    p.dies = firmware::placement::DieArray{topo.diesX(), topo.diesY()};
+    if (spec.plan.dies() != p.dies.dies())
         throw std::invalid_argument(
-            fmt::format("plan {} does not fit the wafer: it has {} dies "
-                        "({} x {})",
-                        spec.plan.arithmetic(), dies.dies(), dies.x, dies.y));
+            fmt::format("plan {} does not fit the wafer: it has {} dies ({} x {})",
+                        spec.plan.arithmetic(), p.dies.dies(), p.dies.x, p.dies.y));
+    const firmware::plan::RankGrid grid(spec.plan);
     std::unique_ptr<firmware::placement::Placement> pl;
     if (spec.placement == "list")
         pl = std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list);
     else
         pl = firmware::placement::Placement::byName(spec.placement);
+    p.rank_die = pl->place(grid, p.dies);
+    return p;
+}
+
+void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
+    const Placed placed = place(hwc, spec);
+    StepSpec s;
+    s.mode = spec.train ? StepSpec::Mode::Train : StepSpec::Mode::Prefill;
+    s.batch = spec.batch;
+    s.seq = spec.seq;
+    s.dtype = spec.dtype;
+    const StepBuilder b(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
+    b.build(0, /*emit=*/false).ledger.check();
+    if (!spec.train && spec.generate > 0) {
+        s.mode = StepSpec::Mode::Decode;
+        s.seq = spec.seq + spec.generate - 1;
+        const StepBuilder d(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
+        d.build(0, /*emit=*/false).ledger.check();
+    }
+}
+
+LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const hw::HardwareConfig& hwc = wafer.config();
+    LlmResult res;
+    res.spec = spec;
+    const Placed placed = place(hwc, spec);
+    const firmware::placement::DieArray dies = placed.dies;
+    std::unique_ptr<firmware::placement::Placement> pl =
+        spec.placement == "list"
+            ? std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list)
+            : firmware::placement::Placement::byName(spec.placement);
     res.placement = pl->name();
-    res.rank_die = pl->place(grid, dies);
+    res.rank_die = placed.rank_die;
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;
     res.dies = dies.dies();
@@ -391,13 +419,14 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
         }
         for (const auto& [k, v] : p.comm) {
             const double ex = p.exposed.count(k) ? p.exposed.at(k) : 0.0;
+            if (v < 0.5 && ex < 0.5) continue;  // composed to nothing (present in 1 layer only)
             fmt::print(
                 os,
                 "    {:<22} {:>12.4g} cycles running, {:>12.4g} exposed ({:.1f}% of the phase)\n",
                 k, v, ex, 100.0 * ex / p.cycles);
         }
         for (const auto& [k, v] : p.exposed)
-            if (!p.comm.count(k))
+            if (!p.comm.count(k) && v >= 0.5)
                 fmt::print(os, "    {:<22} {:>12} {:>12.4g} exposed ({:.1f}% of the phase)\n", k,
                            "", v, 100.0 * v / p.cycles);
         fmt::print(os, "    energy {:.4g} J, average power {:.4g} W\n", p.energy.total_pj * 1e-12,
@@ -430,22 +459,34 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
 
 void LlmTestbench::printCompareHeader(std::ostream& os) {
     fmt::print(os,
-               "| plan | placement | step s | tokens/s | MFU % | exposed comm % | peak mem GB | "
-               "energy J |\n|---|---|---|---|---|---|---|---|\n");
+               "| plan | placement | step s | tokens/s | MFU % | compute busy % | HBM busy % | "
+               "exposed comm % (largest) | peak mem GB (die) | energy J |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void LlmTestbench::printCompareRow(std::ostream& os, const LlmResult& r) {
     const LlmPhase& p = r.phases.front();
     double ex = 0;
-    for (auto& [k, v] : p.exposed) ex += v;
-    uint64_t peak = 0;
-    for (uint64_t x : r.peak) peak = std::max(peak, x);
+    std::string top;
+    double top_v = -1;
+    for (auto& [k, v] : p.exposed) {
+        ex += v;
+        if (v > top_v) top_v = v, top = k;
+    }
+    size_t hi = 0;
+    for (size_t d = 1; d < r.peak.size(); ++d)
+        if (r.peak[d] > r.peak[hi]) hi = d;
     double energy = 0;
     for (auto& ph : r.phases) energy += ph.energy.total_pj * 1e-12;
-    fmt::print(os, "| {} | {} | {:.4g} | {:.4g} | {:.1f} | {:.1f} | {:.2f} | {:.4g} |\n",
+    fmt::print(os,
+               "| {} | {} | {:.4g} | {:.4g} | {:.1f} | {:.1f} | {:.1f} | {:.1f}{} | {:.2f} ({}) | "
+               "{:.4g} |\n",
                r.spec.plan.str(), r.placement, r.stepSeconds(), r.tokensPerSecond(),
                100.0 * p.model_flops / (double(r.dies) * double(r.peak_flops_per_cycle) * p.cycles),
-               100.0 * ex / p.cycles, double(peak) / double(1ull << 30), energy);
+               100.0 * p.compute_busy / p.cycles,
+               100.0 * p.hbm_bytes / (r.hbm_bytes_per_cycle * p.cycles), 100.0 * ex / p.cycles,
+               top_v > 0 ? fmt::format(" ({} {:.1f})", top, 100.0 * top_v / p.cycles) : "",
+               r.peak.empty() ? 0.0 : double(r.peak[hi]) / double(1ull << 30), hi, energy);
 }
 
 void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
@@ -463,6 +504,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         q["cycles"] = p.cycles;
         q["seconds"] = r.seconds(p);
         q["model_flops"] = p.model_flops;
+        q["mfu"] = p.model_flops / (double(r.dies) * double(r.peak_flops_per_cycle) * p.cycles);
         q["compute_busy_cycles"] = p.compute_busy;
         q["hbm_bytes_critical_die"] = p.hbm_bytes;
         for (auto& [k, v] : p.hbm_by_op) q["hbm_bytes_by_op"][k] = v;

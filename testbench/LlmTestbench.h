@@ -111,12 +111,23 @@ class LlmTestbench {
     // memory fidelity). Throws std::invalid_argument for bad plans/placements (exit 2),
     // firmware::llm::OutOfMemoryError when the plan does not fit (exit 2).
     static LlmResult run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunOptions& opt = {});
+    // Every check a run makes before simulating (die-level hardware, the plan against the wafer,
+    // the batch, the model, the whole step's memory): std::invalid_argument or
+    // firmware::llm::OutOfMemoryError. `wsc validate` and `wsc run` call it first.
+    static void check(const hw::HardwareConfig& hw, const LlmSpec& spec);
     // The numbers a step builder needs, from the hardware config.
     static firmware::llm::DieSpec dieSpec(const hw::HardwareConfig& hw);
     static void printReport(std::ostream& os, const LlmResult& r);
     static void printCompareHeader(std::ostream& os);
     static void printCompareRow(std::ostream& os, const LlmResult& r);
     static void toJson(const LlmResult& r, nlohmann::json& out);
+
+  private:
+    struct Placed {
+        firmware::placement::DieArray dies;
+        std::vector<uint32_t> rank_die;
+    };
+    static Placed place(const hw::HardwareConfig& hw, const LlmSpec& spec);
 };
 
 }  // namespace wsc::tb

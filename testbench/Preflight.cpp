@@ -13,6 +13,7 @@
 #include "noc/ParamError.h"
 #include "testbench/DmaStreamTestbench.h"
 #include "testbench/GemmTestbench.h"
+#include "testbench/LlmTestbench.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/WorkloadError.h"
 
@@ -121,6 +122,26 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
                             m, sc.core.sram.capacity_bytes));
         });
         est.addWorkload(sc, fw, ResourceEstimate::heapSince(h0));
+    } else if (sc.workload_type == "llm") {
+        const firmware::llm::LlmWorkload& w = sc.llm;
+        LlmSpec s;
+        s.train = w.train;
+        s.model = w.model;
+        s.plan = w.plan;
+        s.placement = w.placement;
+        s.batch = w.batch;
+        s.seq = w.seq;
+        s.generate = w.generate;
+        s.dtype = w.dtype == "bf16" ? firmware::DType::BF16 : firmware::DType::FP16;
+        try {
+            LlmTestbench::check(sc.hardware(), s);
+        } catch (const firmware::llm::OutOfMemoryError& e) {
+            throw workloadError(
+                sc, flags, "plan",
+                fmt::format("plan {} does not fit in memory: {}", w.plan.str(), e.what()));
+        } catch (const std::invalid_argument& e) {
+            throw workloadError(sc, flags, "", e.what());
+        }
     } else if (sc.workload_type == "dma_stream") {
         DmaStreamPlan plan;
         const uint64_t h0 = ResourceEstimate::heapBytes();

@@ -165,10 +165,11 @@ void checkRunFlags(const CLI::App* app, const OutputOpts& o, const hw::ScenarioC
     if (mode != "traffic")
         CliArgs::rejectUnused(app, {"--vcd", "--trace"},
                               what + " (waveforms are of synthetic traffic runs)");
-    if (mode == "traffic" || mode == "sweep" || mode == "fault sweep" || mode == "dma_stream")
+    if (mode == "traffic" || mode == "sweep" || mode == "fault sweep" || mode == "dma_stream" ||
+        mode == "llm")
         CliArgs::rejectUnused(app, {"--perfetto-cores", "--perfetto-max-spans"},
                               what + " (it has no core tracks)");
-    if (mode != "traffic" && mode != "gemm")
+    if (mode != "traffic" && mode != "gemm" && mode != "llm")
         CliArgs::rejectUnused(app, {"--heatmap", "--perfetto"}, what);
     if (mode == "fault sweep") CliArgs::rejectUnused(app, {"--stats"}, what);
     if (mode != "traffic" || sc.noc.rtl_routers.empty())
@@ -359,6 +360,9 @@ int main(int argc, char** argv) {
             if (sc.workload_type == "gemm") return runGemm(sc, run_out);
             if (sc.workload_type == "dma_stream")
                 return tb::runDmaStreamScenario(sc, run_out.stats);
+            if (sc.workload_type == "llm")
+                return tb::LlmCli::runScenario(sc, scenario, run_out.stats, run_out.heatmap,
+                                               run_out.perfetto, std::cout);
             if (sc.workload_type != "traffic")
                 throw UsageError(
                     fmt::format("workload type '{}' is not supported yet", sc.workload_type));
@@ -504,7 +508,11 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
-        if (*llm) return tb::LlmCli::run(llm, lopt, std::cout);
+        if (*llm) {
+            for (int i = 0; i < argc; ++i)
+                lopt.command_line += (i ? " " : "") + tb::LlmCli::shellQuote(argv[i]);
+            return tb::LlmCli::run(llm, lopt, std::cout);
+        }
         if (*bench) {
             if (*bkern) return tb::KernelCli::runBench(kopt, std::cout);
             if (*bllm) return tb::LlmCli::runBench(lopt, std::cout);

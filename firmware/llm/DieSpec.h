@@ -14,9 +14,12 @@ struct DieSpec {
     uint32_t vector_lanes = 1;
     uint32_t dma_burst = 256;  // largest memory transaction (tiles are cut on bursts)
     double clock_hz = 1e9;
-    // SRAM shares (of sram_bytes): compute tiles, and each communication stream's staging.
+    // SRAM shares (of sram_bytes): compute tiles, and each communication stream's staging. The
+    // rest (8%) stays free: it is the core's receive buffer (core.rx_buffer's default), where a
+    // message that arrives before its recv waits; with none left, two early messages at a die's
+    // ejection port block the one its recv waits for (a head-of-line deadlock).
     double compute_share = 0.6;
-    double comm_share = 0.1;  // per communication stream (four of them)
+    double comm_share = 0.08;  // per communication stream (four of them)
 };
 
 }  // namespace wsc::firmware::llm

@@ -1,0 +1,27 @@
+#pragma once
+// The `workload: {type: llm}` map of a scenario (docs/CONFIG.md, docs/LLM.md): what `wsc llm
+// train|infer` takes on its command line, so a scenario file runs an LLM step with `wsc run`.
+#include <cstdint>
+#include <string>
+
+#include "firmware/model/ModelConfig.h"
+#include "firmware/plan/ParallelPlan.h"
+
+namespace wsc::firmware::llm {
+
+struct LlmWorkload {
+    bool train = true;       // mode: train | infer
+    std::string model_path;  // resolved against the scenario file's folder
+    model::ModelConfig model;
+    plan::ParallelPlan plan;
+    std::string placement = "ring";
+    uint64_t batch = 1;
+    uint64_t seq = 0;       // train: tokens per sequence; infer: prompt tokens
+    uint64_t generate = 0;  // infer: tokens decoded after the prefill
+    std::string dtype = "fp16";
+    std::string memory = "bandwidth";  // bandwidth | hbm
+    bool full = false;
+    uint64_t seed = 1;
+};
+
+}  // namespace wsc::firmware::llm
