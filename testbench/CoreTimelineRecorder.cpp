@@ -110,6 +110,7 @@ void CoreTimelineRecorder::finish(uint64_t last) {
 
 void CoreTimelineRecorder::emitCore(Traced& t, uint64_t end) {
     const uint32_t pid = trace_.process(cores_->name(t.core), int64_t(t.core) + 1);  // after "noc"
+    pid_[t.core] = pid;
     const uint32_t tid = trace_.track(pid, "state", 0);
     ++tracks_;
     for (const Charge& c : t.charges) {

@@ -11,6 +11,7 @@
 // nothing more once the cap is hit. `cores` selects which cores are traced (empty: all).
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,16 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
     // The cycle the trace stops at because of max_spans, or noc::kNever if it is complete.
     uint64_t truncatedAt() const { return cut_; }
 
+    // Whether `core` is traced (its sink is this recorder), and its process id once written
+    // (after finish; ~0u if not traced): other outputs add tracks to the core's process.
+    bool traces(uint32_t core) const {
+        return core < slot_.size() && slot_[core] != ~0u;
+    }  // ~0u: kNone
+    uint32_t pidOf(uint32_t core) const {
+        auto it = pid_.find(core);
+        return it == pid_.end() ? ~0u : it->second;
+    }
+
   private:
     static constexpr size_t kUnits = static_cast<size_t>(core::TraceUnit::Count);
     struct Charge {
@@ -76,7 +87,8 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
     hw::PerfettoTrace& trace_;
     Options opt_;
     core::CoreArray* cores_ = nullptr;
-    std::vector<uint32_t> slot_;  // core -> index in traced_, or kNone
+    std::vector<uint32_t> slot_;        // core -> index in traced_, or kNone
+    std::map<uint32_t, uint32_t> pid_;  // core -> its process in the trace (after finish)
     std::vector<Traced> traced_;
     uint64_t records_ = 0;
     uint64_t cut_;

@@ -16,6 +16,7 @@
 #include "firmware/placement/ExplicitPlacement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/EnergyModel.h"
+#include "testbench/CoreTimelineRecorder.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/ObservedDriver.h"
 
@@ -31,7 +32,10 @@ namespace {
 // spans of every collective's instructions (how long each ran).
 class StepTraceSink : public core::CoreTraceSink {
   public:
-    explicit StepTraceSink(const StepProgram& sp) {
+    // `next`: a sink that also watches the cores it `traces` (the Perfetto recorder): spans and
+    // charges are passed on to it.
+    explicit StepTraceSink(const StepProgram& sp, const CoreTimelineRecorder* next = nullptr)
+        : next_(next) {
         for (size_t i = 0; i < sp.comms.size(); ++i) {
             const auto& c = sp.comms[i];
             by_die_[c.die].push_back({c.pc_begin, c.pc_end, i});
@@ -41,6 +45,7 @@ class StepTraceSink : public core::CoreTraceSink {
         spans_.assign(sp.comms.size(), {noc::kNever, 0});
     }
     void onSpan(const core::TraceSpan& s) override {
+        if (next_ && next_->traces(s.core)) const_cast<CoreTimelineRecorder*>(next_)->onSpan(s);
         if (s.unit == core::TraceUnit::Wait) {
             auto it = waits_.find({s.core, s.pc});
             if (it != waits_.end()) exposed_[s.core][it->second] += s.end - s.begin;
@@ -57,7 +62,19 @@ class StepTraceSink : public core::CoreTraceSink {
         sp.first = std::min(sp.first, s.begin);
         sp.second = std::max(sp.second, s.end);
     }
-    void onCharge(uint32_t, core::CoreState, core::StallCause, uint64_t, uint64_t) override {}
+    void onCharge(uint32_t c, core::CoreState st, core::StallCause why, uint64_t b,
+                  uint64_t e) override {
+        if (next_ && next_->traces(c))
+            const_cast<CoreTimelineRecorder*>(next_)->onCharge(c, st, why, b, e);
+    }
+    std::vector<LlmRun::CommSpan> spans(const StepProgram& sp) const {
+        std::vector<LlmRun::CommSpan> out;
+        for (size_t i = 0; i < sp.comms.size(); ++i)
+            if (spans_[i].first != noc::kNever)
+                out.push_back({sp.comms[i].die, sp.comms[i].kind, sp.comms[i].label,
+                               spans_[i].first, spans_[i].second});
+        return out;
+    }
 
     std::map<std::string, uint64_t> exposed(uint32_t die) const {
         auto it = exposed_.find(die);
@@ -81,6 +98,7 @@ class StepTraceSink : public core::CoreTraceSink {
     std::map<std::pair<uint32_t, uint32_t>, std::string> waits_;
     std::map<uint32_t, std::map<std::string, uint64_t>> exposed_;
     std::vector<std::pair<uint64_t, uint64_t>> spans_;
+    const CoreTimelineRecorder* next_;
 };
 
 LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phase, uint64_t seed,
@@ -96,9 +114,14 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
     core::CoreArray& cores = wafer.buildCores(cp);
     cores.load(sp.fw);
     wafer.attachMemory(false, false, 16, 32, true, std::max<uint64_t>(cp.dma.burst_bytes, 256));
-    StepTraceSink sink(sp);
-    for (uint32_t d : sp.rank_die) cores.setTraceSink(d, &sink);
+    // The observers attach first (the Perfetto recorder installs itself as the cores' sink);
+    // then this run's sink takes the cores and passes their spans on to the recorder.
     ObservedDriver observed(cores, observers, net, &cores);
+    const CoreTimelineRecorder* rec = nullptr;
+    for (RunObserver* o : observers)
+        if (auto* c = dynamic_cast<CoreTimelineRecorder*>(o)) rec = c;
+    StepTraceSink sink(sp, rec);
+    for (uint32_t d : sp.rank_die) cores.setTraceSink(d, &sink);
     const uint64_t last =
         observers.empty() ? wafer.shell().run(net, cores) : wafer.shell().run(net, observed);
     cores.finish(last);
@@ -118,6 +141,7 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
     r.compute_busy = cs.pe_busy + cs.vector_busy;
     r.exposed = sink.exposed(r.critical_die);
     r.comm = sink.comm(sp, r.critical_die);
+    if (!observers.empty()) r.comm_spans = sink.spans(sp);
     r.events.cycles = r.cycles;
     hw::EnergyModel::countNetwork(r.events, net);
     for (uint32_t d : sp.rank_die) hw::EnergyModel::countCore(r.events, cores.core(d).stats());

@@ -54,6 +54,14 @@ struct LlmRun {
     uint64_t hbm_bytes = 0;           // all dies
     uint64_t hbm_bytes_critical = 0;  // the critical die's DMA bytes (HBM reads and writes)
     std::map<std::string, uint64_t> hbm_by_op;  // the critical die's compute lowering, by op
+    // Every collective and transfer instance of the run: die, kind, label, first and last cycle
+    // of its instructions (the Perfetto trace's per-collective tracks).
+    struct CommSpan {
+        uint32_t die;
+        std::string kind, label;
+        uint64_t begin, end;
+    };
+    std::vector<CommSpan> comm_spans;
     hw::EnergyEvents events;
     uint64_t model_flops = 0;
     double wall_seconds = 0;

@@ -77,6 +77,19 @@ void RunOutputs::finishKernel(const KernelResult& r, std::ostream& os, nlohmann:
 void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats) {
     if (!r.phases.empty()) energy_ = r.phases.front().energy;
     if (!r.runs.empty()) energyJson(r.runs.back().events, stats);
+    // A track per kind of collective in each die's process: one slice per instance (first to
+    // last instruction), named by its label ("mb 2 layer 0 attn.out").
+    if (trace_ && core_timeline_ && !r.runs.empty()) {
+        std::map<std::pair<uint32_t, std::string>, uint32_t> tid;
+        int64_t order = 100;
+        for (const auto& c : r.runs.back().comm_spans) {
+            const uint32_t pid = core_timeline_->pidOf(c.die);
+            if (pid == ~0u) continue;
+            auto [it, fresh] = tid.try_emplace({c.die, c.kind}, 0);
+            if (fresh) it->second = trace_->track(pid, c.kind, order++);
+            trace_->span(pid, it->second, c.label, c.begin, c.end);
+        }
+    }
     writeFiles(os, "run");
 }
 

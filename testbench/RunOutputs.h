@@ -43,6 +43,8 @@ class RunOutputs {
 
     const hw::EnergyReport& energy() const { return energy_; }
     const LinkRecorder& links() const { return *links_; }
+    // The core timeline (null without --perfetto or without cores).
+    const CoreTimelineRecorder* coreTimeline() const { return core_timeline_.get(); }
     // "out.svg" + "drain" -> "out.drain.svg": one heatmap file per phase beside the named one.
     static std::string phasePath(const std::string& path, const std::string& phase);
 
