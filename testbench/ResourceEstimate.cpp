@@ -25,7 +25,9 @@
 #endif
 #endif
 #ifdef WSC_ASAN
-#include <sanitizer/allocator_interface.h>
+// The sanitizer runtime's allocator count (sanitizer/allocator_interface.h, which gcc does not
+// install): glibc's mallinfo2 does not see ASan's heap.
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 namespace wsc::tb {

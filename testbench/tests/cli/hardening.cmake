@@ -210,9 +210,10 @@ wsc_h13("65536 memory ports on a 2x2 mesh are refused at their key" 2
 wsc_h13("65536 memory ports holding the operands are refused with the estimate" 2
         "memory_ports_wafer.yaml:[0-9]+:[0-9]+: key 'scenario.hardware.core.memory.ports': the run needs an estimated [0-9.]+ TB \\(.*; memory ports [0-9.]+ TB: 65536 x 20.0 KB and the data they hold; "
         validate ${h13}/memory_ports_wafer.yaml --max-memory 8GB)
-wsc_h13("a traffic run whose source queues outgrow the budget stops with exit 2" 2
-        "traffic: [0-9]+ packets are queued in the network at cycle [0-9]+: the offered load \\(1 flits/node/cycle\\) is beyond what it drains"
-        traffic ${h13_mesh} --rate 1 --max-memory 20MB)
+add_test(NAME "issue13: a traffic run whose source queues outgrow the budget stops with exit 2"
+         COMMAND ${h13}/queue_budget.sh $<TARGET_FILE:wsc> ${h13_mesh} ${expect_fail})
+set_tests_properties("issue13: a traffic run whose source queues outgrow the budget stops with exit 2"
+                     PROPERTIES TIMEOUT 60)
 wsc_h13("kernel --mesh over the memory budget is refused before the run" 2
         "--mesh 8192: the run needs an estimated [0-9.]+ GB .*cores [0-9.]+ GB"
         kernel gemv --mesh 8192 --shape 8192 ${h13_kernel_cfg} --max-memory 1GB)
