@@ -1,6 +1,7 @@
 #include "hw/YamlReader.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +17,26 @@
 namespace wsc::hw {
 
 namespace {
+
+// Where each document of a stream starts, up to the second: YAML::LoadAll is not used because
+// on some malformed text (yaml-cpp 0.7) its parser reports empty documents forever and LoadAll
+// never returns (found by fuzz_model, issue 13).
+class DocumentStarts : public YAML::EventHandler {
+  public:
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
 
 // Runs a Units conversion on a reader's scalar and turns its UnitError into a positioned
 // ConfigError: Units knows the expectation, the reader knows the file, line and key.
@@ -130,22 +151,28 @@ YamlReader YamlReader::loadFile(const std::string& path, uint64_t max_bytes) {
 }
 
 YamlReader YamlReader::loadString(const std::string& text, const std::string& name) {
-    std::vector<YAML::Node> docs;
+    YAML::Node doc;
+    DocumentStarts starts;
     try {
-        docs = YAML::LoadAll(text);
+        doc = YAML::Load(text);  // the first document
+        std::istringstream in(text);
+        YAML::Parser parser(in);
+        for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
+        }
     } catch (const YAML::ParserException& e) {
         throw ConfigError::fromParser(name, e);
     } catch (const YAML::Exception& e) {
         throw ConfigError::atMark(name, e.mark, "", "invalid YAML: " + e.msg);
     }
-    if (docs.empty() || docs[0].IsNull())
+    if (doc.IsNull())
         throw ConfigError(name, 1, 1, "",
                           "expected a map of configuration keys, got an empty "
                           "document");
-    if (docs.size() > 1)
-        throw ConfigError::atMark(name, docs[1].Mark(), "",
-                                  "expected a single YAML document, got a second one ('---')");
-    YamlReader root(docs[0], name, "", docs[0].Mark(), std::make_shared<SourceMap>());
+    if (starts.starts.size() > 1)
+        throw ConfigError::atMark(name, starts.starts[1], "",
+                                  "expected a single YAML document, got a second one ('---' or "
+                                  "text after the end of the first)");
+    YamlReader root(doc, name, "", doc.Mark(), std::make_shared<SourceMap>());
     if (!root.isMap()) root.failHere("a map of configuration keys at the top level");
     return root;
 }
