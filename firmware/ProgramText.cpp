@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -372,8 +374,9 @@ class Parser {
             cur->add(ins);
             lines_[cur_core].push_back(line_);
         }
-        if (!any)
-            throw ParseError(file_, line_, "expected at least one '.core <id>' section, got none");
+        if (!any)  // at the end of the text (line 1 of an empty one)
+            throw ParseError(file_, std::max(line_, 1),
+                             "expected at least one '.core <id>' section, got none");
         Firmware fw(cores ? cores : max_core + 1);
         for (auto& [c, p] : progs) fw.program(c) = std::move(p);
         for (const auto& r : remote) {
@@ -390,11 +393,15 @@ class Parser {
         try {
             fw.validate();
         } catch (const ValidationError& e) {
-            // Point at the instruction's line, or at its core's `.core` line.
-            int at = 0;
+            // Point at the instruction's line, or at its core's `.core` line, or (a rule of the
+            // whole firmware) at the first `.core` line.
+            int at = 1;
             if (core_line_.count(e.core())) {
                 const auto& l = lines_[e.core()];
                 at = e.pc() < l.size() ? l[e.pc()] : core_line_[e.core()];
+            } else if (!core_line_.empty()) {
+                at = std::numeric_limits<int>::max();
+                for (const auto& [c, l] : core_line_) at = std::min(at, l);
             }
             throw ParseError(file_, at, e.what());
         }
@@ -418,7 +425,9 @@ std::string ProgramText::dump(const Firmware& fw) {
     std::string out = "# wsc firmware text (docs/ISA.md)\n";
     for (uint32_t c = 0; c < fw.cores(); ++c) {
         const Program& p = fw.program(c);
-        if (p.empty() && p.buffers().empty()) continue;
+        // An empty program is left out, except the last: it keeps the core count (and a text
+        // of only empty programs is still firmware that parses back).
+        if (p.empty() && p.buffers().empty() && p.groups().empty() && c + 1 < fw.cores()) continue;
         out += fmt::format(".core {}\n", c);
         for (const auto& b : p.buffers())
             out += fmt::format(".buffer {} {} {}\n", b.name, b.elems, dtypeName(b.dtype));

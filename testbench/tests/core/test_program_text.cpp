@@ -320,4 +320,22 @@ TEST_CASE("malformed firmware text names the file, the line and what was expecte
     expectError(".core 0\n.buffer A 4\nloop count=2\nwait.all\n.stream 1\nwait.all\nendloop\n", 4,
                 "stream 0 ends inside a loop");
     CHECK_THROWS_WITH(ProgramText::loadFile("/nonexistent/x.fw"), Contains("/nonexistent/x.fw"));
+    // A text without a program points at its last line (line 1 when empty), not at line 0.
+    expectError("", 1, "expected at least one '.core <id>' section");
+    expectError("# only\n# comments\n", 2, "expected at least one '.core <id>' section");
+}
+
+TEST_CASE("empty programs keep the core count through dump and parse", "[core][isa]") {
+    // Found by fuzz_firmware: `.core 0` alone parsed, but dumped to a text without any `.core`.
+    const Firmware one = ProgramText::parse(".core 0 # nothing yet\n", "empty.fw");
+    CHECK(one.cores() == 1);
+    const std::string text = ProgramText::dump(one);
+    CHECK_THAT(text, Contains(".core 0\n"));
+    CHECK(ProgramText::parse(text, "dump.fw").cores() == 1);
+    // Trailing empty cores are kept by the last one; empty ones in between are left out.
+    const Firmware three = ProgramText::parse(".core 1\n.buffer A 4\n.core 2\n", "three.fw");
+    const std::string t3 = ProgramText::dump(three);
+    CHECK_THAT(t3, !Contains(".core 0") && Contains(".core 1") && Contains(".core 2"));
+    CHECK(ProgramText::parse(t3, "dump.fw").cores() == 3);
+    CHECK(ProgramText::dump(ProgramText::parse(t3, "dump.fw")) == t3);
 }
