@@ -61,7 +61,8 @@ UpDownRouting::UpDownRouting(const Topology& topo, const FaultMap& faults, uint3
         q.assign({{d, 0}, {d, 1}});
         // Backward BFS over (router, phase) states: phase 1 = only down links allowed.
         while (!q.empty()) {
-            auto [v, pv] = q.front();
+            // Plain locals, not a structured binding: C++17 lambdas cannot capture those.
+            const uint32_t v = q.front().first, pv = q.front().second;
             q.pop_front();
             for (uint8_t p = 0; p < Topology::kFirstLocal; ++p) {
                 if (faults.linkDead(v, p)) continue;
