@@ -133,6 +133,11 @@ add_test(NAME "issue13: validate of a FIFO is refused, not blocked on"
          COMMAND sh -c "rm -f h13_fifo && mkfifo h13_fifo && ${expect_fail} 2 'h13_fifo: cannot read file: it is a FIFO' -- $<TARGET_FILE:wsc> validate h13_fifo; rc=$?; rm -f h13_fifo; exit $rc")
 set_tests_properties("issue13: validate of a FIFO is refused, not blocked on" PROPERTIES TIMEOUT 60)
 
+# Found by the fuzz targets (testbench/fuzz/regressions/), through the CLI.
+wsc_h13("malformed JSON on which yaml-cpp's LoadAll never returns is refused at once" 2
+        "loadall_never_returns.json:[0-9]+:[0-9]+: expected a single YAML document"
+        validate ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions/model/loadall_never_returns.json)
+
 # Outputs checked before simulating; flags a mode does not use are errors.
 add_test(NAME "issue13: --stats equal to the input config is refused and the input kept"
          COMMAND sh -c "cp ${h13_mesh} h13_input.yaml && ${expect_fail} 2 \"--stats: 'h13_input.yaml' is an input of this run\" -- $<TARGET_FILE:wsc> traffic h13_input.yaml --measure 100 --stats h13_input.yaml && cmp -s h13_input.yaml ${h13_mesh}")
