@@ -202,7 +202,10 @@ class Parser {
             const std::string& w0 = words[0];
             if (w0 == ".core") {
                 if (words.size() != 2) fail(fmt::format("expected '.core <id>', got '{}'", raw));
-                cur_core = static_cast<uint32_t>(number("core", words[1], 0xFFFFFFFEull));
+                // Bounded: every id below the highest gets a (possibly empty) program, so an
+                // unbounded id would turn one line into gigabytes (found by fuzz_firmware).
+                cur_core =
+                    static_cast<uint32_t>(number("core", words[1], ProgramText::kMaxCores - 1));
                 if (cores && cur_core >= cores)
                     fail(fmt::format("expected a core id < {} (the chip's cores), got {}", cores,
                                      cur_core));

@@ -19,6 +19,8 @@ class ProgramText {
     // `cores` = 0: as many cores as the highest `.core` + 1.
     static Firmware parse(const std::string& text, const std::string& file, uint32_t cores = 0);
     static constexpr uint64_t kMaxFileBytes = uint64_t{64} << 20;  // a regular file of <= 64 MB
+    // Core ids are below 2^20 (a wafer of a million cores; WSE-2 has 850,000).
+    static constexpr uint32_t kMaxCores = 1u << 20;
     static Firmware loadFile(const std::string& path, uint32_t cores = 0);
     static void saveFile(const Firmware& fw, const std::string& path);
 };

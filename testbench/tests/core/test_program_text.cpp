@@ -320,6 +320,10 @@ TEST_CASE("malformed firmware text names the file, the line and what was expecte
     expectError(".core 0\n.buffer A 4\nloop count=2\nwait.all\n.stream 1\nwait.all\nendloop\n", 4,
                 "stream 0 ends inside a loop");
     CHECK_THROWS_WITH(ProgramText::loadFile("/nonexistent/x.fw"), Contains("/nonexistent/x.fw"));
+    // Core ids are bounded: `.core 11111111` alone made 11 million programs (found by
+    // fuzz_firmware).
+    expectError("# x\n.core 11111111\n", 2, "expected an integer <= 1048575 for 'core'");
+    CHECK(ProgramText::parse(".core 1048575\n", "max.fw").cores() == 1048576);
     // A text without a program points at its last line (line 1 when empty), not at line 0.
     expectError("", 1, "expected at least one '.core <id>' section");
     expectError("# only\n# comments\n", 2, "expected at least one '.core <id>' section");
