@@ -46,8 +46,13 @@ DieEmitter::DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtyp
         C_[i] = buf(fmt::format("C{}", i), cap_c_ / e);
     }
     S_ = buf("S", 64);
-    const uint64_t pb = std::max<uint64_t>(commBudget() / 2 / e, 1);
-    for (int i = 0; i < 2; ++i) P2P_[i] = buf(fmt::format("pp{}", i), pb);
+    // The pipeline's one communication share serves its two streams (one per direction), two
+    // segments each, a quarter of the share per segment.
+    const uint64_t pb = std::max<uint64_t>(commBudget() / 4 / e, 1);
+    for (int d = 0; d < 2; ++d)
+        for (int i = 0; i < 2; ++i)
+            P2P_[d][i] = buf(fmt::format("pp.{}{}", d ? "bwd" : "fwd", i), pb);
+    CTS_ = buf("pp.cts", 1);
 }
 
 uint16_t DieEmitter::buf(const std::string& name, uint64_t elems) {
@@ -332,15 +337,20 @@ uint32_t DieEmitter::awaitDone(uint32_t s) {
     return p_.streamSize(kCompute) - 1;  // stream 0 starts at pc 0
 }
 
-void DieEmitter::sendTensor(uint32_t to, uint64_t addr, uint64_t bytes) {
-    use(kPipeComm);
+void DieEmitter::sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t bytes) {
+    use(forward ? kPipeComm : kPipeBack);
     const std::string was = tag_;
     tag("pipeline transfer");
-    const uint64_t seg = p_.buffer(P2P_[0]).bytes();
+    const int d = forward ? 0 : 1;
+    const uint64_t seg = p_.buffer(P2P_[d][0]).bytes();
     for (uint64_t off = 0; off < bytes; off += seg) {
         const uint64_t n = std::min(seg, bytes - off);
-        const uint16_t b = P2P_[p2p_turn_++ & 1];
-        load(b, addr + off, n);
+        const uint16_t b = P2P_[d][p2p_turn_[d]++ & 1];
+        load(b, addr + off, n);  // from memory while the receiver's clear-to-send is on its way
+        Instruction w;
+        w.op = Opcode::Wait;
+        w.event = ctsEvent(forward), w.n = 1;
+        emit(w);
         Instruction s;
         s.op = Opcode::Send;
         s.a = b, s.peer = to, s.bytes = n;
@@ -349,19 +359,36 @@ void DieEmitter::sendTensor(uint32_t to, uint64_t addr, uint64_t bytes) {
     tag(was);
 }
 
-void DieEmitter::recvTensor(uint32_t from, uint64_t addr, uint64_t bytes) {
-    use(kPipeComm);
+void DieEmitter::recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t bytes) {
+    use(forward ? kPipeComm : kPipeBack);
     const std::string was = tag_;
     tag("pipeline transfer");
-    const uint64_t seg = p_.buffer(P2P_[0]).bytes();
-    for (uint64_t off = 0; off < bytes; off += seg) {
-        const uint64_t n = std::min(seg, bytes - off);
-        const uint16_t b = P2P_[p2p_turn_++ & 1];
+    const int d = forward ? 0 : 1;
+    const uint64_t seg = p_.buffer(P2P_[d][0]).bytes();
+    const uint64_t segs = (bytes + seg - 1) / seg;
+    const uint32_t turn = p2p_turn_[d];
+    p2p_turn_[d] += static_cast<uint32_t>(segs);
+    // Segment k: post its receive, then clear the sender to send it (a one-flit put raising
+    // ctsEvent there; every die declares the same buffers, so pp.cts exists on the sender).
+    // Two segments are posted ahead of the stores, so the transfer streams at the link rate
+    // while no segment ever arrives before its receive.
+    auto post = [&](uint64_t k) {
         Instruction r;
         r.op = Opcode::Recv;
-        r.c = b, r.peer = from, r.bytes = n;
+        r.c = P2P_[d][(turn + k) & 1], r.peer = from;
+        r.bytes = std::min(seg, bytes - k * seg);
         emit(r);
-        store(b, addr + off, n);
+        Instruction put;
+        put.op = Opcode::DmaPut;
+        put.a = CTS_, put.rbuf = CTS_, put.peer = from;
+        put.bytes = p_.buffer(CTS_).bytes();
+        put.event = ctsEvent(forward), put.raise = true;
+        emit(put);
+    };
+    for (uint64_t k = 0; k < std::min<uint64_t>(segs, 2); ++k) post(k);
+    for (uint64_t k = 0; k < segs; ++k) {
+        store(P2P_[d][(turn + k) & 1], addr + k * seg, std::min(seg, bytes - k * seg));
+        if (k + 2 < segs) post(k + 2);
     }
     tag(was);
 }

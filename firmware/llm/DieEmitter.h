@@ -11,8 +11,15 @@
 //     operator kind (docs/LLM.md, "Lowering"), streamed out;
 //   - the optimizer (Adam, fp32 master weights and moments): chunks of the die's parameter shard.
 // Streams (docs/ISA.md, "Streams"): 0 compute, 1 tensor/sequence/expert collectives (on the
-// critical path), 2 pipeline transfers, 3 FSDP weight gathers, 4 gradient reductions. Each pair
-// compute <-> stream s is ordered by two events used as FIFO semaphores (signal / wait).
+// critical path), 2 pipeline activations (received from the previous stage, sent to the next),
+// 3 FSDP weight gathers, 4 gradient reductions, 5 pipeline gradients (received from the next
+// stage, sent to the previous). Each pair compute <-> stream s is ordered by two events used as
+// FIFO semaphores (signal / wait). Pipeline transfers are rendezvous per segment: the receiver
+// posts a segment's receive and tells the sender (a one-flit `dma.put` raising a clear-to-send
+// event there), and the sender sends that segment only then, so a pipeline tensor never waits
+// in the network for a receive that is not posted (where it would block the collectives'
+// messages at the receiver's ejection port). One stream per direction: a die's receive never waits
+// behind its own send the other way (1F1B's send-send cycle between neighbour stages).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,7 +37,8 @@ enum Stream : uint32_t {
     kPipeComm = 2,
     kGatherComm = 3,
     kGradComm = 4,
-    kStreams = 5
+    kPipeBack = 5,
+    kStreams = 6
 };
 
 // A matrix product on the die: `batch` products [m x k] x [k x n] with operands in memory.
@@ -84,11 +92,13 @@ class DieEmitter {
     void done(uint32_t s);
     uint32_t awaitDone(uint32_t s);
 
-    // Point-to-point halves of a pipeline transfer in stream kPipeComm, staged through SRAM:
-    // the sender loads segments from memory and sends them, the receiver receives and stores.
-    // Both halves are emitted on their own die's stream in that die's order.
-    void sendTensor(uint32_t to, uint64_t addr, uint64_t bytes);
-    void recvTensor(uint32_t from, uint64_t addr, uint64_t bytes);
+    // Point-to-point halves of a pipeline transfer in stream kPipeComm (forward: towards the
+    // next stage) or kPipeBack, staged through SRAM segments with a receiver-driven window:
+    // recvTensor posts a segment's receive and then raises the clear-to-send ctsEvent(forward)
+    // on the sender (two segments ahead of its stores); sendTensor loads a segment, waits for
+    // one clear-to-send and sends it.
+    void sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t bytes);
+    void recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t bytes);
 
     // Instructions so far in stream s (for pc ranges of collectives).
     uint32_t streamSize(uint32_t s) const;
@@ -120,8 +130,9 @@ class DieEmitter {
     DType dtype_;
     uint64_t cap_a_, cap_b_, cap_c_;   // bytes per buffer of each role (two of each)
     uint16_t A_[2], B_[2], C_[2], S_;  // compute staging; S: scalars of reductions
-    uint16_t P2P_[2];                  // pipeline staging
-    uint32_t a_turn_ = 0, b_turn_ = 0, c_turn_ = 0, p2p_turn_ = 0;
+    uint16_t P2P_[2][2];               // pipeline staging per direction (forward, back)
+    uint16_t CTS_;                     // the clear-to-send flag's buffer
+    uint32_t a_turn_ = 0, b_turn_ = 0, c_turn_ = 0, p2p_turn_[2] = {0, 0};
     std::string tag_ = "other";
     std::map<std::string, uint64_t> hbm_by_tag_;
 };
@@ -132,6 +143,17 @@ constexpr uint16_t readyEvent(uint32_t s) {
 }
 constexpr uint16_t doneEvent(uint32_t s) {
     return static_cast<uint16_t>(2 * s + 2);
+}
+// Clear-to-send of a pipeline transfer, raised on the sender by its receiver: `forward` for
+// activations sent to the next stage, otherwise gradients sent to the previous one (a die has
+// one peer each way, so two events keep the two directions apart).
+constexpr uint16_t ctsEvent(bool forward) {
+    return static_cast<uint16_t>(2 * kStreams + (forward ? 1 : 2));
+}
+// Compute has finished with a pipeline receive slot of that direction (the receive stream may
+// post the receive that reuses it).
+constexpr uint16_t slotEvent(bool forward) {
+    return static_cast<uint16_t>(2 * kStreams + (forward ? 3 : 4));
 }
 
 }  // namespace wsc::firmware::llm

@@ -167,6 +167,8 @@ class Build {
         std::vector<uint64_t> unit_params;             // stored parameters per unit
         uint64_t gather[2] = {0, 0};
         uint64_t scratch[2] = {0, 0};
+        uint64_t pp_rx[2][2] = {{0, 0}, {0, 0}};  // pipeline receive slots per direction
+        uint64_t pp_recvs[2] = {0, 0};            // pipeline receives posted so far
         uint64_t kv = 0;
     };
     struct PendingComm {
@@ -283,7 +285,54 @@ class Build {
             for (auto& sc : rm.scratch)
                 sc = out_.ledger.alloc(d, MemKind::Buffers, std::max<uint64_t>(max_out, 1) * e_,
                                        "activation scratch");
+            // A tensor from a neighbour stage lands here while compute works (two slots per
+            // direction: the next one is received while compute uses this one).
+            for (int fwd = 0; fwd < 2; ++fwd)
+                if (fwd ? st > 0 : st + 1 < p_.pp)
+                    for (auto& rx : rm.pp_rx[fwd])
+                        rx =
+                            out_.ledger.alloc(d, MemKind::Buffers, pipeBytes(), "pipeline receive");
         }
+    }
+
+    uint64_t pipeBytes() const { return tokensLocal() * m_.hidden / (p_.seqpar ? p_.tp : 1) * e_; }
+    // The pipeline tensor of one item (forward: activations from stage st - 1 on stream
+    // kPipeComm, backward: gradients from st + 1 on kPipeBack), posted as soon as one of the
+    // direction's two receive slots is free (compute has finished the item that used it); the
+    // compute stream waits for the data.
+    void pipeRecv(uint32_t r, uint32_t peer_stage, bool forward) {
+        auto c = grid_.coord(r);
+        c.pp = peer_stage;
+        const uint32_t s = forward ? kPipeComm : kPipeBack;
+        const uint64_t n = mem_[r].pp_recvs[forward]++;
+        if (n >= 2) waitEvent(r, s, slotEvent(forward));
+        em(r).recvTensor(forward, die(grid_.rank(c)), mem_[r].pp_rx[forward][n & 1], pipeBytes());
+        em(r).done(s);
+        out_.waits.push_back({die(r), em(r).awaitDone(s), "pp recv"});
+    }
+    // After the item that used a receive slot: compute frees it.
+    void pipeSlotFree(uint32_t r, bool forward) {
+        em(r).use(kCompute);
+        Instruction i;
+        i.op = Opcode::Signal;
+        i.event = slotEvent(forward);
+        em(r).program().add(i);
+    }
+    void waitEvent(uint32_t r, uint32_t stream, uint16_t event) {
+        em(r).use(stream);
+        Instruction i;
+        i.op = Opcode::Wait;
+        i.event = event, i.n = 1;
+        em(r).program().add(i);
+    }
+    // The item's output to the neighbour stage, once compute produced it.
+    void pipeSend(uint32_t r, uint32_t peer_stage, bool forward) {
+        const uint32_t s = forward ? kPipeComm : kPipeBack;
+        em(r).ready(s);
+        em(r).awaitReady(s);
+        auto c = grid_.coord(r);
+        c.pp = peer_stage;
+        em(r).sendTensor(forward, die(grid_.rank(c)), scratchIn(r), pipeBytes());
     }
 
     // ---- one stage ----------------------------------------------------------------------
@@ -375,16 +424,8 @@ class Build {
     void forward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
                  std::vector<std::vector<uint64_t>>& act) {
         const auto ranks = grid_.stage(st);
-        const uint64_t H = m_.hidden;
-        const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
         if (st > 0 && emit_)  // activations of micro-batch i from the previous stage
-            for (uint32_t r : ranks) {
-                auto c = grid_.coord(r);
-                c.pp = st - 1;
-                em(r).recvTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
-                em(r).done(kPipeComm);
-                out_.waits.push_back({die(r), em(r).awaitDone(kPipeComm), "pp recv"});
-            }
+            for (uint32_t r : ranks) pipeRecv(r, st - 1, true);
         for (size_t ui = 0; ui < us.size(); ++ui) {
             const Unit& u = us[ui];
             const std::string lbl = fmt::format("mb {} {}", i, u.name);
@@ -409,30 +450,18 @@ class Build {
             ops(st, u, ui, i, true);
             gatherAfter(st);
         }
+        if (st > 0 && emit_)
+            for (uint32_t r : ranks) pipeSlotFree(r, true);
         if (st + 1 < p_.pp && emit_)
-            for (uint32_t r : ranks) {
-                em(r).ready(kPipeComm);
-                em(r).awaitReady(kPipeComm);
-                auto c = grid_.coord(r);
-                c.pp = st + 1;
-                em(r).sendTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
-            }
+            for (uint32_t r : ranks) pipeSend(r, st + 1, true);
     }
 
     // ---- backward -----------------------------------------------------------------------
     void backward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
                   std::vector<std::vector<uint64_t>>& act) {
         const auto ranks = grid_.stage(st);
-        const uint64_t H = m_.hidden;
-        const uint64_t act_elems = tokensLocal() * H / (p_.seqpar ? p_.tp : 1);
-        if (st + 1 < p_.pp && emit_)
-            for (uint32_t r : ranks) {
-                auto c = grid_.coord(r);
-                c.pp = st + 1;
-                em(r).recvTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
-                em(r).done(kPipeComm);
-                out_.waits.push_back({die(r), em(r).awaitDone(kPipeComm), "pp recv"});
-            }
+        if (st + 1 < p_.pp && emit_)  // gradients of micro-batch i from the next stage
+            for (uint32_t r : ranks) pipeRecv(r, st + 1, false);
         for (size_t k = us.size(); k-- > 0;) {
             const Unit& u = us[k];
             gatherBefore(st, u, k);
@@ -441,14 +470,10 @@ class Build {
             for (uint32_t r : ranks) out_.ledger.free(die(r), act[r][size_t(i) * us.size() + k]);
             gradReduce(st, u, k, i);
         }
+        if (st + 1 < p_.pp && emit_)
+            for (uint32_t r : ranks) pipeSlotFree(r, false);
         if (st > 0 && emit_)
-            for (uint32_t r : ranks) {
-                em(r).ready(kPipeComm);
-                em(r).awaitReady(kPipeComm);
-                auto c = grid_.coord(r);
-                c.pp = st - 1;
-                em(r).sendTensor(die(grid_.rank(c)), scratchIn(r), act_elems * e_);
-            }
+            for (uint32_t r : ranks) pipeSend(r, st - 1, false);
     }
 
     // Gradients of a unit after micro-batch i's backward: FSDP reduce-scatters every micro-
