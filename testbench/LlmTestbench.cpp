@@ -133,6 +133,8 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
         const auto& st = cores.core(d).stats();
         if (st.finish_cycle >= worst) worst = st.finish_cycle, r.critical_die = d;
         r.hbm_bytes += st.dma_bytes;
+        r.rx_refusals += st.rx_refusals;
+        r.rx_held_peak = std::max(r.rx_held_peak, st.rx_held_peak);
     }
     const auto& cs = cores.core(r.critical_die).stats();
     r.hbm_bytes_critical = cs.dma_bytes;
@@ -551,6 +553,8 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         x["critical_die"] = run.critical_die;
         x["wall_seconds"] = run.wall_seconds;
         x["flits"] = run.flits;
+        x["rx_refusals"] = run.rx_refusals;
+        x["rx_held_peak_bytes"] = run.rx_held_peak;
         x["hbm_bytes"] = run.hbm_bytes;
         x["hbm_bytes_critical_die"] = run.hbm_bytes_critical;
         j["runs"].push_back(x);

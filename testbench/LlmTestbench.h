@@ -66,6 +66,10 @@ struct LlmRun {
     uint64_t model_flops = 0;
     double wall_seconds = 0;
     uint64_t flits = 0;
+    // Receive-buffer pressure over all dies: flits an ejection port refused because a message
+    // arrived before its receive and the die's core.rx_buffer was full, and the largest
+    // number of bytes any die held there.
+    uint64_t rx_refusals = 0, rx_held_peak = 0;
 };
 
 // A phase of the step composed to the whole model from its runs.
