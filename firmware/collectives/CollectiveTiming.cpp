@@ -183,7 +183,6 @@ CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const
         out.model = "one rank: nothing to do";
         return out;
     }
-    const noc::Topology& topo = net_.topology();
     const uint32_t flit = net_.params().flit_bytes, P = net_.params().router.pipeline;
     const uint32_t V = net_.params().router.vcs, mpf = net_.maxPacketFlits();
     const noc::ZeroLoadModel zl(net_);
@@ -260,6 +259,7 @@ CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const
         if (t > worst_link) {
             worst_link = t;
             out.link_work = lu.flits * lu.s;
+            out.link_start = lu.u, out.link_drain = down;
         }
     }
     out.bandwidth = double(flit) / slow_s;
@@ -267,10 +267,12 @@ CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const
     out.cycles = std::max({worst_link, worst_port, worst_msg});
     out.model = fmt::format(
         "{}: {} rounds x k = {} piece(s) of up to {} B ({} flit(s)), routes up to {} links; "
-        "busiest link W = {} cycles ({} messages over one link), link bound {} cycles, port "
+        "busiest link W = {} cycles ({} messages over one link, u = {}, d = {}), link bound {} "
+        "cycles, port "
         "bound {} (messages of up to {} packets, {} VCs), latest message alone {}: {} cycles",
         describe(s), n - 1, k, out.piece_bytes, out.piece_flits, out.max_hops, out.link_work,
-        out.sharing, worst_link, worst_port, max_pk, V, worst_msg, out.cycles);
+        out.sharing, out.link_start, out.link_drain, worst_link, worst_port, max_pk, V, worst_msg,
+        out.cycles);
     return out;
 }
 

@@ -61,6 +61,8 @@ struct CollectiveTime {
     // All-to-all (estimateAllToAll): the three bounds whose largest is `cycles`.
     uint64_t link_bound = 0;     // u + (flits - 1) s + d + 2 on the busiest link
     uint64_t link_work = 0;      // W: that link's flits x s (every round: rounds overlap)
+    uint64_t link_start = 0;     // u: its first flit's zero-load grant
+    uint64_t link_drain = 0;     // d: its last flit's grant to the latest source's delivery
     uint64_t port_bound = 0;     // a die's local input port serialising its messages
     uint64_t latency_bound = 0;  // the latest message alone: FIFO position + T0 + 2
     std::string model;           // the formula with its numbers, for messages
