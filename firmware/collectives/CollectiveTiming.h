@@ -26,6 +26,14 @@
 // lane-1 piece: the critical path may bounce between the lanes. The form assumes a link serves a
 // rank's pieces in turn; VC interleaving and the single network interface per die make the
 // simulation slower in some cases (docs/COLLECTIVES.md, "Timing"), never faster by more than 1%.
+//
+// The direct all-to-all has no steps to chain: every rank issues all its sends at once, so its
+// messages drain from the NI's FIFO in program order and the rounds overlap. Its time is the
+// largest of three bounds (estimateAllToAll): the busiest link e over the whole collective,
+// u_e + W_e - s_e + d_e + 2, with W_e its flits x s_e, u_e its first flit's zero-load grant and
+// d_e the trip beyond e of the farthest-going source's last message over it; a die's local
+// input port, whose VCs a message of V or more packets fills, so that the die's messages leave
+// one at a time; and the latest message on its own.
 #include <cstdint>
 #include <string>
 #include <vector>
