@@ -65,10 +65,11 @@ uint64_t CollectiveTiming::addCycles(uint64_t n, DType t) const {
 
 CollectiveTime CollectiveTiming::estimate(const CollectiveSpec& s) const {
     Collectives::validate(s, net_.nodes());
+    if (s.kind == Collective::AllToAll && s.algo == Algorithm::Direct) return estimateAllToAll(s);
     if (s.algo != Algorithm::Ring)
         throw std::invalid_argument(fmt::format(
-            "collective timing: no closed form for {} (ring all-reduce, reduce-scatter and "
-            "all-gather only)",
+            "collective timing: no closed form for {} (ring all-reduce, reduce-scatter, "
+            "all-gather and direct all-to-all only)",
             describe(s)));
     CollectiveTime out;
     const uint32_t n = s.size(), k = s.pieces, L = s.bidirectional ? 2 : 1;
@@ -174,7 +175,111 @@ CollectiveTime CollectiveTiming::estimate(const CollectiveSpec& s) const {
     return out;
 }
 
+CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const {
+    CollectiveTime out;
+    const uint32_t n = s.size(), k = s.pieces;
+    out.pieces = k, out.steps = n > 0 ? n - 1 : 0;
+    if (n < 2) {
+        out.model = "one rank: nothing to do";
+        return out;
+    }
+    const uint32_t flit = net_.params().flit_bytes, P = net_.params().router.pipeline;
+    const uint32_t V = net_.params().router.vcs, mpf = net_.maxPacketFlits();
+    const noc::ZeroLoadModel zl(net_);
+    // Per link: W (flits x s), u (earliest zero-load grant of its first flit), and per source
+    // rank the downstream time of that rank's last message over it (the link serves its
+    // sources in turn, flit by flit, so a saturated link's sources all finish at its end).
+    struct LinkUse {
+        uint64_t flits = 0, u = noc::kNever;
+        uint32_t users = 0, s = 1;
+        std::map<uint32_t, uint64_t> last_down;
+    };
+    std::map<uint32_t, LinkUse> use;
+    uint64_t worst_port = 0, worst_msg = 0;
+    uint32_t max_pk = 0;
+    for (uint32_t q = 0; q < n; ++q) {
+        const uint32_t src = s.ranks[q];
+        const noc::Link& inj = net_.link(net_.ni(src).inj_link);
+        // The NI's FIFO in program order (Collectives::emit): piece x to every peer, round by
+        // round; pos is the flits ahead, injected one per s_inj cycles.
+        uint64_t pos = 0, serial = 0, last_down = 0;
+        for (uint32_t x = 0; x < k; ++x)
+            for (uint32_t r = 1; r < n; ++r) {
+                const uint32_t d = s.staggered ? (q + r) % n : (r - 1 < q ? r - 1 : r);
+                const uint64_t elems = Partition::size(Partition::size(s.elems, n, d), k, x);
+                if (!elems) continue;
+                const uint64_t bytes = elems * dtypeBytes(s.dtype);
+                const uint64_t F = std::max<uint64_t>(1, (bytes + flit - 1) / flit);
+                const uint32_t dst = s.ranks[d];
+                const Hop h = hopOf(net_, zl, src, dst, F);
+                const uint64_t ej = net_.link(net_.ni(dst).ej_link).flight();
+                // Zero-load: the head is granted onto link i at t + inj + P + sum_{j<i}
+                // (flight_j + P); after the last flit's grant on link i it lands at the
+                // destination's NI flight_i + sum_{j>i} (P + flight_j) + P + ej later.
+                uint64_t down = P + ej;
+                for (uint32_t l : h.links) down += net_.link(l).flight() + P;
+                down -= P;
+                uint64_t up = pos * inj.serialization() + inj.flight() + P;
+                for (uint32_t l : h.links) {
+                    const noc::Link& link = net_.link(l);
+                    LinkUse& lu = use[l];
+                    lu.s = link.serialization();
+                    lu.flits += F;
+                    ++lu.users;
+                    lu.u = std::min(lu.u, up);
+                    lu.last_down[q] = down;
+                    up += link.flight() + P;
+                    down -= link.flight() + P;
+                }
+                serial += F * (h.links.empty() ? inj.serialization()
+                                               : net_.link(h.links.front()).serialization());
+                last_down = h.t0 - (F - 1) * h.s - inj.flight() - P;
+                max_pk = std::max<uint32_t>(max_pk, uint32_t((F + mpf - 1) / mpf));
+                out.max_hops = std::max<uint32_t>(out.max_hops, uint32_t(h.links.size()));
+                out.alpha = std::max(out.alpha, h.t0_1 + 1);
+                if (F > out.piece_flits) out.piece_flits = F, out.piece_bytes = bytes;
+                worst_msg = std::max(worst_msg, pos * inj.serialization() + h.t0 + 2);
+                pos += F;
+            }
+        // A message of at least V packets takes every VC of the router's local input port, so
+        // the next one queues behind it: the die's messages leave one at a time, each at its
+        // first link's rate (docs/COLLECTIVES.md, "one network interface per die"). With
+        // smaller messages c = V / packets of them are in service at once.
+        const uint64_t c = std::max<uint64_t>(1, V / std::max<uint32_t>(1, max_pk));
+        worst_port = std::max(worst_port, inj.flight() + P + serial / c + last_down + 2);
+    }
+    uint64_t worst_link = 0;
+    uint32_t slow_s = 1;
+    for (const auto& [l, lu] : use) {
+        uint64_t down = 0;
+        for (const auto& [q, d] : lu.last_down) down = std::max(down, d);
+        const uint64_t t = lu.u + (lu.flits - 1) * lu.s + down + 2;
+        slow_s = std::max(slow_s, lu.s);
+        out.sharing = std::max(out.sharing, lu.users);
+        if (t > worst_link) {
+            worst_link = t;
+            out.link_work = lu.flits * lu.s;
+            out.link_start = lu.u, out.link_drain = down;
+        }
+    }
+    out.bandwidth = double(flit) / slow_s;
+    out.link_bound = worst_link, out.port_bound = worst_port, out.latency_bound = worst_msg;
+    out.cycles = std::max({worst_link, worst_port, worst_msg});
+    out.model = fmt::format(
+        "{}: {} rounds x k = {} piece(s) of up to {} B ({} flit(s)), routes up to {} links; "
+        "busiest link W = {} cycles ({} messages over one link, u = {}, d = {}), link bound {} "
+        "cycles, port "
+        "bound {} (messages of up to {} packets, {} VCs), latest message alone {}: {} cycles",
+        describe(s), n - 1, k, out.piece_bytes, out.piece_flits, out.max_hops, out.link_work,
+        out.sharing, out.link_start, out.link_drain, worst_link, worst_port, max_pk, V, worst_msg,
+        out.cycles);
+    return out;
+}
+
 double CollectiveTiming::textbook(const CollectiveSpec& s) const {
+    if (s.algo != Algorithm::Ring)
+        throw std::invalid_argument(
+            fmt::format("collective timing: no textbook ring form for {}", describe(s)));
     const CollectiveTime t = estimate(s);
     const uint32_t n = s.size(), L = t.lanes;
     if (n < 2) return 0;

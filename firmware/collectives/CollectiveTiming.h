@@ -26,6 +26,14 @@
 // lane-1 piece: the critical path may bounce between the lanes. The form assumes a link serves a
 // rank's pieces in turn; VC interleaving and the single network interface per die make the
 // simulation slower in some cases (docs/COLLECTIVES.md, "Timing"), never faster by more than 1%.
+//
+// The direct all-to-all has no steps to chain: every rank issues all its sends at once, so its
+// messages drain from the NI's FIFO in program order and the rounds overlap. Its time is the
+// largest of three bounds (estimateAllToAll): the busiest link e over the whole collective,
+// u_e + W_e - s_e + d_e + 2, with W_e its flits x s_e, u_e its first flit's zero-load grant and
+// d_e the trip beyond e of the farthest-going source's last message over it; a die's local
+// input port, whose VCs a message of V or more packets fills, so that the die's messages leave
+// one at a time; and the latest message on its own.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -58,15 +66,23 @@ struct CollectiveTime {
     uint64_t add_cycles = 0;    // V: one VADD of a piece
     uint32_t max_hops = 0;      // links on the ring's longest hop
     uint32_t sharing = 1;       // c: most of the collective's hops on one link
-    std::string model;          // the formula with its numbers, for messages
+    // All-to-all (estimateAllToAll): the three bounds whose largest is `cycles`.
+    uint64_t link_bound = 0;     // u + (flits - 1) s + d + 2 on the busiest link
+    uint64_t link_work = 0;      // W: that link's flits x s (every round: rounds overlap)
+    uint64_t link_start = 0;     // u: its first flit's zero-load grant
+    uint64_t link_drain = 0;     // d: its last flit's grant to the latest source's delivery
+    uint64_t port_bound = 0;     // a die's local input port serialising its messages
+    uint64_t latency_bound = 0;  // the latest message alone: FIFO position + T0 + 2
+    std::string model;           // the formula with its numbers, for messages
 };
 
 class CollectiveTiming {
   public:
     CollectiveTiming(const noc::Network& net, const CoreCosts& costs);
 
-    // Ring all-reduce, reduce-scatter and all-gather (uni- or bidirectional, any ring); throws
-    // std::invalid_argument on a spec Collectives::validate refuses or another algorithm.
+    // Ring all-reduce, reduce-scatter and all-gather (uni- or bidirectional, any ring) and the
+    // direct all-to-all (staggered or not, any pieces); throws std::invalid_argument on a spec
+    // Collectives::validate refuses or another algorithm.
     CollectiveTime estimate(const CollectiveSpec& s) const;
 
     // The textbook alpha-beta-gamma form the closed form reduces to for one piece on a
@@ -77,6 +93,14 @@ class CollectiveTiming {
     uint64_t addCycles(uint64_t elems, DType t) const;  // one VADD (core::VectorUnit::cycles)
 
   private:
+    // Direct all-to-all (docs/COLLECTIVES.md, "Timing"): every rank's messages sit in its NI's
+    // FIFO in program order (all sends are issued before any receive, no round waits for
+    // another), so the rounds overlap and the time is the largest of: the busiest link's
+    // flits at its rate, from its first flit's zero-load arrival to the delivery of the last
+    // message over it; a die's local input port when its messages fill every VC (they then
+    // leave one at a time); the latest message on its own.
+    CollectiveTime estimateAllToAll(const CollectiveSpec& s) const;
+
     const noc::Network& net_;
     CoreCosts c_;
 };

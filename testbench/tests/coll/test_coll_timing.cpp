@@ -4,10 +4,12 @@
 // timing is identical either way) for N = 4 .. 32 on contiguous rings and on row-major rings
 // whose wrap-around hops cross several dies. Link bandwidth and latency, router pipeline, flit
 // size and the die's vector unit and SRAM ports all come from the loaded config.
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "CollTestUtil.h"
 #include "core/CollectiveCosts.h"
@@ -72,7 +74,7 @@ struct Bench {
     Measured run(const CollectiveSpec& s) {
         Measured m;
         m.model = timing.estimate(s);
-        m.textbook = timing.textbook(s);
+        if (s.algo == Algorithm::Ring) m.textbook = timing.textbook(s);
         m.sim = test::runCollectives(cfg.noc, cfg.core, {s}, false, false).cycles;
         return m;
     }
@@ -107,7 +109,7 @@ TEST_CASE("the closed form takes alpha and B from the config and reduces to the 
         b.timing.estimate(ring(Collective::AllReduce, rowMajor(4, 2, 4), 1, false));
     CHECK(rm.max_hops == 4);
     CHECK(rm.cycles > t.cycles);
-    // Other algorithms have no closed form here, and say so.
+    // Trees have no closed form here, and say so.
     CollectiveSpec tree = s;
     tree.kind = Collective::Broadcast, tree.algo = Algorithm::Tree;
     CHECK_THROWS_WITH(b.timing.estimate(tree), Catch::Contains("no closed form"));
@@ -253,6 +255,168 @@ TEST_CASE("a die's network interface feeds a second message behind a large first
     const std::vector<uint64_t> two = deliver({{1, 5, 32}, {1, 0, 32}});
     INFO("32 flits alone " << small << ", second " << two[1]);
     CHECK(double(two[1]) == Approx(double(small)).epsilon(0.05));
+}
+
+namespace {
+
+// All-to-all: 32 MB per rank (N blocks; input and output fit the die's 80 MB SRAM), fp16.
+constexpr uint64_t kA2aBytes = 32000000;
+
+CollectiveSpec allToAll(std::vector<uint32_t> ranks, uint32_t pieces, bool staggered) {
+    CollectiveSpec s;
+    s.kind = Collective::AllToAll, s.algo = Algorithm::Direct, s.ranks = std::move(ranks);
+    s.dtype = firmware::DType::FP16, s.elems = kA2aBytes / 2;
+    s.pieces = pieces, s.staggered = staggered, s.prefix = "a";
+    return s;
+}
+
+// The top-left w x h dies, row-major (rank order = node order within the block).
+std::vector<uint32_t> dieBlock(uint32_t w, uint32_t h) {
+    return rowMajor(w, h, 4);
+}
+
+// N dies spread over the array (a fixed shuffle): the group's routes are long and share links
+// with each other differently from a block.
+std::vector<uint32_t> scatteredDies(uint32_t n) {
+    std::vector<uint32_t> all(32);
+    for (uint32_t i = 0; i < 32; ++i) all[i] = i;
+    uint64_t x = 0x9E3779B97F4A7C15ull * (n + 1);
+    for (uint32_t i = 31; i > 0; --i) {  // Fisher-Yates on a fixed xorshift stream
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        std::swap(all[i], all[x % (i + 1)]);
+    }
+    all.resize(n);
+    return all;
+}
+
+}  // namespace
+
+// Direct all-to-all (docs/COLLECTIVES.md, "Timing"): every rank's messages wait in its NI in
+// program order and no round waits for another, so the time is set by the busiest link over the
+// whole collective (its flits from its first flit's zero-load arrival to the delivery of the last
+// message over it), a die's local input port when messages fill its VCs, or the latest message.
+// Eight pieces: messages of at most one packet (docs: larger ones queue in the die's port).
+void allToAllWithin5(const std::vector<std::vector<uint32_t>>& groups) {
+    Bench b;
+    for (const auto& ranks : groups)
+        for (bool staggered : {true, false}) {
+            const Measured m = b.run(allToAll(ranks, 8, staggered));
+            INFO(m.model.model);
+            INFO("measured " << m.sim << " cycles, ratio " << m.ratio());
+            CHECK(m.ratio() == Approx(1.0).epsilon(0.05));
+        }
+}
+
+TEST_CASE("direct all-to-all on contiguous dies takes its closed-form time", "[coll][timing]") {
+    // N = 4 (a row), 8 (4x2), 16 (4x4), 32 (the whole 4x8 array).
+    allToAllWithin5({dieBlock(4, 1), dieBlock(4, 2), dieBlock(4, 4), dieBlock(4, 8)});
+}
+
+TEST_CASE("direct all-to-all on scattered dies takes its closed-form time", "[coll][timing]") {
+    allToAllWithin5({scatteredDies(8), scatteredDies(16)});
+}
+
+TEST_CASE("direct all-to-all: the rounds overlap, the busiest link sets the time",
+          "[coll][timing]") {
+    Bench b;
+    const Measured m = b.run(allToAll(dieBlock(4, 8), 8, true));
+    INFO(m.model.model);
+    // The busiest links (the middle vertical ones) carry 64 of the 992 messages: W = 64 blocks
+    // x 16 flits x 32 cycles; everything else is their first flit's arrival and the last
+    // message's trip beyond them.
+    CHECK(m.model.link_work == 64 * 16 * 32);
+    CHECK(m.model.cycles == m.model.link_bound);
+    CHECK(m.sim > m.model.link_work);
+    CHECK(m.sim < m.model.link_work * 11 / 10);
+    // No round waits for another: the same messages put into the NIs at cycle 0 in program
+    // order (piece by piece, round by round), with no cores, end when the collective does
+    // (less its landing and finish cycles).
+    std::vector<std::array<uint32_t, 3>> msgs;
+    for (uint32_t q = 0; q < 32; ++q)
+        for (uint32_t x = 0; x < 8; ++x)
+            for (uint32_t r = 1; r < 32; ++r) msgs.push_back({q, (q + r) % 32, 2});
+    const std::vector<uint64_t> at = deliver(msgs);
+    CHECK(*std::max_element(at.begin(), at.end()) + 2 == m.sim);
+    // Were the rounds separated (each waiting for the last one's busiest link), the time would
+    // be at least the sum over rounds of each round's busiest link (78 blocks of 16 flits here,
+    // 22% above W): the simulation is closer to the busiest link over the whole collective.
+    uint64_t rounds = 0;
+    for (uint32_t r = 1; r < 32; ++r) {
+        std::map<uint64_t, uint64_t> load;  // (die, direction) -> blocks this round (XY)
+        for (uint32_t q = 0; q < 32; ++q) {
+            const uint32_t d = (q + r) % 32;
+            uint32_t x = q % 4, y = q / 4;
+            const uint32_t dx = d % 4, dy = d / 4;
+            for (; x != dx; x = dx > x ? x + 1 : x - 1) ++load[(4 * y + x) * 4 + (dx > x)];
+            for (; y != dy; y = dy > y ? y + 1 : y - 1) ++load[(4 * y + x) * 4 + 2 + (dy > y)];
+        }
+        uint64_t most = 0;
+        for (const auto& [l, c] : load) most = std::max(most, c);
+        rounds += most;
+    }
+    const uint64_t round_sum = rounds * 16 * 32;
+    INFO("sum of the rounds' busiest links " << round_sum << ", measured " << m.sim);
+    CHECK(round_sum > m.model.link_work * 6 / 5);
+    CHECK(m.sim < round_sum);
+    CHECK(m.sim - m.model.cycles < round_sum - m.sim);
+}
+
+TEST_CASE("direct all-to-all where the closed form is a lower bound", "[coll][timing]") {
+    // Documented in docs/COLLECTIVES.md, "Timing": one piece of many packets (the die's port
+    // queues messages behind each other, and not staggered every rank starts with the same
+    // destination), and small groups whose routes turn (the 2 x 2 block, 4 scattered dies): a
+    // link is fed in the order of its sources' FIFOs, behind their busiest link, and idles.
+    Bench b;
+    for (const auto& [ranks, pieces, staggered, most] :
+         std::vector<std::tuple<std::vector<uint32_t>, uint32_t, bool, double>>{
+             {dieBlock(2, 2), 1, true, 1.05},
+             {dieBlock(2, 2), 8, true, 1.15},
+             {dieBlock(2, 2), 8, false, 1.25},
+             {scatteredDies(4), 8, true, 1.1},
+             {dieBlock(4, 4), 1, false, 1.5},
+             {dieBlock(4, 8), 1, false, 1.25}}) {
+        const Measured m = b.run(allToAll(ranks, pieces, staggered));
+        INFO(m.model.model);
+        INFO("measured " << m.sim << " cycles, ratio " << m.ratio());
+        CHECK(m.ratio() >= 0.98);
+        CHECK(m.ratio() < most);
+    }
+}
+
+// The all-to-all table in docs/COLLECTIVES.md, "Timing": build/testbench/test_coll '[a2a_table]'
+TEST_CASE("all-to-all timing table", "[.a2a_table]") {
+    Bench b;
+    std::printf(
+        "| N | group | staggered | k | measured | closed form | ratio | W | u | d | link | port "
+        "| latest |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    struct Group {
+        const char* name;
+        std::vector<uint32_t> ranks;
+    };
+    for (uint32_t n : {4u, 8u, 16u, 32u}) {
+        std::vector<Group> groups{{n == 4    ? "2x2 block"
+                                   : n == 8  ? "4x2 block"
+                                   : n == 16 ? "4x4 block"
+                                             : "4x8 array",
+                                   dieBlock(widthFor(n), n / widthFor(n))}};
+        if (n == 4) groups.push_back({"4x1 row", dieBlock(4, 1)});
+        groups.push_back({"scattered", scatteredDies(n)});
+        for (const Group& g : groups)
+            for (bool st : {true, false})
+                for (uint32_t k : {1u, 4u, 8u}) {
+                    const Measured m = b.run(allToAll(g.ranks, k, st));
+                    const CollectiveTime& t = m.model;
+                    std::printf(
+                        "| %u | %s | %s | %u | %lu | %lu | %.3f | %lu | %lu | %lu | %lu | %lu | "
+                        "%lu |\n",
+                        n, g.name, st ? "yes" : "no", k, (unsigned long)m.sim,
+                        (unsigned long)t.cycles, m.ratio(), (unsigned long)t.link_work,
+                        (unsigned long)t.link_start, (unsigned long)t.link_drain,
+                        (unsigned long)t.link_bound, (unsigned long)t.port_bound,
+                        (unsigned long)t.latency_bound);
+                }
+    }
 }
 
 // The table in docs/COLLECTIVES.md, "Timing": build/testbench/test_coll '[table]'
