@@ -1,5 +1,7 @@
 #include "hw/LlmWorkloadLoader.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -29,7 +31,29 @@ firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     } catch (const std::invalid_argument& e) {
         throw w.errorAt("plan", e.what());
     }
-    l.placement = w.getEnum("placement", {"ring", "snake", "row-major"}, l.placement);
+    if (w.has("placement") && w.entry("placement").isSequence()) {
+        // An explicit placement: the die (y * dies_x + x) of every rank, in rank order (tp
+        // fastest); its length and range against the wafer are checked with the hardware.
+        std::vector<int> owner;
+        for (const YamlReader& e : w.entry("placement").elements()) {
+            const std::string text = e.scalar("a die index");
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+                text.size() > 7 || std::stoull(text) >= (1u << 20))
+                e.failHere("a die index (y * dies_x + x) in [0, 2^20)");
+            const uint32_t d = static_cast<uint32_t>(std::stoull(text));
+            if (d >= owner.size()) owner.resize(d + 1, -1);
+            if (owner[d] >= 0)
+                e.failHere(fmt::format("a die no other rank has (die {} is rank {}'s already)", d,
+                                       owner[d]));
+            owner[d] = static_cast<int>(l.placement_list.size());
+            l.placement_list.push_back(d);
+        }
+        if (l.placement_list.empty())
+            w.fail("placement", "ring, snake, row-major, or a list of one die per rank");
+        l.placement = "list";
+    } else {
+        l.placement = w.getEnum("placement", {"ring", "snake", "row-major"}, l.placement);
+    }
     l.batch = w.getUInt64("batch", 1, uint64_t{1} << 32,
                           l.train ? std::nullopt : std::optional<uint64_t>(1));
     if (l.train) {

@@ -32,8 +32,8 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] (keys dp fsdp tp sp pp ep "
                   "mb); its degrees multiply to the die count");
     c->add_option("--placement", o.placement,
-                  "rank placement: ring (contiguous physical rings), snake, row-major (default "
-                  "ring)");
+                  "rank placement: ring (contiguous physical rings), snake, row-major, or the "
+                  "die of every rank as a list, e.g. 0,1,5,4 (default ring)");
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -110,6 +110,7 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
     o.hw = scenario_file;
     o.plan = w.plan.str();
     o.placement = w.placement;
+    o.placement_list = w.placement_list;
     o.memory = w.memory;
     o.dtype = w.dtype;
     o.batch = w.batch;
@@ -130,6 +131,24 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     base.train = train;
     base.model = model;
     base.placement = o.placement;
+    base.placement_list = o.placement_list;
+    if (!o.placement.empty() && o.placement.find_first_not_of("0123456789,") == std::string::npos) {
+        // --placement 0,1,5,4: the die of every rank, in rank order (tp fastest)
+        base.placement = "list";
+        base.placement_list.clear();
+        size_t at = 0;
+        while (true) {
+            const size_t comma = o.placement.find(',', at);
+            const std::string item = o.placement.substr(at, comma - at);
+            if (item.empty() || item.size() > 7)
+                throw std::invalid_argument(fmt::format(
+                    "--placement {}: expected a die index (y * dies_x + x) at character {}",
+                    o.placement, at + 1));
+            base.placement_list.push_back(static_cast<uint32_t>(std::stoul(item)));
+            if (comma == std::string::npos) break;
+            at = comma + 1;
+        }
+    }
     base.dtype = parseDType(o.dtype);
     base.full = o.full;
     base.seed = o.seed;

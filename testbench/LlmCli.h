@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "firmware/model/ModelConfig.h"
 #include "hw/ScenarioConfig.h"
@@ -16,6 +17,7 @@ class LlmCli {
   public:
     struct Options {
         std::string model, hw, plan, placement = "ring", compare, memory = "bandwidth";
+        std::vector<uint32_t> placement_list;  // placement "list" (a scenario's YAML list)
         uint64_t batch = 0, seq = 0, prompt = 0, generate = 0, micro_batches = 0, seed = 1;
         std::string dtype = "fp16";
         bool full = false;

@@ -129,6 +129,7 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
         s.model = w.model;
         s.plan = w.plan;
         s.placement = w.placement;
+        s.placement_list = w.placement_list;
         s.batch = w.batch;
         s.seq = w.seq;
         s.generate = w.generate;
@@ -140,7 +141,8 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
                 sc, flags, "plan",
                 fmt::format("plan {} does not fit in memory: {}", w.plan.str(), e.what()));
         } catch (const std::invalid_argument& e) {
-            throw workloadError(sc, flags, "", e.what());
+            const bool placement = std::string(e.what()).rfind("placement list", 0) == 0;
+            throw workloadError(sc, flags, placement ? "placement" : "", e.what());
         }
     } else if (sc.workload_type == "dma_stream") {
         DmaStreamPlan plan;

@@ -3,6 +3,7 @@
 // train|infer` takes on its command line, so a scenario file runs an LLM step with `wsc run`.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "firmware/model/ModelConfig.h"
 #include "firmware/plan/ParallelPlan.h"
@@ -14,7 +15,8 @@ struct LlmWorkload {
     std::string model_path;  // resolved against the scenario file's folder
     model::ModelConfig model;
     plan::ParallelPlan plan;
-    std::string placement = "ring";
+    std::string placement = "ring";        // a named policy, or "list"
+    std::vector<uint32_t> placement_list;  // placement "list": the die of every rank
     uint64_t batch = 1;
     uint64_t seq = 0;       // train: tokens per sequence; infer: prompt tokens
     uint64_t generate = 0;  // infer: tokens decoded after the prefill
