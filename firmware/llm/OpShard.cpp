@@ -28,6 +28,11 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     s.op = o;
     model::Operator& x = s.op;
     const bool expert = o.ffn == FfnRole::RoutedExpert;
+    // The LM head's vocabulary is split over tp even when tp does not divide it (GPT-2/3's
+    // 50257): each rank holds ceil(V / tp) rows of the table, the last one padded, as
+    // Megatron pads the vocabulary to a multiple of tp; the padded logits are computed and
+    // dropped. The model's FLOPs (MFU) stay the unpadded graph's.
+    const bool lm_head = o.name == "head.lm";
     const bool ep = expert && p.ep > 1;
     // Tokens: every token-wise dimension is split by sp; experts under EP instead receive the
     // tokens their EP group routes to them.
@@ -52,7 +57,10 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         switch (o.kind) {
             case OpKind::Linear:
                 x.rows = tokens(o.rows, "tokens");
-                if (o.tp == TpSplit::Column) x.out = split(o.out, p.tp, o, "output features", "tp");
+                if (o.tp == TpSplit::Column && lm_head)  // padded like Megatron's vocabulary
+                    x.out = (o.out + p.tp - 1) / p.tp;
+                else if (o.tp == TpSplit::Column)
+                    x.out = split(o.out, p.tp, o, "output features", "tp");
                 if (o.tp == TpSplit::Row) x.in = split(o.in, p.tp, o, "input features", "tp");
                 break;
             case OpKind::AttnScore:
@@ -78,7 +86,10 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         }
     }
     const bool tp_split = !ep && (o.tp == TpSplit::Column || o.tp == TpSplit::Row);
-    s.weight_elems = (tp_split ? o.params / p.tp : o.params) * x.instances;
+    s.weight_elems = (lm_head && tp_split ? x.in * x.out
+                      : tp_split          ? o.params / p.tp
+                                          : o.params) *
+                     x.instances;
     // Work scales with the shapes: the FLOP counts of the whole operator times the die's share.
     const double whole =
         double(o.isMatrix() ? o.batch * o.rows * o.in * o.out : o.elems) * double(o.instances);

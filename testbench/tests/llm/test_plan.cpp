@@ -5,11 +5,14 @@
 
 #include "firmware/llm/GemmTiler.h"
 #include "firmware/llm/MemoryLedger.h"
+#include "firmware/llm/OpShard.h"
+#include "firmware/model/LayerGraph.h"
 #include "firmware/placement/ExplicitPlacement.h"
 #include "firmware/placement/Placement.h"
 #include "firmware/placement/RingPlacement.h"
 #include "firmware/plan/ParallelPlan.h"
 #include "firmware/plan/RankGrid.h"
+#include "hw/ModelConfigLoader.h"
 
 using namespace wsc::firmware;
 using Catch::Matchers::Contains;
@@ -164,4 +167,28 @@ TEST_CASE("the GEMM tiler keeps the cheapest tiling that fits", "[llm][tiler]") 
     CHECK(e.b_bytes == 300 * 500 * 2);       // resident over m
     CHECK(e.c_bytes == 1000 * 500 * 2);
     CHECK_THROWS_WITH(GemmTiler::choose(4096, 4096, 4096, 2, 100), Contains("SRAM budget"));
+}
+
+TEST_CASE("the LM head's vocabulary is padded to a multiple of tp (GPT-3's 50257 over tp=4)",
+          "[llm][shard]") {
+    using namespace wsc::firmware;
+    const auto m = wsc::hw::ModelConfigLoader::loadFile(std::string(WSC_SOURCE_DIR) +
+                                                        "/configs/models/gpt3-6.7b.json");
+    model::GraphShape g;
+    g.sequences = 1;
+    g.seq_len = 2048;
+    const model::LayerGraph lg = model::LayerGraph::build(m, g);
+    const model::Operator* head = nullptr;
+    for (const auto& o : lg.head().ops)
+        if (o.name == "head.lm") head = &o;
+    REQUIRE(head != nullptr);
+    REQUIRE(head->out == 50257);
+    const llm::OpShard s = llm::shardOf(*head, plan::ParallelPlan::parse("dp=8,tp=4"));
+    CHECK(s.op.out == 12565);  // ceil(50257 / 4): 50260 rows over the group, 3 of them padding
+    CHECK(s.weight_elems == 12565ull * 4096);
+    // Any other column split still has to divide.
+    model::Operator qkv = *head;
+    qkv.name = "attn.qkv";
+    CHECK_THROWS_WITH(llm::shardOf(qkv, plan::ParallelPlan::parse("dp=8,tp=4")),
+                      Catch::Contains("tp=4 does not divide its output features (50257)"));
 }
