@@ -445,9 +445,7 @@ TEST_CASE("looped ring GEMMs run exactly as their unrolled form (issue 12, item 
         CHECK(looped.correct);
         checkSameRun(looped, flat);
         if (c.route_limit < 24 && c.p > 2) CHECK(looped.relays > 0);  // relays in loop bodies
-        // The straight-line form holds no control instructions and more of the rest.
-        if (c.p * std::max(c.p, c.q) > 1)
-            CHECK(flat.program_instructions > looped.program_instructions);
+        // (Program lengths: the O(1) test below; for P <= 2 the loop is longer than its body.)
     }
 }
 
