@@ -29,6 +29,7 @@ void Controller::load(const firmware::Program& prog) {
         streams_[i].end = prog.streamEnd(i);
         streams_[i].index = static_cast<uint8_t>(i);
     }
+    rename_.clear();
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
     // Core::load checked an explicit rx_buffer against the SRAM the buffers leave free.
@@ -165,6 +166,16 @@ bool Controller::control(uint64_t now) {
                 s.loops.pop_back();
                 ++s.pc;
             }
+        } else if (i.op == Opcode::Swap) {
+            // A pointer swap in the sequencer, like the loop counter: no issue slot, so a looped
+            // double-buffered schedule issues exactly what its unrolled form did. Operations in
+            // flight keep the storage they were issued with.
+            if (rename_.empty()) {
+                rename_.resize(prog_->buffers().size());
+                for (size_t b = 0; b < rename_.size(); ++b) rename_[b] = static_cast<uint16_t>(b);
+            }
+            std::swap(rename_[i.a], rename_[i.b]);
+            ++s.pc;
         } else {
             return true;
         }
@@ -219,7 +230,16 @@ void Controller::stepStream(uint64_t now) {
             stall(mem ? StallCause::Dma : StallCause::Data);
         return;
     }
-    issue(prog_->code()[s.pc], now);
+    const Instruction& i = prog_->code()[s.pc];
+    if (rename_.empty()) return issue(i, now);
+    // Under a rename the instruction's own buffers (not a peer's: dst=/src= of dma.put/get name
+    // the other core's declared buffer) refer to their current storage.
+    Instruction r = i;
+    auto map = [&](uint16_t& b) {
+        if (b != kNoBuf) b = rename_[b];
+    };
+    map(r.a), map(r.b), map(r.c);
+    issue(r, now);
 }
 
 noc::Payload Controller::snapshot(uint16_t buf, uint64_t bytes) const {

@@ -36,6 +36,8 @@ class Controller {
                Sram& sram, DmaEngine& dma, Mailbox& mb, CoreStats& st, CoreEnvironment& env);
 
     void load(const firmware::Program& prog);
+    // The storage buffer `b` names now (after the program's swaps so far).
+    uint16_t storage(uint16_t b) const { return rename_.empty() ? b : rename_[b]; }
     // Evaluates cycle `now`; returns true if the core must be evaluated again at now + 1.
     bool evaluate(uint64_t now);
     void onMessage(const noc::Message& m, uint64_t cycle);
@@ -138,6 +140,10 @@ class Controller {
     CoreEnvironment& env_;
     const firmware::Program* prog_ = nullptr;
     std::vector<uint32_t> loop_match_;
+    // SWAP renames: the storage (buffer index) each declared name refers to now. Shared by the
+    // core's streams like the buffers themselves; empty until the first swap, so a program
+    // without one pays a single test per issue.
+    std::vector<uint16_t> rename_;
     std::vector<Stream> streams_;
     Stream* cur_ = nullptr;  // the stream being stepped
     std::vector<uint16_t> readers_, writers_;

@@ -23,16 +23,17 @@ void Core::load(const firmware::Program& prog, const std::string& who) {
     ctrl_.load(prog);
 }
 
+// By name as the program means it now: after a swap the name refers to the other storage.
 const float* Core::buffer(const std::string& name) const {
     if (!prog_) return nullptr;
     const uint16_t b = prog_->findBuffer(name);
-    return b == firmware::kNoBuf ? nullptr : sram_.data(b);
+    return b == firmware::kNoBuf ? nullptr : sram_.data(ctrl_.storage(b));
 }
 
 float* Core::buffer(const std::string& name) {
     if (!prog_) return nullptr;
     const uint16_t b = prog_->findBuffer(name);
-    return b == firmware::kNoBuf ? nullptr : sram_.data(b);
+    return b == firmware::kNoBuf ? nullptr : sram_.data(ctrl_.storage(b));
 }
 
 }  // namespace wsc::core

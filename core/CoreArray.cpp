@@ -216,6 +216,10 @@ void CoreArray::dumpStats(nlohmann::json& out) const {
         j["sram_used_bytes"] = cores_[i].sram().used();
         j["sram_peak_bytes"] = cores_[i].sram().peak();
         j["rx_capacity_bytes"] = cores_[i].rxCapacity();
+        if (loaded_) {
+            j["program_instructions"] = fw_.program(i).code().size();
+            j["program_bytes"] = fw_.program(i).codeBytes();
+        }
         out[fmt::format("core{}", i)] = j;
     }
 }

@@ -46,7 +46,7 @@ const char* opcodeName(Opcode op) {
         "gemm",    "gemv",   "vadd",     "vsub",    "vmul",   "vmax",     "vscale",    "vexp",
         "vrecip",  "vsilu",  "vgelu",    "vcopy",   "vrsqrt", "vbsub",    "vbmul",     "vredsum",
         "vredmax", "vsqsum", "send",     "recv",    "relay",  "dma.load", "dma.store", "dma.put",
-        "dma.get", "wait",   "wait.all", "barrier", "signal", "loop",     "endloop"};
+        "dma.get", "wait",   "wait.all", "barrier", "signal", "loop",     "endloop",   "swap"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Opcode::Count),
                   "one name per opcode");
     auto i = static_cast<size_t>(op);

@@ -44,6 +44,7 @@ enum class Opcode : uint8_t {
     Signal,   // fence on this stream's own work, then raise event `event` on this core
     Loop,     // repeat the body up to the matching EndLoop n times
     EndLoop,
+    Swap,  // buffers a and b exchange their storage for later instructions (double buffering)
     Count
 };
 

@@ -209,6 +209,19 @@ void Program::validate(const std::string& who) const {
                 break;
             case Opcode::WaitAll:
                 break;
+            case Opcode::Swap: {
+                // A renaming, not a copy: both names must describe the same storage so that
+                // every later instruction's shape check above holds whichever one it gets.
+                needBuf(pc, i.a, "a", 0);
+                needBuf(pc, i.b, "b", 0);
+                if (i.a == i.b) fail(pc, "swaps a buffer with itself");
+                const BufferDecl &x = buffers_[i.a], &y = buffers_[i.b];
+                if (x.elems != y.elems || x.dtype != y.dtype)
+                    fail(pc, fmt::format("buffers '{}' ({} x {}) and '{}' ({} x {}) differ", x.name,
+                                         x.elems, dtypeName(x.dtype), y.name, y.elems,
+                                         dtypeName(y.dtype)));
+                break;
+            }
             default:
                 if (isVectorOp(i.op)) {
                     if (i.n == 0) fail(pc, "n must be > 0");

@@ -78,6 +78,9 @@ class Program {
         flush();
         return code_.empty();
     }
+    // Program memory: instructions times the instruction record's size (sizeof(Instruction),
+    // the model's encoding; loop, endloop and swap count like any other instruction).
+    uint64_t codeBytes() const { return uint64_t(code().size()) * sizeof(Instruction); }
 
     // Checks buffer indices, shapes against buffer sizes, loop nesting and group references;
     // throws std::invalid_argument naming `who` (e.g. "core 3") and the instruction index.

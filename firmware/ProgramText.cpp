@@ -124,6 +124,7 @@ const std::vector<OpDef>& opTable() {
         v.push_back({Opcode::Signal, {{"event", Field::Event, true}}});
         v.push_back({Opcode::Loop, {{"count", Field::N, true}}});
         v.push_back({Opcode::EndLoop, {}});
+        v.push_back({Opcode::Swap, {a, b}});
         return v;
     }();
     return t;

@@ -72,19 +72,19 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
             plan.c.push_back({id(y, x), "C", y * tm_, x * tn_, tm_, tn_});
         }
 
-    for (uint32_t s = 0; s < L; ++s) {
-        const bool shift = s + 1 < L;
-        // At step s the front slot is s mod (b + 1); the incoming block goes to (s + b) mod (b +
-        // 1).
-        const uint32_t fa = s % (bw + 1), ia = (s + bw) % (bw + 1);
-        const uint32_t fb = s % (bh + 1), ib = (s + bh) % (bh + 1);
+    // Slot names rotate instead of the data: after each step name t refers to the storage name
+    // t + 1 had (bw swaps for A, bh for B: a rename, no copy, no cycle), so name 0 is always the
+    // front slot and name b the one the incoming block lands in. The L - 1 steps that shift are
+    // then the same instructions every step: one loop body, O(bw + bh) instructions per core
+    // (as many as it has slots) instead of O(L).
+    auto emitStep = [&](bool shift) {
         const bool sa = shift && W > 1, sb = shift && H > 1;
         // A ring of one core keeps its blocks: the front moves to the back by renaming only
         // when nothing is sent, so single-core rings hold all L blocks (bw = L) and never wrap.
         for (uint32_t c = 0; c < nc; ++c) {
             Program& prog = plan.fw.program(plan.cores[c]);
-            if (sa) rp.emitSend(prog, a_path[c], As[c][fa], a_bytes);
-            if (sb) rp.emitSend(prog, b_path[c], Bs[c][fb], b_bytes);
+            if (sa) rp.emitSend(prog, a_path[c], As[c][0], a_bytes);
+            if (sb) rp.emitSend(prog, b_path[c], Bs[c][0], b_bytes);
         }
         for (uint32_t c = 0; c < nc; ++c) {
             if (sa) rp.emitRelays(plan.fw, a_path[c], a_bytes);
@@ -94,15 +94,32 @@ KernelPlan RectRingGemmSchedule::build(noc::Network& net) const {
             for (uint32_t x = 0; x < W; ++x) {
                 const uint32_t c = y * W + x;
                 Program& prog = plan.fw.program(id(y, x));
-                if (sa) rp.emitRecv(prog, a_path[y * W + row_ring_.next(x)], As[c][ia], a_bytes);
-                if (sb) rp.emitRecv(prog, b_path[col_ring_.next(y) * W + x], Bs[c][ib], b_bytes);
+                if (sa) rp.emitRecv(prog, a_path[y * W + row_ring_.next(x)], As[c][bw], a_bytes);
+                if (sb) rp.emitRecv(prog, b_path[col_ring_.next(y) * W + x], Bs[c][bh], b_bytes);
                 Instruction g;
-                g.op = Opcode::Gemm, g.a = As[c][fa], g.b = Bs[c][fb], g.c = C[c];
+                g.op = Opcode::Gemm, g.a = As[c][0], g.b = Bs[c][0], g.c = C[c];
                 g.m = tm_, g.k = tk_, g.n = tn_,
                 g.flags = Instruction::kAccumulate;  // C starts at zero
                 prog.add(g);
+                if (!shift) continue;
+                Instruction sw;
+                sw.op = Opcode::Swap;
+                for (uint32_t t = 0; t < bw; ++t)
+                    sw.a = As[c][t], sw.b = As[c][t + 1], prog.add(sw);
+                for (uint32_t t = 0; t < bh; ++t)
+                    sw.a = Bs[c][t], sw.b = Bs[c][t + 1], prog.add(sw);
             }
+    };
+    if (L > 1) {
+        Instruction loop;
+        loop.op = Opcode::Loop, loop.n = L - 1;
+        for (uint32_t c : plan.cores) plan.fw.program(c).add(loop);
+        emitStep(true);
+        Instruction end;
+        end.op = Opcode::EndLoop;
+        for (uint32_t c : plan.cores) plan.fw.program(c).add(end);
     }
+    emitStep(false);
 
     plan.steps = L;
     CriticalPath worst;

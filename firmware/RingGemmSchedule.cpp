@@ -64,15 +64,20 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
         }
 
     // One shift of A (if `a`) and B (if `b`) on every core of the block, in one global order so
-    // relays land in every program in the same sequence: sends, relays, receives.
-    // parity_a/b: which buffer holds the current tile on each core.
-    std::vector<uint8_t> pa(P * P, 0), pb(P * P, 0);
+    // relays land in every program in the same sequence: sends, relays, receives. A0/B0 name the
+    // current tiles, A1/B1 the incoming ones; a core that shifted swaps the names afterwards
+    // (a rename, no copy and no cycle), so the same instructions serve every step.
+    auto ins = [](Opcode op, uint16_t a, uint16_t b) {
+        Instruction i;
+        i.op = op, i.a = a, i.b = b;
+        return i;
+    };
     auto shift = [&](const std::vector<uint8_t>& do_a, const std::vector<uint8_t>& do_b,
                      bool compute) {
         for (uint32_t c = 0; c < P * P; ++c) {
             Program& prog = plan.fw.program(plan.cores[c]);
-            if (do_a[c]) rp.emitSend(prog, a_path[c], pa[c] ? A1[c] : A0[c], a_bytes);
-            if (do_b[c]) rp.emitSend(prog, b_path[c], pb[c] ? B1[c] : B0[c], b_bytes);
+            if (do_a[c]) rp.emitSend(prog, a_path[c], A0[c], a_bytes);
+            if (do_b[c]) rp.emitSend(prog, b_path[c], B0[c], b_bytes);
         }
         for (uint32_t c = 0; c < P * P; ++c) {
             if (do_a[c]) rp.emitRelays(plan.fw, a_path[c], a_bytes);
@@ -84,23 +89,24 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
                 Program& prog = plan.fw.program(id(i, j));
                 // The tile comes from the ring successor, whose path ends here.
                 const uint32_t sa = i * P + ring_.next(j), sb = ring_.next(i) * P + j;
-                if (do_a[c]) rp.emitRecv(prog, a_path[sa], pa[c] ? A0[c] : A1[c], a_bytes);
-                if (do_b[c]) rp.emitRecv(prog, b_path[sb], pb[c] ? B0[c] : B1[c], b_bytes);
+                if (do_a[c]) rp.emitRecv(prog, a_path[sa], A1[c], a_bytes);
+                if (do_b[c]) rp.emitRecv(prog, b_path[sb], B1[c], b_bytes);
                 if (compute) {
                     Instruction g;
-                    g.op = Opcode::Gemm, g.a = pa[c] ? A1[c] : A0[c], g.b = pb[c] ? B1[c] : B0[c],
-                    g.c = C[c];
+                    g.op = Opcode::Gemm, g.a = A0[c], g.b = B0[c], g.c = C[c];
                     g.m = tm_, g.k = tk_, g.n = tn_,
                     g.flags = Instruction::kAccumulate;  // C starts at zero
                     prog.add(g);
                 }
+                if (do_a[c]) prog.add(ins(Opcode::Swap, A0[c], A1[c]));
+                if (do_b[c]) prog.add(ins(Opcode::Swap, B0[c], B1[c]));
             }
-        for (uint32_t c = 0; c < P * P; ++c) pa[c] ^= do_a[c], pb[c] ^= do_b[c];
     };
 
     uint32_t align_steps = 0;
     if (shift_align_) {
-        // Row i needs pos(i) shifts of A, column j needs pos(j) shifts of B.
+        // Row i needs pos(i) shifts of A, column j needs pos(j) shifts of B. Unrolled (O(P)
+        // instructions): the count differs per core while relays must keep one global order.
         for (uint32_t s = 0; s + 1 < P; ++s) {
             std::vector<uint8_t> da(P * P), db(P * P);
             bool any = false;
@@ -115,10 +121,16 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
             ++align_steps;
         }
     }
-    // P compute-shift steps; the last only computes. Unrolled: parities differ per core after
-    // a message alignment, and the program is O(P) per core, which the largest meshes afford.
+    // P compute-shift steps; the last only computes. The P - 1 that shift are one loop body
+    // (every core does the same step on renamed buffers), so a core's program is O(1) in P.
     const std::vector<uint8_t> all(P * P, 1), none(P * P, 0);
-    for (uint32_t s = 0; s + 1 < P; ++s) shift(all, all, true);
+    if (P > 1) {
+        Instruction loop;
+        loop.op = Opcode::Loop, loop.n = P - 1;
+        for (uint32_t c : plan.cores) plan.fw.program(c).add(loop);
+        shift(all, all, true);
+        for (uint32_t c : plan.cores) plan.fw.program(c).add(ins(Opcode::EndLoop, kNoBuf, kNoBuf));
+    }
     shift(none, none, true);
 
     plan.steps = P + align_steps;

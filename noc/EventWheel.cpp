@@ -1,5 +1,6 @@
 #include "noc/EventWheel.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -8,8 +9,7 @@ namespace wsc::noc {
 EventWheel::EventWheel(uint64_t horizon) {
     uint64_t size = 16;
     while (size <= horizon && size < kMaxBuckets) size <<= 1;
-    head_.assign(size, kNil);
-    tail_.assign(size, kNil);
+    bucket_.resize(size);
     mask_ = size - 1;
 }
 
@@ -18,21 +18,7 @@ void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
     ++pending_;
     if (when - now <= mask_) {
         ++near_;
-        uint32_t n = free_;
-        if (n != kNil) {
-            free_ = pool_[n].next;
-        } else {
-            n = static_cast<uint32_t>(pool_.size());
-            pool_.push_back({});
-        }
-        pool_[n].e = e;
-        pool_[n].next = kNil;
-        const uint64_t b = when & mask_;
-        if (tail_[b] == kNil)
-            head_[b] = n;
-        else
-            pool_[tail_[b]].next = n;
-        tail_[b] = n;
+        bucket_[when & mask_].push_back(e);
     } else {
         far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits
     }
@@ -40,16 +26,11 @@ void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
 
 void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
     out.clear();
-    const uint64_t b = cycle & mask_;
-    for (uint32_t n = head_[b]; n != kNil;) {
-        out.push_back(pool_[n].e);
-        uint32_t next = pool_[n].next;
-        pool_[n].next = free_;
-        free_ = n;
-        n = next;
-    }
-    head_[b] = tail_[b] = kNil;
+    std::vector<NetEvent>& b = bucket_[cycle & mask_];
+    out.swap(b);  // the bucket takes out's (empty) storage for its next cycle
     near_ -= out.size();
+    const size_t keep = std::max<size_t>(kKeepEvents, 2 * near_ / bucket_.size());
+    if (b.capacity() > keep) std::vector<NetEvent>().swap(b);
     while (!far_.empty() && far_.top().when == cycle) {
         out.push_back(far_.top().e);
         far_.pop();
@@ -62,7 +43,7 @@ uint64_t EventWheel::nextAfter(uint64_t now) const {
     uint64_t best = far_.empty() ? std::numeric_limits<uint64_t>::max() : far_.top().when;
     if (near_ == 0) return best;
     for (uint64_t d = 1; d <= mask_; ++d) {
-        if (head_[(now + d) & mask_] != kNil) return std::min(best, now + d);
+        if (!bucket_[(now + d) & mask_].empty()) return std::min(best, now + d);
     }
     return best;
 }

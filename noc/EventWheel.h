@@ -2,12 +2,16 @@
 // Calendar queue of future network events (flit and credit arrivals). Every cross-block
 // interaction goes through it with a delay of at least one cycle, which is what makes a cycle's
 // result independent of the order in which routers are visited (the evaluate/update split).
-// Events live in one pooled array threaded into per-cycle FIFO lists, so memory follows the
-// number of events in flight (not buckets x the busiest cycle, which on a wafer with long FEC
-// links meant thousands of fat buckets), and steady-state scheduling allocates nothing.
+// Each cycle of the ring is a contiguous vector of its events in schedule order: scheduling
+// appends, collecting hands the whole vector over (a swap, no per-event pointer chasing; the
+// pooled linked lists this replaced cost a cache miss per event on large meshes). A bucket keeps
+// its storage for the next cycle that maps to it, but never more than max(kKeepEvents, twice the
+// ring's share of the events in flight), so memory follows the events in flight and a burst
+// does not stay allocated in every bucket (on a wafer with long FEC links, thousands of them).
 // The bucket ring covers the links' round trips but at most kMaxBuckets cycles: events further
 // out (very long links, multi-retry D2D flits) wait in a heap, so memory never follows the
 // largest latency of a config, only the events in flight.
+#include <cstddef>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -48,14 +52,8 @@ class EventWheel {
             return when != o.when ? when > o.when : order > o.order;
         }
     };
-    static constexpr uint32_t kNil = 0xFFFFFFFFu;
-    struct Node {
-        NetEvent e;
-        uint32_t next;
-    };
-    std::vector<Node> pool_;
-    uint32_t free_ = kNil;
-    std::vector<uint32_t> head_, tail_;  // per bucket
+    static constexpr size_t kKeepEvents = 1024;  // 16 KB a bucket may keep whatever the load
+    std::vector<std::vector<NetEvent>> bucket_;
     uint64_t mask_;
     uint64_t pending_ = 0;
     uint64_t near_ = 0;  // events in the ring (the rest are in far_)

@@ -420,6 +420,7 @@ uint64_t Network::send(Message m, uint64_t now) {
     rec.msg = m;
     rec.packets = packets;
     rec.deliveries_left = m.route == kNoRoute ? 1 : multicastDeliveries(m.route, m.src);
+    rec.single = rec.deliveries_left == 1;
     messages_.emplace(m.id, std::move(rec));
     static const std::vector<Branch> kWhole{Branch{}};
     const std::vector<Branch>& branches =
@@ -541,7 +542,8 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
         auto it = messages_.find(pk.message);
         if (it != messages_.end()) {
             MessageRecord& rec = it->second;
-            if (++rec.received[node] == rec.packets) {
+            uint32_t& got = rec.single ? rec.received_single : rec.received[node];
+            if (++got == rec.packets) {
                 if (observer_) observer_->onMessageDelivered(rec.msg, node, now);
                 if (--rec.deliveries_left == 0) messages_.erase(it);
             }

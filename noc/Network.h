@@ -189,6 +189,10 @@ class Network {
         Message msg;
         uint32_t packets = 0;
         uint32_t deliveries_left = 0;
+        // Packets received: by node for a multicast; a message with one destination (unicast,
+        // or a table route to one core) keeps a plain count (no map to allocate per message).
+        bool single = false;
+        uint32_t received_single = 0;
         std::unordered_map<uint32_t, uint32_t> received;  // node -> packets received
     };
     std::unordered_map<uint64_t, MessageRecord> messages_;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -45,7 +48,12 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     c->add_flag("--compare", o.compare,
                 "run every algorithm on the same shape and mesh, one table");
     c->add_flag("--timing-only", o.timing_only, "carry no values (same cycles, faster, no check)");
+    c->add_flag("--unroll", o.unroll,
+                "run the firmware's straight-line form (loops unrolled, swaps applied): same "
+                "cycles, O(P) instructions per core");
     c->add_option("--table", o.table, "also write the table (markdown) to this file");
+    c->add_option("--dump-firmware", o.firmware_text,
+                  "write the firmware the run loads in the text form (docs/ISA.md)");
     CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "operand values");
     c->add_option("--stats", o.stats,
                   "write every counter (kernel report, per-core stats, every router, link and NI, "
@@ -117,8 +125,12 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
 
 CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
     auto* b = bench->add_subcommand(
-        "kernels", "MeshGEMV simulation speed at P = 64, 128, 256 (cycles/s, peak RSS)");
-    b->add_option("--meshes", o.bench_meshes, "comma-separated P (default 64,128,256)");
+        "kernels",
+        "MeshGEMM and MeshGEMV simulation speed at P = 64 .. 512 (wall, CPU, cycles/s, peak RSS)");
+    b->add_option("--meshes", o.bench_meshes, "comma-separated P (default 64,128,256,512)");
+    b->add_option("--ops", o.bench_ops, "gemm, gemv or both (default gemm,gemv)");
+    CliArgs::addUInt(b, "--tile", o.bench_tile, 1, 64,
+                     "GEMM tile edge per core: shape (tile P)^3 (default 2)");
     b->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
     return b;
 }
@@ -140,6 +152,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     KernelSpec base;
     base.op = op;
     base.tree_k = o.tree_k, base.broadcast = o.broadcast, base.shift_align = o.shift_align;
+    base.unroll = o.unroll;
     base.functional = !o.timing_only, base.seed = o.seed;
     base.progress = true;
     const std::vector<uint32_t> shape =
@@ -211,7 +224,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     CliArgs::checkOutputs({{"--stats", o.stats},
                            {"--table", o.table},
                            {"--heatmap", o.heatmap},
-                           {"--perfetto", o.perfetto}},
+                           {"--perfetto", o.perfetto},
+                           {"--dump-firmware", o.firmware_text}},
                           {o.config});
     CoreTimelineRecorder::Options trace;
     if (!o.perfetto_cores.empty())
@@ -246,6 +260,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
             s.algo = a, s.p = p, s.q = q;
             KernelRunOptions ro;
             ro.energy = h.energy;
+            ro.firmware_text = outputPath(o.firmware_text, several, s);
             std::unique_ptr<RunOutputs> out;
             nlohmann::json stats;
             const std::string stats_path = outputPath(o.stats, several, s);
@@ -317,28 +332,104 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     return ok ? 0 : 1;
 }
 
+namespace {
+
+// One bench case in a forked child, so the peak RSS and CPU time are that case's own (and a run
+// that dies takes only its row with it).
+struct BenchRow {
+    bool ok = false;
+    std::string error;
+    uint64_t cycles = 0, evaluations = 0, program_bytes = 0;
+    double wall = 0, cpu = 0;
+    long rss_kb = 0;
+};
+
+BenchRow benchCase(const hw::HardwareConfig& h, const KernelSpec& s) {
+    BenchRow row;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        row.error = "pipe failed";
+        return row;
+    }
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        std::string msg;
+        try {
+            const KernelResult r = KernelTestbench::run(h.noc, h.core, s);
+            msg = fmt::format("ok {} {} {} {}", r.cycles, r.wall_seconds, r.evaluations,
+                              r.program_bytes);
+        } catch (const std::exception& e) {
+            msg = std::string("error ") + e.what();
+        }
+        (void)!write(fds[1], msg.data(), msg.size());
+        close(fds[1]);
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string buf;
+    char tmp[4096];
+    ssize_t n;
+    while ((n = read(fds[0], tmp, sizeof tmp)) > 0) buf.append(tmp, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    rusage ru{};
+    wait4(pid, &status, 0, &ru);
+    row.rss_kb = ru.ru_maxrss;
+    row.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+              1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    if (buf.rfind("ok ", 0) == 0) {
+        std::istringstream in(buf.substr(3));
+        in >> row.cycles >> row.wall >> row.evaluations >> row.program_bytes;
+        row.ok = bool(in);
+    } else {
+        row.error = buf.empty() ? "child crashed" : buf;
+    }
+    return row;
+}
+
+}  // namespace
+
 int KernelCli::runBench(const Options& o, std::ostream& os) {
     const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
     refuseDroppedKeys(h);
-    fmt::print(os, "MeshGEMV (K = 2, timing-only) simulation speed, {}\n", o.config);
-    fmt::print(
-        os,
-        "weak scaling: a 64 x 64 fp32 weight tile per core (16 KB), y = x W with K = N = 64 P\n\n");
+    const std::vector<std::string> ops = CliArgs::parseStrings(o.bench_ops, "--ops");
+    for (const auto& op : ops)
+        if (op != "gemm" && op != "gemv")
+            throw UsageError(fmt::format("--ops: expected gemm or gemv, got '{}'", op));
+    const std::vector<uint32_t> meshes = parseUInts(o.bench_meshes, "--meshes", ',');
+    fmt::print(os, "Kernel simulation speed (timing-only, one forked process per row), {}\n",
+               o.config);
     fmt::print(os,
-               "| P | cores | simulated cycles | wall s | simulated cycles/s | core evaluations | "
-               "peak RSS MB |\n");
-    fmt::print(os, "|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (uint32_t p : parseUInts(o.bench_meshes, "--meshes", ',')) {
-        KernelSpec s;
-        s.op = "gemv", s.algo = "meshgemv", s.p = p, s.m = 1, s.k = s.n = 64 * p,
-        s.functional = false;
-        const KernelResult r = KernelTestbench::run(h.noc, h.core, s);
-        fmt::print(os, "| {} | {} | {} | {:.2f} | {:.0f} | {} | {:.0f} |\n", p, uint64_t(p) * p,
-                   r.cycles, r.wall_seconds, double(r.cycles) / r.wall_seconds, r.evaluations,
-                   double(KernelTestbench::peakRssKb()) / 1024);
-        os.flush();
-    }
-    return 0;
+               "gemm: MeshGEMM, a {0} x {0} tile per core, M = K = N = {0} P; gemv: MeshGEMV "
+               "(K = 2), a 64 x 64 fp32 weight tile per core, K = N = 64 P\n\n",
+               o.bench_tile);
+    fmt::print(os,
+               "| kernel | P | cores | simulated cycles | wall s | CPU s | simulated cycles/s | "
+               "core evaluations | program B/core | peak RSS MB |\n");
+    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    bool ok = true;
+    for (const auto& op : ops)
+        for (uint32_t p : meshes) {
+            KernelSpec s;
+            s.op = op, s.p = p, s.functional = false;
+            if (op == "gemm")
+                s.algo = "meshgemm", s.m = s.k = s.n = o.bench_tile * p;
+            else
+                s.algo = "meshgemv", s.m = 1, s.k = s.n = 64 * p;
+            const BenchRow r = benchCase(h, s);
+            if (!r.ok) {
+                fmt::print(os, "| {} | {} | error: {} |\n", s.algo, p, r.error);
+                ok = false;
+                continue;
+            }
+            fmt::print(os, "| {} | {} | {} | {} | {:.2f} | {:.2f} | {:.0f} | {} | {} | {:.0f} |\n",
+                       s.algo, p, uint64_t(p) * p, r.cycles, r.wall, r.cpu,
+                       double(r.cycles) / r.wall, r.evaluations, r.program_bytes,
+                       double(r.rss_kb) / 1024);
+            os.flush();
+        }
+    return ok ? 0 : 1;
 }
 
 }  // namespace wsc::tb

@@ -14,12 +14,15 @@ class KernelCli {
         std::string config = "configs/wse2_kernels.yaml";
         std::string algo, mesh = "4", shape, table;
         uint32_t tree_k = 2;
-        bool compare = false, timing_only = false, broadcast = false, shift_align = false;
+        bool compare = false, timing_only = false, broadcast = false, shift_align = false,
+             unroll = false;
         uint64_t seed = 1;
-        std::string bench_meshes = "64,128,256", bench_shape;
+        // wsc bench kernels: meshes, which kernels, and the GEMM tile edge (shape = tile x P).
+        std::string bench_meshes = "64,128,256,512", bench_ops = "gemm,gemv", bench_shape;
+        uint32_t bench_tile = 2;
         // Run outputs (RunOutputs, as `wsc run`): with several runs (--compare, a mesh list)
         // each run writes its own file, ".<algo>.<mesh>" inserted before the extension.
-        std::string stats, heatmap, perfetto, perfetto_cores;
+        std::string stats, heatmap, perfetto, perfetto_cores, firmware_text;
         uint64_t perfetto_max_spans = 1000000;  // CoreTimelineRecorder::kDefaultMaxSpans
         uint64_t max_memory = 0;                // --max-memory; 0: the memory available
     };

@@ -16,6 +16,8 @@
 
 #include "core/CoreArray.h"
 #include "firmware/GemvSchedule.h"
+#include "firmware/LoopUnroller.h"
+#include "firmware/ProgramText.h"
 #include "firmware/RectRingGemmSchedule.h"
 #include "firmware/RingGemmSchedule.h"
 #include "firmware/RingGemmTSchedule.h"
@@ -191,6 +193,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     cp.functional = s.functional;
     noc::Network net(np, s.seed);
     firmware::KernelPlan plan = makePlan(s, net);
+    if (s.unroll) plan.fw = firmware::LoopUnroller::unroll(plan.fw);
+    if (!opt.firmware_text.empty()) firmware::ProgramText::saveFile(plan.fw, opt.firmware_text);
     core::CoreArray cores(net, cp);
     cores.load(std::move(plan.fw));
 
@@ -255,6 +259,9 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         r.sram_bytes = std::max(r.sram_bytes, c.sram().peak());
         r.sram_buffer_bytes = std::max(r.sram_buffer_bytes, c.sram().used());
         r.relays += st.relays, r.relay_cycles += st.relay_cycles;
+        const firmware::Program& prog = cores.firmware().program(id);
+        r.program_instructions = std::max<uint64_t>(r.program_instructions, prog.code().size());
+        r.program_bytes = std::max(r.program_bytes, prog.codeBytes());
     }
     r.exposed_comm = r.cycles > r.compute_cycles ? r.cycles - r.compute_cycles : 0;
     const double peak =
@@ -308,6 +315,7 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
                        {"tree_k", s.tree_k},
                        {"broadcast", s.broadcast},
                        {"shift_align", s.shift_align},
+                       {"unroll", s.unroll},
                        {"functional", s.functional},
                        {"notes", r.notes},
                        {"cycles", r.cycles},
@@ -329,6 +337,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
                        {"sram_buffer_bytes", r.sram_buffer_bytes},
                        {"relays", r.relays},
                        {"relay_cycles", r.relay_cycles},
+                       {"program_instructions", r.program_instructions},
+                       {"program_bytes", r.program_bytes},
                        {"checked", r.checked},
                        {"correct", r.correct},
                        {"max_abs_error", r.max_abs_error},
@@ -365,6 +375,8 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                "  PLMR M: SRAM per core  {} bytes at peak ({} in buffers, the rest messages "
                "waiting for their recv)\n",
                r.sram_bytes, r.sram_buffer_bytes);
+    fmt::print(os, "  program per core       {} instructions, {} bytes (the largest)\n",
+               r.program_instructions, r.program_bytes);
     if (r.relays)
         fmt::print(os, "  software relays        {} ({} controller cycles)\n", r.relays,
                    r.relay_cycles);

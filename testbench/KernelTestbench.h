@@ -32,6 +32,7 @@ struct KernelSpec {
     uint32_t tree_k = 2;              // meshgemv levels
     bool broadcast = false;           // gemv: multicast the result back to the column
     bool shift_align = false;         // meshgemm/cannon: align by messages instead of placement
+    bool unroll = false;  // run the straight-line form of the firmware (firmware::LoopUnroller)
     bool functional = true;
     uint64_t seed = 1;
     bool progress = false;  // progress line on stderr (after 2 s of wall time)
@@ -44,6 +45,8 @@ struct KernelRunOptions {
     // Filled with every counter: "kernel" (the report's numbers), "cores" (per-core CoreStats),
     // "noc" (every router, link and NI).
     nlohmann::json* stats = nullptr;
+    // Writes the firmware the run loads in the text form (firmware::ProgramText) to this file.
+    std::string firmware_text;
 };
 
 struct KernelResult {
@@ -63,6 +66,8 @@ struct KernelResult {
     uint64_t sram_bytes = 0;  // most SRAM any core uses at once: buffers + early arrivals held
     uint64_t sram_buffer_bytes = 0;  // most SRAM any core's buffers take
     uint64_t relays = 0, relay_cycles = 0;
+    // Program memory of the largest program among the kernel's cores (Program::codeBytes).
+    uint64_t program_instructions = 0, program_bytes = 0;
     uint64_t evaluations = 0;
     hw::EnergyEvents events;  // counted over every core and link of the mesh
     hw::EnergyReport energy;  // events x the configured energies (hw::EnergyModel)

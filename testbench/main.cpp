@@ -4,7 +4,7 @@
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
-//   bench kernels       MeshGEMV simulation speed
+//   bench kernels       MeshGEMM / MeshGEMV simulation speed
 // Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
 #include <fmt/format.h>
 #include <fmt/ostream.h>

@@ -206,6 +206,9 @@ Firmware everyOpcode() {
                 p.add(i);
                 i = ins(Opcode::VCopy), i.a = A, i.c = B, i.n = 8;
                 break;
+            case Opcode::Swap:
+                i.a = A, i.b = B;
+                break;
             case Opcode::Count:
                 break;
         }
@@ -315,6 +318,12 @@ TEST_CASE("malformed firmware text names the file, the line and what was expecte
     expectError(".core 0\n.buffer A 4\n.core 1\n.buffer B 4\nloop count=2\nwait.all\n", 3,
                 "loop(s) without endloop");
     expectError(".core 0\n.buffer A 4\nsend buf=A to=7 bytes=16\n", 3, "core 7 does not exist");
+    // A swap renames storage: both names must describe the same size and type.
+    expectError(".core 0\n.buffer A 4\n.buffer B 8\nswap a=A b=B\n", 4,
+                "buffers 'A' (4 x fp32) and 'B' (8 x fp32) differ");
+    expectError(".core 0\n.buffer A 4\n.buffer B 4 fp16\nswap a=A b=B\n", 4, "differ");
+    expectError(".core 0\n.buffer A 4\nswap a=A b=A\n", 3, "swaps a buffer with itself");
+    expectError(".core 0\n.buffer A 4\nswap a=A\n", 3, "expected key 'b' for 'swap'");
     // Streams are numbered in order, hold instructions, and close their loops.
     expectError(".core 0\n.buffer A 4\nwait.all\n.stream 2\n", 4, "expected '.stream 1'");
     expectError(".core 0\n.buffer A 4\nloop count=2\nwait.all\n.stream 1\nwait.all\nendloop\n", 4,

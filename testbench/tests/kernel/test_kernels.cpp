@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "KernelTestUtil.h"
+#include "firmware/LoopUnroller.h"
+#include "firmware/ProgramText.h"
 #include "firmware/ReduceTree.h"
 #include "firmware/RingOrder.h"
 #include "testbench/KernelTestbench.h"
@@ -391,4 +393,102 @@ TEST_CASE("bad kernel requests are refused with a reason") {
                       Catch::Contains("multiple of 2"));
     s.op = "conv";
     CHECK_THROWS_AS(tb::KernelTestbench::run(wseNoc(), wseCore(), s), std::invalid_argument);
+}
+
+namespace {
+
+// Every number of a run that the firmware's form could change.
+void checkSameRun(const tb::KernelResult& looped, const tb::KernelResult& flat) {
+    CHECK(looped.cycles == flat.cycles);
+    CHECK(looped.evaluations == flat.evaluations);
+    CHECK(looped.macs == flat.macs);
+    CHECK(looped.compute_cycles == flat.compute_cycles);
+    CHECK(looped.sram_bytes == flat.sram_bytes);
+    CHECK(looped.relays == flat.relays);
+    CHECK(looped.relay_cycles == flat.relay_cycles);
+    CHECK(looped.energy.total_pj == flat.energy.total_pj);
+    CHECK(looped.correct == flat.correct);
+    CHECK(looped.max_abs_error == flat.max_abs_error);
+}
+
+}  // namespace
+
+TEST_CASE("looped ring GEMMs run exactly as their unrolled form (issue 12, item 4)") {
+    // The ring schedules loop over their steps and rotate buffers by SWAP; LoopUnroller gives
+    // the straight-line program they stand for. Both must issue the same instructions on the
+    // same storage in the same cycles: cycles, evaluations, stats, energy and C equal.
+    struct Case {
+        std::string algo;
+        uint32_t p, q, s;
+        bool shift_align;
+        uint32_t route_limit;
+    };
+    const std::vector<Case> cases = {
+        {"meshgemm", 1, 0, 8, false, 24},  {"meshgemm", 2, 0, 8, false, 24},
+        {"meshgemm", 5, 0, 20, false, 24}, {"meshgemm", 8, 0, 32, false, 24},
+        {"cannon", 7, 0, 14, false, 24},   {"meshgemm", 6, 0, 12, true, 24},
+        {"cannon", 4, 0, 8, true, 24},     {"meshgemm", 5, 0, 10, false, 1},
+        {"meshgemm", 3, 4, 24, false, 24}, {"cannon", 4, 6, 24, false, 24},
+        {"meshgemm", 1, 3, 6, false, 24},  {"meshgemm", 3, 1, 6, false, 24},
+        {"meshgemm", 2, 5, 20, false, 2}};
+    for (const Case& c : cases) {
+        INFO(c.algo << " " << c.p << "x" << c.q << " S=" << c.s << " shift_align " << c.shift_align
+                    << " route_limit " << c.route_limit);
+        tb::KernelSpec s;
+        s.op = "gemm", s.algo = c.algo, s.p = c.p, s.q = c.q, s.m = s.k = s.n = c.s;
+        s.shift_align = c.shift_align;
+        noc::NocParams np = wseNoc();
+        np.route_limit = c.route_limit;
+        const tb::KernelResult looped = tb::KernelTestbench::run(np, wseCore(), s);
+        s.unroll = true;
+        const tb::KernelResult flat = tb::KernelTestbench::run(np, wseCore(), s);
+        CHECK(looped.correct);
+        checkSameRun(looped, flat);
+        if (c.route_limit < 24 && c.p > 2) CHECK(looped.relays > 0);  // relays in loop bodies
+        // (Program lengths: the O(1) test below; for P <= 2 the loop is longer than its body.)
+    }
+}
+
+TEST_CASE("ring GEMM programs are O(1) instructions per core in P (issue 12, item 4)") {
+    // Placement-aligned MeshGEMM / Cannon: the same program length at every P (loop, two
+    // sends, two receives, a GEMM, two swaps, endloop, the last GEMM); unrolled it grows with P.
+    auto longest = [](const firmware::Firmware& fw) {
+        size_t n = 0;
+        for (uint32_t c = 0; c < fw.cores(); ++c) n = std::max(n, fw.program(c).code().size());
+        return n;
+    };
+    for (const char* algo : {"meshgemm", "cannon"}) {
+        std::vector<size_t> lengths;
+        for (uint32_t p : {4u, 8u, 16u, 32u}) {
+            tb::KernelSpec s;
+            s.op = "gemm", s.algo = algo, s.p = p, s.m = s.k = s.n = 2 * p;
+            const firmware::KernelPlan plan = tb::KernelTestbench::plan(wseNoc(), s);
+            lengths.push_back(longest(plan.fw));
+            CHECK(longest(firmware::LoopUnroller::unroll(plan.fw)) == 5 * (p - 1) + 1);
+        }
+        INFO(algo);
+        CHECK(lengths.front() == 10);
+        CHECK(std::all_of(lengths.begin(), lengths.end(),
+                          [&](size_t n) { return n == lengths.front(); }));
+    }
+}
+
+TEST_CASE("looped kernel firmware survives its text form (issue 12, item 4)") {
+    // The generators' loops and swaps are part of the ISA's text: dump, parse, and the programs
+    // are the same instruction for instruction (buffers by name, loops indented).
+    for (const char* algo : {"meshgemm", "cannon"}) {
+        tb::KernelSpec s;
+        s.op = "gemm", s.algo = algo, s.p = 4, s.q = algo[0] == 'c' ? 6 : 0, s.m = s.k = s.n = 24;
+        const firmware::KernelPlan plan = tb::KernelTestbench::plan(wseNoc(), s);
+        const std::string text = firmware::ProgramText::dump(plan.fw);
+        INFO(algo << "\n" << text.substr(0, 2000));
+        CHECK_THAT(text, Catch::Contains("\n  swap a=A0 b=A1\n") && Catch::Contains("endloop\n"));
+        const firmware::Firmware back = firmware::ProgramText::parse(text, "kernel.fw");
+        REQUIRE(back.cores() == plan.fw.cores());
+        for (uint32_t c = 0; c < back.cores(); ++c) {
+            const auto &a = plan.fw.program(c).code(), &b = back.program(c).code();
+            REQUIRE(a.size() == b.size());
+            for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == b[i]);
+        }
+    }
 }
