@@ -328,13 +328,11 @@ const std::vector<BenchCase>& benchCases() {
         {"llama2-7b", 128, 4096, "dp=4,tp=4,pp=2,mb=16"},
         {"llama2-7b", 128, 4096, "dp=2,tp=4,pp=4,mb=16"},
         {"llama2-7b", 128, 4096, "fsdp=8,tp=4,mb=8"},
-        {"llama2-7b", 128, 4096, "fsdp=32,mb=4"},
         {"gpt3-6.7b", 128, 2048, "dp=8,tp=4,mb=4"},
         {"gpt3-6.7b", 128, 2048, "dp=8,tp=4,mb=4,seqpar"},
         {"gpt3-6.7b", 128, 2048, "dp=4,tp=4,pp=2,mb=8"},
         {"gpt3-6.7b", 128, 2048, "dp=2,tp=4,pp=4,mb=16"},
         {"gpt3-6.7b", 128, 2048, "fsdp=8,tp=4,mb=4"},
-        {"gpt3-6.7b", 128, 2048, "fsdp=32,mb=2"},
     };
     return c;
 }
