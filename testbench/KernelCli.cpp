@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,6 +17,7 @@
 #include "hw/HardwareLoader.h"
 #include "noc/DeadlockError.h"
 #include "testbench/CliArgs.h"
+#include "testbench/ForkedRun.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/Preflight.h"
 #include "testbench/ResourceEstimate.h"
@@ -346,44 +344,18 @@ struct BenchRow {
 
 BenchRow benchCase(const hw::HardwareConfig& h, const KernelSpec& s) {
     BenchRow row;
-    int fds[2];
-    if (pipe(fds) != 0) {
-        row.error = "pipe failed";
-        return row;
-    }
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        std::string msg;
-        try {
-            const KernelResult r = KernelTestbench::run(h.noc, h.core, s);
-            msg = fmt::format("ok {} {} {} {}", r.cycles, r.wall_seconds, r.evaluations,
-                              r.program_bytes);
-        } catch (const std::exception& e) {
-            msg = std::string("error ") + e.what();
-        }
-        (void)!write(fds[1], msg.data(), msg.size());
-        close(fds[1]);
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string buf;
-    char tmp[4096];
-    ssize_t n;
-    while ((n = read(fds[0], tmp, sizeof tmp)) > 0) buf.append(tmp, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    rusage ru{};
-    wait4(pid, &status, 0, &ru);
-    row.rss_kb = ru.ru_maxrss;
-    row.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-              1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-    if (buf.rfind("ok ", 0) == 0) {
-        std::istringstream in(buf.substr(3));
+    const ForkedResult f = ForkedRun::run([&] {
+        const KernelResult r = KernelTestbench::run(h.noc, h.core, s);
+        return fmt::format("{} {} {} {}", r.cycles, r.wall_seconds, r.evaluations, r.program_bytes);
+    });
+    row.rss_kb = f.max_rss_kb;
+    row.cpu = f.cpu_seconds;
+    if (f.ok) {
+        std::istringstream in(f.answer);
         in >> row.cycles >> row.wall >> row.evaluations >> row.program_bytes;
         row.ok = bool(in);
     } else {
-        row.error = buf.empty() ? "child crashed" : buf;
+        row.error = f.answer;
     }
     return row;
 }

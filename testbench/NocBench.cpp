@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <cstdio>
 #include <ostream>
 
 #include "noc/NocShell.h"
+#include "testbench/ForkedRun.h"
 #include "testbench/TrafficTestbench.h"
 
 namespace wsc::tb {
@@ -24,50 +23,26 @@ std::vector<NocBench::Case> NocBench::defaultCases(bool quick) {
 NocBench::Row NocBench::runCase(const Case& c) {
     Row row;
     row.c = c;
-    int fds[2];
-    if (pipe(fds) != 0) {
-        row.error = "pipe failed";
-        return row;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        std::string msg;
-        try {
-            noc::NocParams np;  // the defaults are the 8x8 acceptance router: 4 VCs x 8, pipeline 2
-            np.topology.x = np.topology.y = c.k;
-            np.watchdog_cycles = 100000;
-            noc::TrafficParams tp;
-            tp.rate = c.rate;
-            tp.warmup_cycles = c.warmup;
-            tp.measure_cycles = c.measure;
-            tp.drain_cycles = c.measure;  // bounded: a saturated mesh stops after this
-            noc::NocShell shell("bench", np.clock_hz);
-            TrafficResult r = TrafficTestbench::run(np, tp, shell);
-            rusage ru{};
-            getrusage(RUSAGE_SELF, &ru);
-            msg = fmt::format("ok {} {} {} {} {}", r.total_cycles, r.wall_seconds,
-                              double(r.flit_router_traversals), r.accepted, ru.ru_maxrss);
-        } catch (const std::exception& e) {
-            msg = std::string("error ") + e.what();
-        }
-        (void)!write(fds[1], msg.data(), msg.size());
-        close(fds[1]);
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string buf;
-    char tmp[4096];
-    ssize_t n;
-    while ((n = read(fds[0], tmp, sizeof tmp)) > 0) buf.append(tmp, n);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (buf.rfind("ok ", 0) == 0) {
-        row.ok = std::sscanf(buf.c_str() + 3, "%lu %lf %lf %lf %ld", &row.cycles, &row.wall,
-                             &row.traversals, &row.accepted, &row.rss_kb) == 5;
+    const ForkedResult f = ForkedRun::run([&] {
+        noc::NocParams np;  // the defaults are the 8x8 acceptance router: 4 VCs x 8, pipeline 2
+        np.topology.x = np.topology.y = c.k;
+        np.watchdog_cycles = 100000;
+        noc::TrafficParams tp;
+        tp.rate = c.rate;
+        tp.warmup_cycles = c.warmup;
+        tp.measure_cycles = c.measure;
+        tp.drain_cycles = c.measure;  // bounded: a saturated mesh stops after this
+        noc::NocShell shell("bench", np.clock_hz);
+        TrafficResult r = TrafficTestbench::run(np, tp, shell);
+        return fmt::format("{} {} {} {}", r.total_cycles, r.wall_seconds,
+                           double(r.flit_router_traversals), r.accepted);
+    });
+    if (f.ok) {
+        row.ok = std::sscanf(f.answer.c_str(), "%lu %lf %lf %lf", &row.cycles, &row.wall,
+                             &row.traversals, &row.accepted) == 4;
+        row.rss_kb = f.max_rss_kb;
     } else {
-        row.error = buf.empty() ? "child crashed" : buf;
+        row.error = f.answer;
     }
     return row;
 }
