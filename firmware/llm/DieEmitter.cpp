@@ -304,36 +304,36 @@ void DieEmitter::optimizer(uint64_t params, uint64_t master_addr, uint64_t grad_
     }
 }
 
-void DieEmitter::ready(uint32_t s) {
-    use(kCompute);
+void DieEmitter::signalEvent(uint32_t s, uint16_t event) {
+    use(s);
     Instruction i;
     i.op = Opcode::Signal;
-    i.event = readyEvent(s);
+    i.event = event;
     emit(i);
+}
+
+void DieEmitter::waitEvent(uint32_t s, uint16_t event) {
+    use(s);
+    Instruction i;
+    i.op = Opcode::Wait;
+    i.event = event, i.n = 1;
+    emit(i);
+}
+
+void DieEmitter::ready(uint32_t s) {
+    signalEvent(kCompute, readyEvent(s));
 }
 
 void DieEmitter::awaitReady(uint32_t s) {
-    use(s);
-    Instruction i;
-    i.op = Opcode::Wait;
-    i.event = readyEvent(s), i.n = 1;
-    emit(i);
+    waitEvent(s, readyEvent(s));
 }
 
 void DieEmitter::done(uint32_t s) {
-    use(s);
-    Instruction i;
-    i.op = Opcode::Signal;
-    i.event = doneEvent(s);
-    emit(i);
+    signalEvent(s, doneEvent(s));
 }
 
 uint32_t DieEmitter::awaitDone(uint32_t s) {
-    use(kCompute);
-    Instruction i;
-    i.op = Opcode::Wait;
-    i.event = doneEvent(s), i.n = 1;
-    emit(i);
+    waitEvent(kCompute, doneEvent(s));
     return p_.streamSize(kCompute) - 1;  // stream 0 starts at pc 0
 }
 
@@ -347,10 +347,7 @@ void DieEmitter::sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t b
         const uint64_t n = std::min(seg, bytes - off);
         const uint16_t b = P2P_[d][p2p_turn_[d]++ & 1];
         load(b, addr + off, n);  // from memory while the receiver's clear-to-send is on its way
-        Instruction w;
-        w.op = Opcode::Wait;
-        w.event = ctsEvent(forward), w.n = 1;
-        emit(w);
+        waitEvent(forward ? kPipeComm : kPipeBack, ctsEvent(forward));
         Instruction s;
         s.op = Opcode::Send;
         s.a = b, s.peer = to, s.bytes = n;

@@ -91,6 +91,10 @@ class DieEmitter {
     void awaitReady(uint32_t s);
     void done(uint32_t s);
     uint32_t awaitDone(uint32_t s);
+    // The primitives under them: stream s raises `event` once its own work is done, or waits
+    // for (and consumes) one raise of it.
+    void signalEvent(uint32_t s, uint16_t event);
+    void waitEvent(uint32_t s, uint16_t event);
 
     // Point-to-point halves of a pipeline transfer in stream kPipeComm (forward: towards the
     // next stage) or kPipeBack, staged through SRAM segments with a receiver-driven window:

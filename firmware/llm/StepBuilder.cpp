@@ -305,26 +305,13 @@ class Build {
         c.pp = peer_stage;
         const uint32_t s = forward ? kPipeComm : kPipeBack;
         const uint64_t n = mem_[r].pp_recvs[forward]++;
-        if (n >= 2) waitEvent(r, s, slotEvent(forward));
+        if (n >= 2) em(r).waitEvent(s, slotEvent(forward));
         em(r).recvTensor(forward, die(grid_.rank(c)), mem_[r].pp_rx[forward][n & 1], pipeBytes());
         em(r).done(s);
         out_.waits.push_back({die(r), em(r).awaitDone(s), "pp recv"});
     }
     // After the item that used a receive slot: compute frees it.
-    void pipeSlotFree(uint32_t r, bool forward) {
-        em(r).use(kCompute);
-        Instruction i;
-        i.op = Opcode::Signal;
-        i.event = slotEvent(forward);
-        em(r).program().add(i);
-    }
-    void waitEvent(uint32_t r, uint32_t stream, uint16_t event) {
-        em(r).use(stream);
-        Instruction i;
-        i.op = Opcode::Wait;
-        i.event = event, i.n = 1;
-        em(r).program().add(i);
-    }
+    void pipeSlotFree(uint32_t r, bool forward) { em(r).signalEvent(kCompute, slotEvent(forward)); }
     // The item's output to the neighbour stage, once compute produced it.
     void pipeSend(uint32_t r, uint32_t peer_stage, bool forward) {
         const uint32_t s = forward ? kPipeComm : kPipeBack;
