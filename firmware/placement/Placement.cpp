@@ -33,10 +33,11 @@ std::unique_ptr<Placement> Placement::byName(const std::string& name) {
     if (name == "row-major") return std::make_unique<RowMajorPlacement>();
     if (name == "snake") return std::make_unique<SnakePlacement>();
     if (name == "ring") return std::make_unique<RingPlacement>();
-    throw std::invalid_argument(fmt::format(
-        "placement '{}': expected one of row-major, snake, ring (or an explicit list in a scenario "
-        "file)",
-        name));
+    throw std::invalid_argument(
+        fmt::format("placement '{}': expected one of row-major, snake, ring, or the die of every "
+                    "rank as a list "
+                    "(0,1,5,4,...)",
+                    name));
 }
 
 }  // namespace wsc::firmware::placement
