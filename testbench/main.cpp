@@ -4,6 +4,7 @@
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
+//   tatp                TEMP's TATP / ring TSPP of one linear operator (testbench/TatpCli)
 //   bench kernels       MeshGEMM / MeshGEMV simulation speed
 // Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
 #include <fmt/format.h>
@@ -43,6 +44,7 @@
 #include "testbench/RtlBench.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/SvgPlot.h"
+#include "testbench/TatpCli.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficTestbench.h"
 
@@ -338,6 +340,8 @@ int main(int argc, char** argv) {
     tb::LlmCli::Options lopt;
     auto* llm = tb::LlmCli::add(app, lopt);
     auto* bllm = tb::LlmCli::addBench(bench, lopt);
+    tb::TatpCli::Options topt;
+    auto* tatp = tb::TatpCli::add(app, topt);
 
     try {
         app.parse(argc, argv);
@@ -508,6 +512,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
+        if (*tatp) return tb::TatpCli::run(topt, std::cout);
         if (*llm) {
             for (int i = 0; i < argc; ++i)
                 lopt.command_line += (i ? " " : "") + tb::LlmCli::shellQuote(argv[i]);

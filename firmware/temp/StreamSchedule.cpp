@@ -95,7 +95,7 @@ std::vector<StreamSchedule::Hold> StreamSchedule::holds(uint32_t p) const {
             uint32_t last = computeRound(p, t.item);
             for (const Transfer& f : transfers_)
                 if (f.src == p && f.item == t.item) last = std::max(last, f.round);
-            out.push_back({t.item, t.round, last, false});
+            out.push_back({t.item, t.round, last, false, t.src});
         }
         return out;
     }
@@ -115,9 +115,9 @@ std::vector<StreamSchedule::Hold> StreamSchedule::holds(uint32_t p) const {
             if (receivesIntoAccumulator(p, t))
                 first = std::min(first, t.round);
             else
-                out.push_back({j, t.round, addRound(p, t), false});
+                out.push_back({j, t.round, addRound(p, t), false, t.src});
         }
-        if (j != p && sends) out.push_back({j, first, send, true});
+        if (j != p && sends) out.push_back({j, first, send, true, p});
     }
     return out;
 }

@@ -57,6 +57,7 @@ class StreamSchedule {
     struct Hold {
         uint32_t item = 0, first = 0, last = 0;
         bool accumulator = false;  // reduce: the running partial sum (else a received copy)
+        uint32_t from = 0;         // a received copy: the sending position
     };
     std::vector<Hold> holds(uint32_t p) const;
     // Reduce: whether the partial `t` delivers to position p is received straight into p's

@@ -102,3 +102,48 @@ TEST_CASE("temp: buffer peaks of TATP and the ring are the closed forms of docs/
     CHECK(StreamSchedule::make(A::Tatp, K::Broadcast, 2).slotPeak() == 1);
     CHECK(StreamSchedule::make(A::Tatp, K::Broadcast, 3).slotPeak() == 2);
 }
+
+#include "firmware/temp/GroupLayout.h"
+
+using wsc::firmware::temp::GroupLayout;
+
+TEST_CASE("temp: group layouts: rings close, lines and tetris shapes do not", "[temp]") {
+    const wsc::firmware::placement::DieArray a{4, 8};  // configs/temp_4x8_die_level.yaml
+    for (uint32_t n : {2u, 4u, 8u, 16u, 32u}) {
+        INFO("N " << n);
+        const auto rings = GroupLayout::ring(n, a);
+        CHECK(rings.size() == 32 / n);
+        std::vector<int> seen(32, 0);
+        for (const auto& g : rings) {
+            for (uint32_t d : g) seen[d]++;
+            for (uint32_t h : GroupLayout::chainHops(g, a)) CHECK(h == 1);
+            CHECK(GroupLayout::wrapHops(g, a) == 1);
+        }
+        for (int s : seen) CHECK(s == 1);
+    }
+    // Lines: one-hop chains whose wrap spans the line.
+    for (uint32_t n : {4u, 8u}) {
+        for (const auto& g : GroupLayout::line(n, a)) {
+            for (uint32_t h : GroupLayout::chainHops(g, a)) CHECK(h == 1);
+            CHECK(GroupLayout::wrapHops(g, a) == n - 1);
+        }
+    }
+    // TEMP Fig. 8a: a 3 x 4 array in groups of 4 along the snake gives two L shapes without a
+    // ring (but with a one-hop chain) and one 2 x 2 block that is a ring.
+    const wsc::firmware::placement::DieArray f8{3, 4};
+    const auto t = GroupLayout::tetris(4, f8);
+    REQUIRE(t.size() == 3);
+    for (const auto& g : t)
+        for (uint32_t h : GroupLayout::chainHops(g, f8)) CHECK(h == 1);
+    CHECK(GroupLayout::wrapHops(t[0], f8) > 1);
+    CHECK(GroupLayout::wrapHops(t[1], f8) == 1);
+    CHECK(GroupLayout::wrapHops(t[2], f8) > 1);
+    // Explicit groups in chain order (TEMP Fig. 11's strided groups take two hops per step).
+    const wsc::firmware::placement::DieArray f11{4, 4};
+    const auto e = GroupLayout::make("0,2,10,8;1,3,11,9;4,6,14,12;5,7,15,13", 4, f11);
+    CHECK(GroupLayout::chainHops(e[0], f11) == std::vector<uint32_t>{2, 2, 2});
+    CHECK_THROWS_WITH(GroupLayout::make("0,1;1,2", 2, f11), Catch::Contains("two groups"));
+    CHECK_THROWS_WITH(GroupLayout::make("0,99", 2, f11), Catch::Contains("off the"));
+    CHECK_THROWS_WITH(GroupLayout::make("snake", 2, f11), Catch::Contains("unknown"));
+    CHECK_THROWS_WITH(GroupLayout::ring(3, a), Catch::Contains("do not split"));
+}

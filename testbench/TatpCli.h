@@ -1,0 +1,26 @@
+#pragma once
+// `wsc tatp`: one linear operator's tensor-stream step (TATP or the naive ring TSPP) on every
+// group of a die-level wafer (testbench/TatpTestbench), one run or a table over algorithms,
+// layouts and group sizes. Bad input throws std::invalid_argument or hw::ConfigError (exit 2).
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+
+namespace wsc::tb {
+
+class TatpCli {
+  public:
+    struct Options {
+        std::string hw = "configs/temp_4x8_die_level.yaml";
+        std::string algo = "tatp", layout = "ring", n = "4", stream = "auto";
+        std::string stages = "forward,backward,gradient", dtype = "fp16", table;
+        uint32_t m = 0, h = 0, k = 0;
+        bool timing_only = false;
+        uint64_t seed = 1;
+    };
+    static CLI::App* add(CLI::App& app, Options& o);
+    // Returns the exit code (1 if a functional check failed).
+    static int run(const Options& o, std::ostream& os);
+};
+
+}  // namespace wsc::tb

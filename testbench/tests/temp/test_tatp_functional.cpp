@@ -1,0 +1,92 @@
+// TATP and the naive ring TSPP on the TEMP die-level wafer (configs/temp_4x8_die_level.yaml),
+// every group at once, in functional mode: forward O, backward dI and gradient dW equal a plain
+// reference for N = 2..16, weight and input streaming, contiguous ring and tetris layouts.
+#include <catch2/catch.hpp>
+
+#include "hw/HardwareLoader.h"
+#include "testbench/TatpTestbench.h"
+
+using namespace wsc;
+using firmware::temp::StreamSchedule;
+using firmware::temp::TatpKernel;
+
+namespace {
+const hw::HardwareConfig& hw32() {
+    static const hw::HardwareConfig h = hw::HardwareLoader::loadFile(
+        std::string(WSC_SOURCE_DIR) + "/configs/temp_4x8_die_level.yaml");
+    return h;
+}
+
+tb::TatpResult runOne(StreamSchedule::Algo algo, const std::string& layout, uint32_t n, uint32_t m,
+                      uint32_t h, uint32_t k) {
+    tb::TatpRunSpec s;
+    s.layout = layout, s.n = n;
+    s.kernel.algo = algo;
+    s.kernel.m = m, s.kernel.h = h, s.kernel.k = k;
+    return tb::TatpTestbench::run(hw32().noc, hw32().core, s);
+}
+}  // namespace
+
+// One process per test case (SystemC elaborates once): each case runs several groups' worth of
+// dies in one network, so one case per (algorithm, layout) covers N = 2..16.
+TEST_CASE("temp: TATP equals the reference on ring groups, N = 2..16", "[temp][functional]") {
+    for (uint32_t n : {2u, 4u, 8u, 16u}) {
+        INFO("N = " << n);
+        // m > k: weight streaming; m < k: input streaming.
+        for (auto [m, k] : {std::pair<uint32_t, uint32_t>{4 * n, 2 * n}, {2 * n, 4 * n}}) {
+            const auto r = runOne(StreamSchedule::Algo::Tatp, "ring", n, m, 8, k);
+            INFO(r.notes);
+            CHECK(r.checked);
+            CHECK(r.correct);
+            CHECK(r.max_chain_hops == (n > 1 ? 1u : 0u));
+        }
+    }
+}
+
+TEST_CASE("temp: the naive ring equals the reference on rings and lines, N = 2..16",
+          "[temp][functional]") {
+    for (const char* layout : {"ring", "line"})
+        for (uint32_t n : {2u, 4u, 8u, 16u}) {
+            if (std::string(layout) == "line" && n == 16)
+                continue;  // a 4 x 8 wafer has no line of 16
+            INFO(layout << " N = " << n);
+            for (auto [m, k] : {std::pair<uint32_t, uint32_t>{4 * n, 2 * n}, {2 * n, 4 * n}}) {
+                const auto r = runOne(StreamSchedule::Algo::Ring, layout, n, m, 8, k);
+                CHECK(r.correct);
+                if (std::string(layout) == "line" && n > 2) CHECK(r.wrap_hops == n - 1);
+            }
+        }
+}
+
+TEST_CASE("temp: TATP equals the reference on lines, tetris runs and strided groups",
+          "[temp][functional]") {
+    for (const char* layout : {"line", "tetris"})
+        for (uint32_t n : {2u, 4u, 8u, 16u}) {
+            if (std::string(layout) == "line" && n == 16) continue;
+            INFO(layout << " N = " << n);
+            for (auto [m, k] : {std::pair<uint32_t, uint32_t>{4 * n, 2 * n}, {2 * n, 4 * n}}) {
+                const auto r = runOne(StreamSchedule::Algo::Tatp, layout, n, m, 8, k);
+                CHECK(r.correct);
+                CHECK(r.max_chain_hops == 1);
+            }
+        }
+    // TEMP Fig. 11's TATP groups on the top 4 x 4 dies: every chain step is two hops.
+    for (auto algo : {StreamSchedule::Algo::Tatp, StreamSchedule::Algo::Ring}) {
+        const auto r = runOne(algo, "0,2,10,8;1,3,11,9;4,6,14,12;5,7,15,13", 4, 16, 8, 8);
+        CHECK(r.correct);
+        CHECK(r.max_chain_hops == 2);
+    }
+}
+
+TEST_CASE("temp: TATP's one-hop rounds beat the ring's wrap on lines and tie on rings",
+          "[temp][timing]") {
+    // A line of 4 dies: the ring's wrap crosses 3 D2D hops of 200 ns every round; TATP never
+    // waits for more than one. On a physical ring the two move the same bytes one hop per round.
+    const auto ring_line = runOne(StreamSchedule::Algo::Ring, "line", 4, 32, 64, 16);
+    const auto tatp_line = runOne(StreamSchedule::Algo::Tatp, "line", 4, 32, 64, 16);
+    const auto ring_ring = runOne(StreamSchedule::Algo::Ring, "ring", 4, 32, 64, 16);
+    const auto tatp_ring = runOne(StreamSchedule::Algo::Tatp, "ring", 4, 32, 64, 16);
+    CHECK(tatp_line.cycles < ring_line.cycles);
+    CHECK(double(tatp_ring.cycles) == Approx(double(ring_ring.cycles)).epsilon(0.05));
+    CHECK(double(tatp_line.cycles) == Approx(double(tatp_ring.cycles)).epsilon(0.05));
+}
