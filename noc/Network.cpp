@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include "noc/DeadlockError.h"
@@ -262,6 +263,51 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
     }
     for (const auto& [key, mask] : entries) table_.table(key.first).add(key.second, route, mask);
     mc_fanout_[{route, src_node}] = static_cast<uint16_t>(unique.size());
+    ++next_route_id_;
+    return route;
+}
+
+uint32_t Network::addPathRoute(uint32_t src_node, uint32_t dst_node,
+                               const std::vector<uint32_t>& routers) {
+    if (src_node >= topo_.nodes() || dst_node >= topo_.nodes())
+        throw std::invalid_argument("path route: node out of range");
+    if (routers.empty() || routers.front() != topo_.routerOfNode(src_node) ||
+        routers.back() != topo_.routerOfNode(dst_node))
+        throw std::invalid_argument(fmt::format(
+            "path route: the path from node {} to node {} must start at router {} and end at {}",
+            src_node, dst_node, topo_.routerOfNode(src_node), topo_.routerOfNode(dst_node)));
+    const uint32_t route = next_route_id_;
+    std::vector<std::tuple<uint32_t, uint8_t, uint8_t>> entries;  // (router, in, out)
+    uint8_t in = topo_.portOfNode(src_node);
+    for (size_t i = 0; i < routers.size(); ++i) {
+        const uint32_t r = routers[i];
+        uint8_t out = topo_.portOfNode(dst_node);
+        if (i + 1 < routers.size()) {
+            out = 0xFF;
+            for (uint8_t p = 0; p < Topology::kFirstLocal; ++p)
+                if (topo_.neighbor(r, p) == routers[i + 1]) out = p;
+            if (out == 0xFF)
+                throw std::invalid_argument(fmt::format(
+                    "path route: routers {} and {} are not neighbours", topo_.name(r),
+                    topo_.name(routers[i + 1])));
+            if (faults_.linkDead(r, out))
+                throw ParamError("noc.faults",
+                                 fmt::format("routing: the path from node {} to node {} crosses "
+                                             "the failed link {} port {}",
+                                             src_node, dst_node, topo_.name(r),
+                                             Topology::portName(out)));
+        }
+        entries.emplace_back(r, in, out);
+        in = Topology::opposite(out);
+    }
+    for (const auto& [r, i, o] : entries)
+        if (table_.table(r).size() + 1 > p_.route_limit)
+            throw ParamError("noc.route_limit",
+                             fmt::format("routing: router {} would need {} route entries, more "
+                                         "than its limit of {} (route_limit)",
+                                         topo_.name(r), table_.table(r).size() + 1, p_.route_limit));
+    for (const auto& [r, i, o] : entries) table_.table(r).add(i, route, uint8_t(1u << o));
+    mc_fanout_[{route, src_node}] = 1;
     ++next_route_id_;
     return route;
 }

@@ -61,6 +61,15 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
         ->capture_default_str();
     c->add_option("--dtype", o.dtype, "fp16, bf16 or fp32 (bytes and PE timing)")
         ->capture_default_str();
+    c->add_option("--fsdp", o.fsdp,
+                  "FSDP ring all-gathers running beside it, groups in ring order (each die "
+                  "sends to the one before it): 5,4,0,1;7,6,2,3");
+    c->add_option("--fsdp-elems", o.fsdp_elems, "elements each die contributes to its FSDP gather")
+        ->capture_default_str();
+    c->add_option("--mapping", o.mapping,
+                  "smap (groups as given, dimension-order routes) or tcme (TEMP's traffic-"
+                  "conscious optimizer reorders groups and installs routes)")
+        ->capture_default_str();
     c->add_flag("--timing-only", o.timing_only, "no values (large shapes)");
     c->add_option("--table", o.table, "also write the rows as markdown to this file");
     c->add_option("--seed", o.seed, "operand values")->capture_default_str();
@@ -129,6 +138,7 @@ int TatpCli::run(const Options& o, std::ostream& os) {
                 s.kernel.h = o.h ? o.h : 64;
                 s.kernel.k = o.k ? o.k : 4 * n;
                 s.auto_stream = o.stream == "auto";
+                s.fsdp = o.fsdp, s.fsdp_elems = o.fsdp_elems, s.mapping = o.mapping;
                 s.kernel.stream =
                     o.stream == "input" ? TatpKernel::Stream::Input : TatpKernel::Stream::Weight;
                 rows.push_back(TatpTestbench::run(h.noc, h.core, s));

@@ -15,6 +15,8 @@ class TatpCli {
         std::string algo = "tatp", layout = "ring", n = "4", stream = "auto";
         std::string stages = "forward,backward,gradient", dtype = "fp16", table;
         uint32_t m = 0, h = 0, k = 0;
+        std::string fsdp, mapping = "smap";
+        uint32_t fsdp_elems = 0;
         bool timing_only = false;
         uint64_t seed = 1;
     };

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "core/CoreArray.h"
+#include "firmware/temp/TrafficMap.h"
 #include "noc/Network.h"
 
 namespace wsc::tb {
@@ -81,13 +82,49 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
             "1 x 1), it has {} x {} routers per die",
             topo.die_x, topo.die_y));
     const firmware::placement::DieArray arr{topo.x, topo.y};
-    const auto groups = GroupLayout::make(s.layout, s.n, arr);
+    auto groups = GroupLayout::make(s.layout, s.n, arr);
     if (s.auto_stream) s.kernel.stream = TatpKernel::choose(s.kernel.m, s.kernel.h, s.kernel.k);
-    TatpKernel::Plan plan = TatpKernel::build(arr, groups, s.kernel);
+    if (s.mapping != "smap" && s.mapping != "tcme")
+        throw std::invalid_argument(
+            fmt::format("tatp: mapping '{}' is unknown (expected smap or tcme)", s.mapping));
+    std::vector<GroupLayout::Group> fsdp;
+    if (!s.fsdp.empty()) {
+        fsdp = GroupLayout::parse(s.fsdp, arr);
+        if (s.fsdp_elems == 0) throw std::invalid_argument("tatp: FSDP groups need a shard size");
+    }
+    s.kernel.fsdp_elems = s.fsdp_elems;
+
+    // TCME's view of the forward's flows: TATP chains and FSDP rings together.
+    std::vector<firmware::temp::TrafficMap::Group> tg;
+    for (const auto& g : fsdp) tg.push_back({"fsdp", g});
+    for (const auto& g : groups) tg.push_back({"tatp", g});
+    firmware::temp::TrafficMap tm(arr, tg);
+    TatpResult r;
+    const auto before = tm.load();
+    r.load_max_before = before.max, r.load_at_max_before = before.at_max;
+    r.load_mean_before = before.mean;
+    if (s.mapping == "tcme")
+        for (const auto& mv : tm.optimize()) r.moves.push_back(mv.what);
+    const auto after = tm.load();
+    r.load_max = after.max, r.load_at_max = after.at_max, r.load_mean = after.mean;
+    for (size_t i = 0; i < tm.groups().size(); ++i)
+        (i < fsdp.size() ? fsdp[i] : groups[i - fsdp.size()]) = tm.groups()[i].order;
+    s.kernel.fsdp = fsdp;
 
     core::CoreParams cp = cp_in;
     cp.functional = s.functional;
     noc::Network net(np, s.seed);
+    // The routes TCME moved off dimension order, as table routes (stream 1: FSDP, 0: TATP).
+    for (const auto& [key, yx] : tm.yxFlows()) {
+        if (!yx) continue;
+        const auto& [g, src, dst] = key;
+        firmware::temp::TrafficMap::Flow f;
+        f.group = g, f.src = src, f.dst = dst, f.yx = true;
+        const uint32_t stream = g < fsdp.size() ? 1 : 0;
+        s.kernel.routes[{stream, src, dst}] = net.addPathRoute(src, dst, tm.path(f));
+        ++r.installed_routes;
+    }
+    TatpKernel::Plan plan = TatpKernel::build(arr, groups, s.kernel);
     core::CoreArray cores(net, cp);
     cores.load(std::move(plan.fw));
 
@@ -111,7 +148,6 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
     cores.finish(last);
     net.checkConservation();
 
-    TatpResult r;
     r.spec = s;
     r.notes = plan.notes;
     r.groups = groups;
@@ -189,6 +225,14 @@ void TatpTestbench::printReport(std::ostream& os, const TatpResult& r) {
                r.item_bytes, r.sram_peak);
     fmt::print(os, "  D2D links              max {:.1f}% busy, mean {:.1f}%, {} flits\n",
                100 * r.link_max, 100 * r.link_mean, r.d2d_flits);
+ fmt::print(os, "  flows per link (TCME)  busiest (round, link) {} flows ({} pairs), mean {:.2f}",
+               r.load_max, r.load_at_max, r.load_mean);
+    if (s.mapping == "tcme")
+        fmt::print(os, "; before TCME {} ({} pairs), mean {:.2f}; {} moves, {} table routes",
+                   r.load_max_before, r.load_at_max_before, r.load_mean_before, r.moves.size(),
+                   r.installed_routes);
+    fmt::print(os, "\n");
+    for (const auto& m : r.moves) fmt::print(os, "    {}\n", m);
     if (r.checked)
         fmt::print(os, "  result                 {} (max |x - reference| = {:g})\n",
                    r.correct ? "equals the reference" : "DIFFERS from the reference",

@@ -23,6 +23,13 @@ struct TatpRunSpec {
     bool auto_stream = true;  // choose the streamed operand (TatpKernel::choose)
     bool functional = true;
     uint64_t seed = 1;
+    // FSDP ring all-gathers beside the operator (explicit groups in ring order, "" for none),
+    // each die contributing `fsdp_elems`; and the mapping: "smap" (the groups as given,
+    // dimension-order routes) or "tcme" (TrafficMap's optimizer reorders groups and installs the
+    // routes it picks).
+    std::string fsdp;
+    uint32_t fsdp_elems = 0;
+    std::string mapping = "smap";
 };
 
 struct TatpResult {
@@ -37,6 +44,13 @@ struct TatpResult {
     uint32_t slots = 0;
     uint64_t item_bytes = 0, sram_peak = 0;
     double link_max = 0, link_mean = 0;  // D2D links: busy cycles / run cycles (mean over all)
+    // TCME's representation of the forward's flows (TrafficMap): flows per busiest (round, link),
+    // how many (round, link) pairs carry that, mean flows per loaded pair; before and after the
+    // optimizer (equal under smap), and the moves it kept.
+    uint32_t load_max_before = 0, load_at_max_before = 0, load_max = 0, load_at_max = 0;
+    double load_mean_before = 0, load_mean = 0;
+    std::vector<std::string> moves;
+    uint32_t installed_routes = 0;
     uint64_t d2d_flits = 0;
     bool checked = false, correct = false;
     double max_abs_error = 0;

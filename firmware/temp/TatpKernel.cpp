@@ -52,6 +52,31 @@ std::map<SlotKey, uint32_t> assignSlots(const std::vector<StreamSchedule::Hold>&
     return out;
 }
 
+// A send or receive on `stream`: over the mapper's table route for (stream, src, dst) when it
+// chose one, else to / from the peer by dimension order.
+Instruction send(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint32_t dst,
+                 uint16_t buf, uint64_t bytes) {
+    Instruction i;
+    i.op = Opcode::Send, i.a = buf, i.bytes = bytes;
+    auto it = s.routes.find({stream, src, dst});
+    if (it != s.routes.end())
+        i.route = it->second;
+    else
+        i.peer = dst;
+    return i;
+}
+Instruction recv(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint32_t dst,
+                 uint16_t buf, uint64_t bytes) {
+    Instruction i;
+    i.op = Opcode::Recv, i.c = buf, i.bytes = bytes;
+    auto it = s.routes.find({stream, src, dst});
+    if (it != s.routes.end())
+        i.route = it->second;
+    else
+        i.peer = src;
+    return i;
+}
+
 }  // namespace
 
 const char* TatpKernel::name(Stage s) {
@@ -187,16 +212,11 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                                 addCopy(t);
                     if (r == N) break;
                     for (const auto& t : sc.transfers())
-                        if (t.round == r && t.src == p) {
-                            Instruction i;
-                            i.op = Opcode::Send, i.a = itemBuf(t.item), i.peer = chain[t.dst];
-                            i.bytes = plan.item_bytes;
-                            prog.add(i);
-                        }
+                        if (t.round == r && t.src == p)
+                            prog.add(send(s, 0, die, chain[t.dst], itemBuf(t.item), plan.item_bytes));
                     for (const auto& t : sc.transfers())
                         if (t.round == r && t.dst == p) {
-                            Instruction i;
-                            i.op = Opcode::Recv, i.peer = chain[t.src], i.bytes = plan.item_bytes;
+                            Instruction i = recv(s, 0, chain[t.src], die, kNoBuf, plan.item_bytes);
                             i.c = bc || sc.receivesIntoAccumulator(p, t)
                                       ? itemBuf(t.item)
                                       : S.at(slot.at({t.item, false, t.src}));
@@ -226,7 +246,30 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
             }
         }
     }
+    // FSDP ring all-gathers on stream 1, beside the stream above: round r, position p sends
+    // shard (p + r) mod n to its ring predecessor and receives shard (p + r + 1) mod n.
+    for (const auto& ring : s.fsdp) {
+        const uint32_t n = uint32_t(ring.size());
+        const uint64_t bytes = uint64_t(s.fsdp_elems) * dtypeBytes(dt);
+        for (uint32_t p = 0; p < n; ++p) {
+            const uint32_t die = ring[p];
+            if (die >= a.dies()) throw std::invalid_argument("tatp: an FSDP die is off the array");
+            Program& prog = plan.fw.program(die);
+            std::vector<uint16_t> G;
+            for (uint32_t j = 0; j < n; ++j)
+                G.push_back(prog.addBuffer(fmt::format("G.{}", j), s.fsdp_elems, dt));
+            prog.setStream(1);
+            const uint32_t pred = ring[(p + n - 1) % n], succ = ring[(p + 1) % n];
+            for (uint32_t r = 0; r + 1 < n; ++r) {
+                prog.add(send(s, 1, die, pred, G[(p + r) % n], bytes));
+                prog.add(recv(s, 1, succ, die, G[(p + r + 1) % n], bytes));
+            }
+            prog.setStream(0);
+            plan.cores.push_back(die);
+        }
+    }
     std::sort(plan.cores.begin(), plan.cores.end());
+    plan.cores.erase(std::unique(plan.cores.begin(), plan.cores.end()), plan.cores.end());
     plan.notes = fmt::format(
         "{} over groups of {}, {} streaming ({} B per sub-tensor), {} "
         "stream buffers per die",

@@ -15,6 +15,8 @@
 //    broadcasts I_j^T (the input as the backward keeps it). O is split by columns like W.
 // docs/TEMP.md lists every buffer and instruction.
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,13 @@ class TatpKernel {
         uint32_t m = 64, h = 64, k = 64;  // per group: I [m x h], W [h x k]
         DType dtype = DType::FP16;        // operand bytes and PE timing (values are fp32)
         std::vector<Stage> stages{Stage::Forward, Stage::Backward, Stage::Gradient};
+        // FSDP ring all-gathers running at the same time on stream 1 (TEMP Fig. 11): each die
+        // of a group (ring order) contributes `fsdp_elems` and ends with the whole group's.
+        std::vector<GroupLayout::Group> fsdp;
+        uint32_t fsdp_elems = 0;
+        // Table routes chosen by a mapper (TCME): (stream, source die, destination die) ->
+        // route id installed on the network; other transfers take dimension order.
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> routes;
     };
     // A block of one of the group's matrices on one die: I [m x h], IT = I^T [h x m], W [h x k],
     // dO [m x k] are inputs; O [m x k], dI [m x h], dW [h x k] are outputs.

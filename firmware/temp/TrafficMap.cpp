@@ -1,0 +1,163 @@
+#include "firmware/temp/TrafficMap.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace wsc::firmware::temp {
+
+TrafficMap::TrafficMap(const placement::DieArray& a, std::vector<Group> groups)
+    : a_(a), groups_(std::move(groups)) {}
+
+std::vector<TrafficMap::Flow> TrafficMap::flows() const {
+    std::vector<Flow> out;
+    for (uint32_t g = 0; g < groups_.size(); ++g) {
+        const auto& grp = groups_[g];
+        const uint32_t n = uint32_t(grp.order.size());
+        if (n < 2) continue;
+        const StreamSchedule s = StreamSchedule::make(grp.algo(), StreamSchedule::Kind::Broadcast, n);
+        for (const auto& t : s.transfers()) {
+            Flow f;
+            f.group = g, f.round = t.round, f.src = grp.order[t.src], f.dst = grp.order[t.dst];
+            auto it = yx_.find({g, f.src, f.dst});
+            f.yx = it != yx_.end() && it->second;
+            out.push_back(f);
+        }
+    }
+    return out;
+}
+
+std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
+    std::vector<uint32_t> p{f.src};
+    uint32_t x = a_.dx(f.src), y = a_.dy(f.src);
+    const uint32_t tx = a_.dx(f.dst), ty = a_.dy(f.dst);
+    while (x != tx || y != ty) {
+        const bool move_x = f.yx ? y == ty : x != tx;
+        if (move_x)
+            x += x < tx ? 1 : -1;
+        else
+            y += y < ty ? 1 : -1;
+        p.push_back(a_.die(x, y));
+    }
+    return p;
+}
+
+std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> TrafficMap::linkLoads() const {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> l;
+    for (const Flow& f : flows()) {
+        const auto p = path(f);
+        for (size_t i = 0; i + 1 < p.size(); ++i) ++l[{f.round, p[i], p[i + 1]}];
+    }
+    return l;
+}
+
+TrafficMap::Load TrafficMap::load() const {
+    Load r;
+    std::set<std::pair<uint32_t, uint32_t>> used;
+    uint64_t sum = 0;
+    const auto l = linkLoads();
+    for (const auto& [key, n] : l) {
+        if (n > r.max)
+            r.max = n, r.at_max = 1;
+        else if (n == r.max)
+            ++r.at_max;
+        r.squares += uint64_t(n) * n;
+        sum += n;
+        used.insert({std::get<1>(key), std::get<2>(key)});
+    }
+    r.mean = l.empty() ? 0 : double(sum) / double(l.size());
+    r.links_used = uint32_t(used.size());
+    return r;
+}
+
+std::vector<std::vector<uint32_t>> TrafficMap::orderCandidates(
+    const std::vector<uint32_t>& order) const {
+    std::vector<std::vector<uint32_t>> out;
+    const size_t n = order.size();
+    if (n <= 6) {  // every order of a small group
+        std::vector<uint32_t> p = order;
+        std::sort(p.begin(), p.end());
+        do out.push_back(p);
+        while (std::next_permutation(p.begin(), p.end()));
+        return out;
+    }
+    // Larger groups: rotations, the reversal and swaps of neighbouring positions.
+    for (size_t k = 1; k < n; ++k) {
+        std::vector<uint32_t> p(order.begin() + k, order.end());
+        p.insert(p.end(), order.begin(), order.begin() + k);
+        out.push_back(p);
+    }
+    out.emplace_back(order.rbegin(), order.rend());
+    for (size_t i = 0; i + 1 < n; ++i) {
+        auto p = order;
+        std::swap(p[i], p[i + 1]);
+        out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter) {
+    std::vector<Move> kept;
+    for (uint32_t it = 0; it < max_iter; ++it) {
+        const Load now = load();
+        if (now.max <= 1) break;  // no link carries two flows at once: nothing to relieve
+        // The most congested (round, link) pairs and the flows on them (all of them: a move
+        // that relieves one pair may be blocked for another).
+        const auto l = linkLoads();
+        std::vector<Flow> on;
+        for (const Flow& f : flows()) {
+            const auto p = path(f);
+            bool hot = false;
+            for (size_t i = 0; i + 1 < p.size() && !hot; ++i) {
+                auto it = l.find({f.round, p[i], p[i + 1]});
+                hot = it != l.end() && it->second == now.max;
+            }
+            if (hot) on.push_back(f);
+        }
+        Load best = now;
+        std::function<void()> apply;
+        std::string what;
+        std::set<uint32_t> tried_groups;
+        for (const Flow& f : on) {
+            // The flow's other dimension order.
+            {
+                const auto key = std::make_tuple(f.group, f.src, f.dst);
+                const bool was = yx_[key];
+                yx_[key] = !was;
+                const Load c = load();
+                yx_[key] = was;
+                if (c < best) {
+                    best = c;
+                    what = fmt::format("flow {} -> {} of group {} {} first", f.src, f.dst, f.group,
+                                       was ? "X" : "Y");
+                    apply = [this, key, was] { yx_[key] = !was; };
+                }
+            }
+            // Another chain order for the flow's group.
+            if (!tried_groups.insert(f.group).second) continue;
+            const auto saved = groups_[f.group].order;
+            for (const auto& cand : orderCandidates(saved)) {
+                if (cand == saved) continue;
+                groups_[f.group].order = cand;
+                const Load c = load();
+                if (c < best) {
+                    best = c;
+                    std::string s;
+                    for (uint32_t d : cand) s += (s.empty() ? "" : ",") + std::to_string(d);
+                    what = fmt::format("group {} ({}) order {}", f.group, groups_[f.group].kind, s);
+                    const uint32_t g = f.group;
+                    apply = [this, g, cand] { groups_[g].order = cand; };
+                }
+            }
+            groups_[f.group].order = saved;
+        }
+        if (!apply) break;
+        apply();
+        kept.push_back({what, load()});
+    }
+    return kept;
+}
+
+}  // namespace wsc::firmware::temp

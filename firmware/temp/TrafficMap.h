@@ -1,0 +1,73 @@
+#pragma once
+// TCME's unified parallelism representation and its traffic-conscious optimizer (TEMP Sec. VI,
+// Figs. 10-11) for groups that stream at once: which die sends which sub-tensor to which die in
+// which round (from each group's StreamSchedule over its chain order), the mesh path every flow
+// takes (dimension order X then Y, or Y then X), the load of every directed D2D link per round,
+// and a greedy optimizer: find the most congested (round, link) pairs, try every move that
+// touches a flow on one of them (another chain order for the flow's group, the other dimension order for the
+// flow), keep the move that lowers the objective most, repeat until nothing improves.
+// Objective, compared in order: the largest load of any (round, link), how many (round, link)
+// pairs carry it, the sum of squared loads. docs/TEMP.md "TCME".
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "firmware/placement/Placement.h"
+#include "firmware/temp/StreamSchedule.h"
+
+namespace wsc::firmware::temp {
+
+class TrafficMap {
+  public:
+    struct Group {
+        std::string kind;             // "tatp" (TATP chain) or "fsdp" (ring all-gather)
+        std::vector<uint32_t> order;  // dies in chain / ring order
+        StreamSchedule::Algo algo() const {
+            return kind == "tatp" ? StreamSchedule::Algo::Tatp : StreamSchedule::Algo::Ring;
+        }
+    };
+    struct Flow {
+        uint32_t group = 0, round = 0, src = 0, dst = 0;  // dies
+        bool yx = false;                                  // Y first (else X first)
+    };
+    struct Load {
+        uint32_t max = 0;       // flows on the busiest (round, link)
+        uint32_t at_max = 0;    // (round, link) pairs carrying that many
+        uint64_t squares = 0;   // sum over (round, link) of load^2
+        double mean = 0;        // mean load over the (round, link) pairs that carry any flow
+        uint32_t links_used = 0;  // directed links that carry a flow in some round
+        bool operator<(const Load& o) const {
+            return std::tie(max, at_max, squares) < std::tie(o.max, o.at_max, o.squares);
+        }
+    };
+    struct Move {
+        std::string what;  // "group 2 order 0,2,10,8", "flow 3 -> 7 of group 1 Y first"
+        Load after;
+    };
+
+    TrafficMap(const placement::DieArray& a, std::vector<Group> groups);
+
+    const std::vector<Group>& groups() const { return groups_; }
+    std::vector<Flow> flows() const;
+    // Routers (= dies) a flow visits from src to dst.
+    std::vector<uint32_t> path(const Flow& f) const;
+    // (round, from die, to die) -> flows.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> linkLoads() const;
+    Load load() const;
+    // Flows that leave X-then-Y order: (group, src die, dst die).
+    const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool>& yxFlows() const { return yx_; }
+
+    // Runs the optimizer; returns the moves kept, in order.
+    std::vector<Move> optimize(uint32_t max_iter = 64);
+
+  private:
+    std::vector<std::vector<uint32_t>> orderCandidates(const std::vector<uint32_t>& order) const;
+
+    placement::DieArray a_;
+    std::vector<Group> groups_;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> yx_;
+};
+
+}  // namespace wsc::firmware::temp
