@@ -21,16 +21,15 @@ std::vector<double> LinkLoad::allReduce(const MoeMapping& m, bool bidirectional)
     for (const RingStage& st : m.stages())
         for (const auto& ring : st.rings) {
             if (ring.size() < 2) continue;
-            // A ring of two is one exchange each way, not two hops per direction.
-            const size_t hops = ring.size() == 2 ? 1 : ring.size();
-            for (size_t i = 0; i < hops; ++i) {
+            // Rank i sends to i + 1 (and, bidirectional, half to i - 1); a ring of two is then
+            // one link pair carrying hopVolume each way, as its all-reduce needs.
+            for (size_t i = 0; i < ring.size(); ++i) {
                 const uint32_t a = ring[i], b = ring[(i + 1) % ring.size()];
                 if (bidirectional) {
                     addRoute(mesh, load, a, b, st.hopVolume / 2);
                     addRoute(mesh, load, b, a, st.hopVolume / 2);
                 } else {
                     addRoute(mesh, load, a, b, st.hopVolume);
-                    if (ring.size() == 2) addRoute(mesh, load, b, a, st.hopVolume);
                 }
             }
         }

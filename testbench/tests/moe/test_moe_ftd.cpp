@@ -61,7 +61,8 @@ TEST_CASE("moe: FTD hop averages equal the closed forms on 4x4, 6x6 and 8x8 for 
             const FtdAnalysis b(base);
             // Baseline: rank k of every TP block, a (side / a) x (side / b) grid at spacing (a, b).
             const uint32_t ba = base.blockCols(), bb = base.blockRows();
-            CHECK(b.hopsToOthers() == Approx(FtdAnalysis::gridPairMean(side / ba, side / bb, ba, bb)));
+            CHECK(b.hopsToOthers() ==
+                  Approx(FtdAnalysis::gridPairMean(side / ba, side / bb, ba, bb)));
             CHECK(b.a2aHops() == Approx(b.hopsToOthers() * (dp - 1) / dp));
             CHECK(b.hopsToOthers() >= a.hopsToOthers() - 1e-12);  // ER never worse
         }
