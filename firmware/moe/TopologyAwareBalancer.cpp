@@ -21,9 +21,11 @@ BalancePlan TopologyAwareBalancer::plan(const DieMesh& mesh, const ExpertPlaceme
             if (p.after.hosts(hot, e) && load[e] / double(p.after.hosts(e).size()) > per)
                 per = load[e] / double(p.after.hosts(e).size()), src = e;
         if (src == none || per <= 0) break;
+        const double copyLoad =
+            rule_ == ColdRule::Literal ? per : load[src] / double(p.after.hosts(src).size() + 1);
         uint32_t dest = none;
         for (uint32_t d = 0; d < mesh.dies(); ++d) {
-            if (!(heat[d] < heat[hot] - per) || !p.after.freeSlots(d) || p.after.hosts(d, src))
+            if (!(heat[d] + copyLoad < heat[hot]) || !p.after.freeSlots(d) || p.after.hosts(d, src))
                 continue;
             if (dest == none || mesh.hops(hot, d) < mesh.hops(hot, dest) ||
                 (mesh.hops(hot, d) == mesh.hops(hot, dest) && heat[d] < heat[dest]))
