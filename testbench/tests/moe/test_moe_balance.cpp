@@ -22,7 +22,7 @@ std::vector<double> oneHotLoad() {
 
 }  // namespace
 
-TEST_CASE("moe: topology-aware balancing copies the hot expert to the nearest cold die (Alg. 1)") {
+TEST_CASE("topology-aware balancing copies the hot expert to the nearest cold die (Alg. 1)") {
     const DieMesh mesh(4, 4);
     const ExpertPlacement pl = ExpertPlacement::contiguous(16, 16, 1);
     const BalancePlan p = TopologyAwareBalancer().plan(mesh, pl, oneHotLoad());
@@ -44,7 +44,7 @@ TEST_CASE("moe: topology-aware balancing copies the hot expert to the nearest co
     for (const Migration& m : p.migrations) CHECK(m.path.size() == mesh.hops(m.from, m.to));
 }
 
-TEST_CASE("moe: greedy balancing fills every slot and moves experts further than Alg. 1") {
+TEST_CASE("greedy balancing fills every slot and moves experts further than Alg. 1") {
     const DieMesh mesh(4, 4);
     const ExpertPlacement pl = ExpertPlacement::contiguous(16, 16, 1);
     const BalancePlan g = GreedyBalancer().plan(mesh, pl, oneHotLoad());
@@ -63,7 +63,7 @@ TEST_CASE("moe: greedy balancing fills every slot and moves experts further than
     CHECK(t.totalHops() == 30);
 }
 
-TEST_CASE("moe: Algorithm 1 line 5 taken literally never copies when each die hosts one expert") {
+TEST_CASE("Algorithm 1 line 5 taken literally never copies when each die hosts one expert") {
     const DieMesh mesh(4, 4);
     const ExpertPlacement pl = ExpertPlacement::contiguous(16, 16, 1);
     const BalancePlan p = TopologyAwareBalancer(TopologyAwareBalancer::ColdRule::Literal)
@@ -80,7 +80,7 @@ TEST_CASE("moe: Algorithm 1 line 5 taken literally never copies when each die ho
     CHECK(q.maxAfter() < q.maxBefore());
 }
 
-TEST_CASE("moe: balancers refuse loads that do not match the placement") {
+TEST_CASE("balancers refuse loads that do not match the placement") {
     const ExpertPlacement pl = ExpertPlacement::contiguous(16, 16, 1);
     CHECK_THROWS_WITH(GreedyBalancer().plan(DieMesh(4, 4), pl, std::vector<double>(15, 1.0)),
                       "greedy balancer: 15 expert loads given for 16 experts");
@@ -103,7 +103,7 @@ TEST_CASE(
         CHECK(ni.linkPhase()[i] == MigrationPhase::AllToAll);
 }
 
-TEST_CASE("moe: a corner-to-corner migration on 4x4 ER is Local -> Global -> Local (Fig. 11(d))") {
+TEST_CASE("a corner-to-corner migration on 4x4 ER is Local -> Global -> Local (Fig. 11(d))") {
     const MoeMapping m = MoeMapping::entwined(DieMesh(4, 4), 4, 4);
     const Migration mig = NiBalancer(m, 8).split(7, 0, 15);
     CHECK(mig.path.size() == 6);  // a minimal route
@@ -130,7 +130,7 @@ TEST_CASE("moe: a corner-to-corner migration on 4x4 ER is Local -> Global -> Loc
     CHECK(across.steps[0].slot == 1);
 }
 
-TEST_CASE("moe: every NI-Balancer step uses only links of its phase and the steps chain") {
+TEST_CASE("every NI-Balancer step uses only links of its phase and the steps chain") {
     for (const MoeMapping& m :
          {MoeMapping::entwined(DieMesh(4, 4), 4, 4), MoeMapping::entwined(DieMesh(8, 8), 16, 4),
           MoeMapping::baseline(DieMesh(6, 6), 9, 4)}) {
@@ -160,7 +160,7 @@ TEST_CASE("moe: every NI-Balancer step uses only links of its phase and the step
     }
 }
 
-TEST_CASE("moe: Eq. 2 fires when summed layer imbalance exceeds alpha and dt exceeds beta") {
+TEST_CASE("Eq. 2 fires when summed layer imbalance exceeds alpha and dt exceeds beta") {
     CHECK(BalanceTrigger::imbalance({1, 1, 1, 5}) == Approx(1.5));  // (5 - 2) / 2
     CHECK(BalanceTrigger::imbalance({0, 0}) == 0.0);
     const std::vector<std::vector<double>> layers = {{1, 1, 1, 5}, {2, 2, 2, 6}};  // 1.5 + 1

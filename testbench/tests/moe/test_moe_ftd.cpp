@@ -6,7 +6,7 @@
 
 using namespace wsc::firmware::moe;
 
-TEST_CASE("moe: 4x4 dp=4 tp=4 baseline FTDs are four 3x3 domains sharing the central four dies") {
+TEST_CASE("4x4 dp=4 tp=4 baseline FTDs are four 3x3 domains sharing the central four dies") {
     const FtdAnalysis a(MoeMapping::baseline(DieMesh(4, 4), 4, 4));
     REQUIRE(a.ftds().size() == 4);
     for (const FtdStats& f : a.ftds()) {
@@ -28,7 +28,7 @@ TEST_CASE("moe: 4x4 dp=4 tp=4 baseline FTDs are four 3x3 domains sharing the cen
     CHECK(a.nearestSourceHops() == Approx(1.5));
 }
 
-TEST_CASE("moe: 4x4 dp=4 tp=4 ER FTDs are disjoint 2x2 blocks with half the hops") {
+TEST_CASE("4x4 dp=4 tp=4 ER FTDs are disjoint 2x2 blocks with half the hops") {
     const FtdAnalysis base(MoeMapping::baseline(DieMesh(4, 4), 4, 4));
     const FtdAnalysis er(MoeMapping::entwined(DieMesh(4, 4), 4, 4));
     for (const FtdStats& f : er.ftds()) CHECK(f.boxArea() == 4);
@@ -40,7 +40,7 @@ TEST_CASE("moe: 4x4 dp=4 tp=4 ER FTDs are disjoint 2x2 blocks with half the hops
     CHECK(er.nearestSourceHops() == Approx(1.0));  // ER's FTD is already every group's nearest die
 }
 
-TEST_CASE("moe: FTD hop averages equal the closed forms on 4x4, 6x6 and 8x8 for tp = 2..16") {
+TEST_CASE("FTD hop averages equal the closed forms on 4x4, 6x6 and 8x8 for tp = 2..16") {
     for (uint32_t side : {4u, 6u, 8u})
         for (uint32_t tp = 2; tp <= 16; ++tp) {
             if ((side * side) % tp) continue;
@@ -68,7 +68,7 @@ TEST_CASE("moe: FTD hop averages equal the closed forms on 4x4, 6x6 and 8x8 for 
         }
 }
 
-TEST_CASE("moe: hierarchical ER makes each wafer one FTD with the wafer's mean distance") {
+TEST_CASE("hierarchical ER makes each wafer one FTD with the wafer's mean distance") {
     for (uint32_t w : {2u, 4u}) {
         const FtdAnalysis a(MoeMapping::hierarchical(8, 8, w, 8 * w, 8));
         REQUIRE(a.ftds().size() == w);
@@ -80,7 +80,7 @@ TEST_CASE("moe: hierarchical ER makes each wafer one FTD with the wafer's mean d
     }
 }
 
-TEST_CASE("moe: gridPairMean is the brute-force mean over distinct point pairs") {
+TEST_CASE("gridPairMean is the brute-force mean over distinct point pairs") {
     for (uint32_t p = 1; p <= 4; ++p)
         for (uint32_t q = 1; q <= 4; ++q) {
             if (p * q < 2) continue;

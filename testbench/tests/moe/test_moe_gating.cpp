@@ -28,7 +28,7 @@ GatingConfig config(GatingKind k) {
 
 }  // namespace
 
-TEST_CASE("moe: every gating model is deterministic for a seed and differs across seeds") {
+TEST_CASE("every gating model is deterministic for a seed and differs across seeds") {
     for (GatingKind k : {GatingKind::Uniform, GatingKind::Zipf, GatingKind::Temporal}) {
         INFO(gatingName(k));
         const GatingModel a(config(k)), b(config(k));
@@ -47,7 +47,7 @@ TEST_CASE("moe: every gating model is deterministic for a seed and differs acros
     }
 }
 
-TEST_CASE("moe: every selection is top-k distinct experts in range") {
+TEST_CASE("every selection is top-k distinct experts in range") {
     for (GatingKind k : {GatingKind::Uniform, GatingKind::Zipf, GatingKind::Temporal}) {
         const GatingModel g(config(k));
         for (uint32_t it = 0; it < 4; ++it)
@@ -59,7 +59,7 @@ TEST_CASE("moe: every selection is top-k distinct experts in range") {
     }
 }
 
-TEST_CASE("moe: uniform gating spreads top-k picks evenly (within 5 sigma)") {
+TEST_CASE("uniform gating spreads top-k picks evenly (within 5 sigma)") {
     GatingConfig c = config(GatingKind::Uniform);
     c.tokens = 4000;
     const GatingModel g(c);
@@ -71,7 +71,7 @@ TEST_CASE("moe: uniform gating spreads top-k picks evenly (within 5 sigma)") {
     for (double v : n) CHECK(std::abs(v - 500) < 5 * sigma);
 }
 
-TEST_CASE("moe: zipf top-1 picks follow 1 / rank^s over the layer's popularity order") {
+TEST_CASE("zipf top-1 picks follow 1 / rank^s over the layer's popularity order") {
     GatingConfig c = config(GatingKind::Zipf);
     c.topK = 1;
     c.tokens = 20000;
@@ -126,7 +126,7 @@ TEST_CASE(
     CHECK(s.hotSet(0, 0) == s.hotSet(50, 0));
 }
 
-TEST_CASE("moe: impossible gating configs are refused, naming the field") {
+TEST_CASE("impossible gating configs are refused, naming the field") {
     GatingConfig c = config(GatingKind::Temporal);
     c.topK = 65;
     CHECK_THROWS_WITH(GatingModel(c), "gating model: top_k: expected 1..64 (the experts), got 65");

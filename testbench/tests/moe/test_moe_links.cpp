@@ -37,7 +37,7 @@ std::vector<uint32_t> linksWithin(const MoeMapping& m) {
 
 }  // namespace
 
-TEST_CASE("moe: 4x4 ER: all-reduce hot links are exactly the all-to-all's idle inter-FTD links") {
+TEST_CASE("4x4 ER: all-reduce hot links are exactly the all-to-all's idle inter-FTD links") {
     const MoeMapping m = MoeMapping::entwined(DieMesh(4, 4), 4, 4);
     const auto ar = LinkLoad::allReduce(m);
     const auto a2a = LinkLoad::allToAll(m, LinkLoad::uniformTraffic(m, 8));
@@ -60,7 +60,7 @@ TEST_CASE("moe: 4x4 ER: all-reduce hot links are exactly the all-to-all's idle i
     CHECK(hotInBoth(har, ha2a).empty());
 }
 
-TEST_CASE("moe: 4x4 baseline is complementary too, with twice the all-to-all peak") {
+TEST_CASE("4x4 baseline is complementary too, with twice the all-to-all peak") {
     const MoeMapping m = MoeMapping::baseline(DieMesh(4, 4), 4, 4);
     const auto ar = LinkLoad::allReduce(m);
     const auto a2a = LinkLoad::allToAll(m, LinkLoad::uniformTraffic(m, 8));
@@ -75,7 +75,7 @@ TEST_CASE("moe: 4x4 baseline is complementary too, with twice the all-to-all pea
     CHECK(hotInBoth(har, ha2a).empty());
 }
 
-TEST_CASE("moe: the all-to-all moves traffic x average hops; ER never touches inter-FTD links") {
+TEST_CASE("the all-to-all moves traffic x average hops, and ER never touches inter-FTD links") {
     for (uint32_t side : {4u, 6u, 8u})
         for (uint32_t tp = 2; tp <= 16; ++tp) {
             if ((side * side) % tp) continue;
@@ -105,7 +105,7 @@ TEST_CASE("moe: the all-to-all moves traffic x average hops; ER never touches in
         }
 }
 
-TEST_CASE("moe: 8x8 tp=16 ER is not complementary: 32 links are hot in both phases") {
+TEST_CASE("8x8 tp=16 ER is not complementary: 32 links are hot in both phases") {
     // dp = 4: 2x2 FTDs on a 4x4 grid of blocks, so a ring runs through middle blocks and loads
     // intra-FTD links as much as the block boundaries; those links are also all-to-all hot.
     const MoeMapping m = MoeMapping::entwined(DieMesh(8, 8), 4, 16);
@@ -121,7 +121,7 @@ TEST_CASE("moe: 8x8 tp=16 ER is not complementary: 32 links are hot in both phas
               .empty());
 }
 
-TEST_CASE("moe: hierarchical ER keeps the all-to-all inside each wafer") {
+TEST_CASE("hierarchical ER keeps the all-to-all inside each wafer") {
     const MoeMapping m = MoeMapping::hierarchical(4, 4, 2, 8, 4);
     const auto a2a = LinkLoad::allToAll(m, LinkLoad::uniformTraffic(m, 8));
     const auto ar = LinkLoad::allReduce(m);
@@ -134,7 +134,7 @@ TEST_CASE("moe: hierarchical ER keeps the all-to-all inside each wafer") {
     CHECK(crossAr);  // only the inter-wafer all-gather crosses wafer edges
 }
 
-TEST_CASE("moe: all-to-all traffic must match the mapping's groups and dies") {
+TEST_CASE("all-to-all traffic must match the mapping's groups and dies") {
     const MoeMapping m = MoeMapping::entwined(DieMesh(4, 4), 4, 4);
     CHECK_THROWS_WITH(
         LinkLoad::allToAll(m, std::vector<std::vector<double>>(3, std::vector<double>(16))),
@@ -142,7 +142,7 @@ TEST_CASE("moe: all-to-all traffic must match the mapping's groups and dies") {
 }
 
 // The table in docs/MOE.md "Hot and cold links": `test_moe "[.report]" -s`.
-TEST_CASE("moe: report hot and cold links of every mapping", "[.report]") {
+TEST_CASE("report hot and cold links of every mapping", "[.report]") {
     for (uint32_t side : {4u, 6u, 8u})
         for (uint32_t tp = 2; tp <= 16; ++tp) {
             if ((side * side) % tp) continue;

@@ -40,7 +40,7 @@ void checkPartition(const MoeMapping& m) {
 
 }  // namespace
 
-TEST_CASE("moe: baseline and ER place every die exactly once, FTDs partition the mesh") {
+TEST_CASE("baseline and ER place every die exactly once, FTDs partition the mesh") {
     for (const Case& c : allCases()) {
         const DieMesh mesh(c.side, c.side);
         const uint32_t dp = mesh.dies() / c.tp;
@@ -49,7 +49,7 @@ TEST_CASE("moe: baseline and ER place every die exactly once, FTDs partition the
     }
 }
 
-TEST_CASE("moe: an ER FTD holds one die of every TP group, a baseline FTD too") {
+TEST_CASE("an ER FTD holds one die of every TP group, a baseline FTD too") {
     for (const Case& c : allCases()) {
         const DieMesh mesh(c.side, c.side);
         const uint32_t dp = mesh.dies() / c.tp;
@@ -65,7 +65,7 @@ TEST_CASE("moe: an ER FTD holds one die of every TP group, a baseline FTD too") 
     }
 }
 
-TEST_CASE("moe: the 4x4 dp=4 tp=4 mappings are the paper's Fig. 8(b) and 8(c)") {
+TEST_CASE("the 4x4 dp=4 tp=4 mappings are the paper's Fig. 8(b) and 8(c)") {
     const DieMesh mesh(4, 4);
     const MoeMapping base = MoeMapping::baseline(mesh, 4, 4);
     const MoeMapping er = MoeMapping::entwined(mesh, 4, 4);
@@ -85,7 +85,7 @@ TEST_CASE("moe: the 4x4 dp=4 tp=4 mappings are the paper's Fig. 8(b) and 8(c)") 
     CHECK(er.blockRows() == 2);
 }
 
-TEST_CASE("moe: baseline rings are physical (hop 1) wherever the TP block has a cycle") {
+TEST_CASE("baseline rings are physical (hop 1) wherever the TP block has a cycle") {
     for (const Case& c : allCases()) {
         const DieMesh mesh(c.side, c.side);
         const MoeMapping m = MoeMapping::baseline(mesh, mesh.dies() / c.tp, c.tp);
@@ -100,7 +100,7 @@ TEST_CASE("moe: baseline rings are physical (hop 1) wherever the TP block has a 
     }
 }
 
-TEST_CASE("moe: ER ring hops are the FTD block sides; 4x4 dp=4 tp=4 gives entwined 2-hop rings") {
+TEST_CASE("ER ring hops are the FTD block sides, and 4x4 dp=4 tp=4 gives entwined 2-hop rings") {
     const FtdAnalysis er44(MoeMapping::entwined(DieMesh(4, 4), 4, 4));
     for (const auto& ring : er44.ringHops()[0]) CHECK(ring == std::vector<uint32_t>{2, 2, 2, 2});
     for (const Case& c : allCases()) {
@@ -117,7 +117,7 @@ TEST_CASE("moe: ER ring hops are the FTD block sides; 4x4 dp=4 tp=4 gives entwin
     }
 }
 
-TEST_CASE("moe: hierarchical ER over 2 and 4 wafers: intra-wafer rings, inter-wafer gathers") {
+TEST_CASE("hierarchical ER over 2 and 4 wafers: intra-wafer rings, inter-wafer gathers") {
     for (uint32_t w : {2u, 4u}) {
         const MoeMapping m = MoeMapping::hierarchical(4, 4, w, 4 * w, 4);
         checkPartition(m);
@@ -143,7 +143,7 @@ TEST_CASE("moe: hierarchical ER over 2 and 4 wafers: intra-wafer rings, inter-wa
     }
 }
 
-TEST_CASE("moe: mappings refuse a plan that does not fill the mesh, naming it") {
+TEST_CASE("mappings refuse a plan that does not fill the mesh, naming it") {
     CHECK_THROWS_WITH(MoeMapping::entwined(DieMesh(4, 4), 3, 4),
                       Catch::Contains("dp 3 x tp 4 = 12 dies does not fill the 4 x 4 mesh"));
     CHECK_THROWS_WITH(MoeMapping::hierarchical(4, 4, 3, 4, 4),

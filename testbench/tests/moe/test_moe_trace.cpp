@@ -49,7 +49,7 @@ TraceError errorOf(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("moe: a generated trace survives write and read unchanged") {
+TEST_CASE("a generated trace survives write and read unchanged") {
     const ExpertTrace t = ExpertTrace::fromModel(GatingModel(shippedConfig()), 5);
     CHECK(t.records().size() == 5 * 2 * 8);
     std::stringstream ss;
@@ -71,7 +71,7 @@ TEST_CASE("moe: a generated trace survives write and read unchanged") {
     CHECK(again.str() == first.str());
 }
 
-TEST_CASE("moe: the shipped trace is what its documented generator writes") {
+TEST_CASE("the shipped trace is what its documented generator writes") {
     std::ifstream is(shippedPath());
     REQUIRE(is);
     std::stringstream file;
@@ -89,12 +89,12 @@ TEST_CASE("moe: the shipped trace is what its documented generator writes") {
 }
 
 // Rewrites configs/traces/moe_temporal_e32k4.jsonl: `test_moe "[.regenerate]"`.
-TEST_CASE("moe: regenerate the shipped trace", "[.regenerate]") {
+TEST_CASE("regenerate the shipped trace", "[.regenerate]") {
     ExpertTrace::fromModel(GatingModel(shippedConfig()), kShippedIterations)
         .writeFile(shippedPath());
 }
 
-TEST_CASE("moe: bad trace lines name file, line, column, key and what was expected") {
+TEST_CASE("bad trace lines name file, line, column, key and what was expected") {
     struct Bad {
         std::string text;
         int line;
@@ -165,7 +165,7 @@ TEST_CASE("moe: bad trace lines name file, line, column, key and what was expect
     }
 }
 
-TEST_CASE("moe: a trace path that is not a regular file is refused by name") {
+TEST_CASE("a trace path that is not a regular file is refused by name") {
     CHECK_THROWS_WITH(
         ExpertTrace::readFile("/nonexistent/x.jsonl"),
         "/nonexistent/x.jsonl: cannot read: not a regular file (missing, a directory or a device)");
