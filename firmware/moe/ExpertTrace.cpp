@@ -180,7 +180,6 @@ struct Fields {
     const std::vector<std::pair<std::string, Value>>& kv;
     const std::vector<int>& cols;
     LineParser& p;
-    int lineStart = 1;
 
     const Value& need(const std::string& key) const {
         for (const auto& e : kv)

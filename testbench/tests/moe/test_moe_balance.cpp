@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "firmware/moe/BalanceTrigger.h"
+#include "firmware/moe/ExpertTrace.h"
 #include "firmware/moe/GreedyBalancer.h"
 #include "firmware/moe/NiBalancer.h"
 #include "firmware/moe/TopologyAwareBalancer.h"
@@ -174,4 +175,24 @@ TEST_CASE("Eq. 2 fires when summed layer imbalance exceeds alpha and dt exceeds 
     CHECK(invasive.fires(layers, 11));
     CHECK_THROWS_WITH(BalanceTrigger({-1, 0}),
                       "balance trigger: alpha: expected a number >= 0, got -1");
+}
+
+TEST_CASE("the shipped trace drives Eq. 2, the NI-Balancer and the all-to-all on 4x4 ER") {
+    const ExpertTrace t = ExpertTrace::readFile(std::string(WSC_SOURCE_DIR) +
+                                                "/configs/traces/moe_temporal_e32k4.jsonl");
+    const MoeMapping m = MoeMapping::entwined(DieMesh(4, 4), 4, 4);
+    const ExpertPlacement pl = ExpertPlacement::contiguous(t.header().experts, 16, 1);  // E/D = 2
+    std::vector<std::vector<double>> dieLoad;
+    for (uint32_t l = 0; l < t.header().layers; ++l)
+        dieLoad.push_back(pl.heat(t.expertLoad(l, 0, t.iterations() - 1)));
+    const double imbalance = BalanceTrigger::cumulative(dieLoad);
+    INFO("summed imbalance " << imbalance);
+    CHECK(imbalance > 1.0);  // a hot set of 4 of 32 experts at 60% of picks
+    CHECK(BalanceTrigger({1.0, 0}).fires(dieLoad, 1));
+    const BalancePlan p =
+        NiBalancer(m, t.header().topK).plan(m.mesh(), pl, t.expertLoad(0, 0, t.iterations() - 1));
+    CHECK(p.maxAfter() < p.maxBefore());
+    // Real (skewed) selections still keep the all-to-all inside the FTDs.
+    const auto a2a = LinkLoad::allToAll(m, p.after.traffic(m, t.selections(3, 0)));
+    for (uint32_t i : LinkLoad::interFtdLinks(m)) CHECK(a2a[i] == 0.0);
 }

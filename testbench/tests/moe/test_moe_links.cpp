@@ -13,11 +13,6 @@ using namespace wsc::firmware::moe;
 
 namespace {
 
-std::vector<uint32_t> sorted(std::vector<uint32_t> v) {
-    std::sort(v.begin(), v.end());
-    return v;
-}
-
 std::vector<uint32_t> hotInBoth(const LinkHeat& a, const LinkHeat& b) {
     std::vector<uint32_t> out;
     std::set_intersection(a.hot.begin(), a.hot.end(), b.hot.begin(), b.hot.end(),
