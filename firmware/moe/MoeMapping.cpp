@@ -117,6 +117,11 @@ MoeMapping MoeMapping::hierarchical(uint32_t waferCols, uint32_t waferRows, uint
         throw std::invalid_argument(fmt::format(
             "hierarchical mapping: dp = {} groups do not split over {} wafers", dp, wafers));
     const DieMesh wafer(waferCols, waferRows);
+    if (uint64_t(dp / wafers) * tp != wafer.dies())
+        throw std::invalid_argument(
+            fmt::format("hierarchical mapping: {} groups of tp {} per wafer = {} dies do not fill "
+                        "a {} x {} wafer",
+                        dp / wafers, tp, uint64_t(dp / wafers) * tp, waferCols, waferRows));
     const MoeMapping local = entwined(wafer, dp / wafers, tp);
     MoeMapping m(MappingKind::Hierarchical, DieMesh(waferCols * wafers, waferRows), dp, tp, wafers);
     m.blockCols_ = local.blockCols_, m.blockRows_ = local.blockRows_;

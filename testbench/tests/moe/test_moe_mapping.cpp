@@ -148,4 +148,7 @@ TEST_CASE("mappings refuse a plan that does not fill the mesh, naming it") {
                       Catch::Contains("dp 3 x tp 4 = 12 dies does not fill the 4 x 4 mesh"));
     CHECK_THROWS_WITH(MoeMapping::hierarchical(4, 4, 3, 4, 4),
                       Catch::Contains("dp = 4 groups do not split over 3 wafers"));
+    CHECK_THROWS_WITH(
+        MoeMapping::hierarchical(4, 4, 2, 4, 4),
+        "hierarchical mapping: 2 groups of tp 4 per wafer = 8 dies do not fill a 4 x 4 wafer");
 }
