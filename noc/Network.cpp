@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 #include "noc/DeadlockError.h"
 #include "noc/ParamError.h"
@@ -287,25 +287,26 @@ uint32_t Network::addPathRoute(uint32_t src_node, uint32_t dst_node,
             for (uint8_t p = 0; p < Topology::kFirstLocal; ++p)
                 if (topo_.neighbor(r, p) == routers[i + 1]) out = p;
             if (out == 0xFF)
-                throw std::invalid_argument(fmt::format(
-                    "path route: routers {} and {} are not neighbours", topo_.name(r),
-                    topo_.name(routers[i + 1])));
+                throw std::invalid_argument(
+                    fmt::format("path route: routers {} and {} are not neighbours", topo_.name(r),
+                                topo_.name(routers[i + 1])));
             if (faults_.linkDead(r, out))
-                throw ParamError("noc.faults",
-                                 fmt::format("routing: the path from node {} to node {} crosses "
-                                             "the failed link {} port {}",
-                                             src_node, dst_node, topo_.name(r),
-                                             Topology::portName(out)));
+                throw ParamError(
+                    "noc.faults",
+                    fmt::format("routing: the path from node {} to node {} crosses "
+                                "the failed link {} port {}",
+                                src_node, dst_node, topo_.name(r), Topology::portName(out)));
         }
         entries.emplace_back(r, in, out);
         in = Topology::opposite(out);
     }
     for (const auto& [r, i, o] : entries)
         if (table_.table(r).size() + 1 > p_.route_limit)
-            throw ParamError("noc.route_limit",
-                             fmt::format("routing: router {} would need {} route entries, more "
-                                         "than its limit of {} (route_limit)",
-                                         topo_.name(r), table_.table(r).size() + 1, p_.route_limit));
+            throw ParamError(
+                "noc.route_limit",
+                fmt::format("routing: router {} would need {} route entries, more "
+                            "than its limit of {} (route_limit)",
+                            topo_.name(r), table_.table(r).size() + 1, p_.route_limit));
     for (const auto& [r, i, o] : entries) table_.table(r).add(i, route, uint8_t(1u << o));
     mc_fanout_[{route, src_node}] = 1;
     ++next_route_id_;

@@ -46,7 +46,8 @@ class Network {
     // source's to the destination's, each next to the one before): a path chosen by a mapper
     // (TCME) rather than dimension order. Same checks and errors as addMulticastRoute, plus
     // std::invalid_argument for a path that does not start, step or end where it should.
-    uint32_t addPathRoute(uint32_t src_node, uint32_t dst_node, const std::vector<uint32_t>& routers);
+    uint32_t addPathRoute(uint32_t src_node, uint32_t dst_node,
+                          const std::vector<uint32_t>& routers);
     // A hand-built entry (firmware that lays its own routes); checked by checkRouteLimits().
     void addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask);
     void checkRouteLimits() const;

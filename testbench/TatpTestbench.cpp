@@ -225,7 +225,8 @@ void TatpTestbench::printReport(std::ostream& os, const TatpResult& r) {
                r.item_bytes, r.sram_peak);
     fmt::print(os, "  D2D links              max {:.1f}% busy, mean {:.1f}%, {} flits\n",
                100 * r.link_max, 100 * r.link_mean, r.d2d_flits);
- fmt::print(os, "  flows per link (TCME)  busiest (round, link) {} flows ({} pairs), mean {:.2f}",
+    fmt::print(os,
+               "  flows per link (TCME)  busiest (round, link) {} flows ({} pairs), mean {:.2f}",
                r.load_max, r.load_at_max, r.load_mean);
     if (s.mapping == "tcme")
         fmt::print(os, "; before TCME {} ({} pairs), mean {:.2f}; {} moves, {} table routes",

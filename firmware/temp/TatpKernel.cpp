@@ -213,7 +213,8 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                     if (r == N) break;
                     for (const auto& t : sc.transfers())
                         if (t.round == r && t.src == p)
-                            prog.add(send(s, 0, die, chain[t.dst], itemBuf(t.item), plan.item_bytes));
+                            prog.add(
+                                send(s, 0, die, chain[t.dst], itemBuf(t.item), plan.item_bytes));
                     for (const auto& t : sc.transfers())
                         if (t.round == r && t.dst == p) {
                             Instruction i = recv(s, 0, chain[t.src], die, kNoBuf, plan.item_bytes);

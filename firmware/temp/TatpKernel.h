@@ -16,8 +16,8 @@
 // docs/TEMP.md lists every buffer and instruction.
 #include <cstdint>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "firmware/Firmware.h"

@@ -17,7 +17,8 @@ std::vector<TrafficMap::Flow> TrafficMap::flows() const {
         const auto& grp = groups_[g];
         const uint32_t n = uint32_t(grp.order.size());
         if (n < 2) continue;
-        const StreamSchedule s = StreamSchedule::make(grp.algo(), StreamSchedule::Kind::Broadcast, n);
+        const StreamSchedule s =
+            StreamSchedule::make(grp.algo(), StreamSchedule::Kind::Broadcast, n);
         for (const auto& t : s.transfers()) {
             Flow f;
             f.group = g, f.round = t.round, f.src = grp.order[t.src], f.dst = grp.order[t.dst];

@@ -4,8 +4,8 @@
 // which round (from each group's StreamSchedule over its chain order), the mesh path every flow
 // takes (dimension order X then Y, or Y then X), the load of every directed D2D link per round,
 // and a greedy optimizer: find the most congested (round, link) pairs, try every move that
-// touches a flow on one of them (another chain order for the flow's group, the other dimension order for the
-// flow), keep the move that lowers the objective most, repeat until nothing improves.
+// touches a flow on one of them (another chain order for the flow's group, the other dimension
+// order for the flow), keep the move that lowers the objective most, repeat until nothing improves.
 // Objective, compared in order: the largest load of any (round, link), how many (round, link)
 // pairs carry it, the sum of squared loads. docs/TEMP.md "TCME".
 #include <cstdint>
@@ -33,10 +33,10 @@ class TrafficMap {
         bool yx = false;                                  // Y first (else X first)
     };
     struct Load {
-        uint32_t max = 0;       // flows on the busiest (round, link)
-        uint32_t at_max = 0;    // (round, link) pairs carrying that many
-        uint64_t squares = 0;   // sum over (round, link) of load^2
-        double mean = 0;        // mean load over the (round, link) pairs that carry any flow
+        uint32_t max = 0;         // flows on the busiest (round, link)
+        uint32_t at_max = 0;      // (round, link) pairs carrying that many
+        uint64_t squares = 0;     // sum over (round, link) of load^2
+        double mean = 0;          // mean load over the (round, link) pairs that carry any flow
         uint32_t links_used = 0;  // directed links that carry a flow in some round
         bool operator<(const Load& o) const {
             return std::tie(max, at_max, squares) < std::tie(o.max, o.at_max, o.squares);

@@ -8,7 +8,7 @@ using wsc::firmware::temp::StreamSchedule;
 using A = StreamSchedule::Algo;
 using K = StreamSchedule::Kind;
 
-TEST_CASE("temp: TATP and ring schedules keep their contract for N = 1..33", "[temp]") {
+TEST_CASE("TATP and ring schedules keep their contract for N = 1..33", "[temp]") {
     for (uint32_t n = 1; n <= 33; ++n)
         for (A a : {A::Tatp, A::Ring})
             for (K k : {K::Broadcast, K::Reduce}) {
@@ -21,7 +21,7 @@ TEST_CASE("temp: TATP and ring schedules keep their contract for N = 1..33", "[t
             }
 }
 
-TEST_CASE("temp: TATP follows Algorithm 1's compute rule and TEMP's N = 4 example", "[temp]") {
+TEST_CASE("TATP follows Algorithm 1's compute rule and TEMP's N = 4 example", "[temp]") {
     const StreamSchedule s = StreamSchedule::make(A::Tatp, K::Broadcast, 4);
     // TEMP Sec. V: in round 1 dies 0-3 compute with W1, W2, W1, W2.
     CHECK(s.computeItem(0, 1) == 1);
@@ -42,8 +42,7 @@ TEST_CASE("temp: TATP follows Algorithm 1's compute rule and TEMP's N = 4 exampl
     for (uint32_t r = 0; r < 4; ++r) CHECK(s.computeItem(3, r) == 3 - r);
 }
 
-TEST_CASE("temp: Algorithm 1's printed send rules fail the check; the derived ones pass",
-          "[temp]") {
+TEST_CASE("Algorithm 1's printed send rules fail the check; the derived ones pass", "[temp]") {
     // Lines 6-9 of TEMP Algorithm 1 as printed, for N = 8, with the compute rule of lines 2-4.
     const int n = 8;
     std::vector<uint32_t> items(n * n);
@@ -79,8 +78,7 @@ TEST_CASE("temp: Algorithm 1's printed send rules fail the check; the derived on
     CHECK_NOTHROW(good.check());
 }
 
-TEST_CASE("temp: buffer peaks of TATP and the ring are the closed forms of docs/TEMP.md",
-          "[temp]") {
+TEST_CASE("buffer peaks of TATP and the ring are the closed forms of docs/TEMP.md", "[temp]") {
     for (uint32_t n = 4; n <= 32; ++n) {
         INFO("n " << n);
         const StreamSchedule tb = StreamSchedule::make(A::Tatp, K::Broadcast, n);
@@ -107,7 +105,7 @@ TEST_CASE("temp: buffer peaks of TATP and the ring are the closed forms of docs/
 
 using wsc::firmware::temp::GroupLayout;
 
-TEST_CASE("temp: group layouts: rings close, lines and tetris shapes do not", "[temp]") {
+TEST_CASE("group layouts: rings close, lines and tetris shapes do not", "[temp]") {
     const wsc::firmware::placement::DieArray a{4, 8};  // configs/temp_4x8_die_level.yaml
     for (uint32_t n : {2u, 4u, 8u, 16u, 32u}) {
         INFO("N " << n);

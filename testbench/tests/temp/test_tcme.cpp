@@ -12,15 +12,15 @@ namespace {
 // D7 -> D5 -> D13 -> D15. A ring all-gather sends to the ring predecessor, so its order is the
 // flow path reversed.
 TrafficMap fig11() {
-    std::vector<TrafficMap::Group> g{
-        {"fsdp", {5, 4, 0, 1}},    {"fsdp", {7, 6, 2, 3}},    {"fsdp", {13, 12, 8, 9}},
-        {"fsdp", {15, 14, 10, 11}}, {"tatp", {2, 0, 8, 10}},  {"tatp", {3, 1, 9, 11}},
-        {"tatp", {6, 4, 12, 14}},  {"tatp", {7, 5, 13, 15}}};
+    std::vector<TrafficMap::Group> g{{"fsdp", {5, 4, 0, 1}},   {"fsdp", {7, 6, 2, 3}},
+                                     {"fsdp", {13, 12, 8, 9}}, {"fsdp", {15, 14, 10, 11}},
+                                     {"tatp", {2, 0, 8, 10}},  {"tatp", {3, 1, 9, 11}},
+                                     {"tatp", {6, 4, 12, 14}}, {"tatp", {7, 5, 13, 15}}};
     return TrafficMap({4, 4}, g);
 }
 }  // namespace
 
-TEST_CASE("temp: TCME flows and link loads of TEMP Fig. 11", "[temp][tcme]") {
+TEST_CASE("TCME flows and link loads of TEMP Fig. 11", "[temp][tcme]") {
     TrafficMap m = fig11();
     // FSDP: 4 groups x 4 dies x 3 rounds; TATP: 4 groups x N (N - 1) = 12 transfers.
     CHECK(m.flows().size() == 4 * 12 + 4 * 12);
@@ -35,7 +35,7 @@ TEST_CASE("temp: TCME flows and link loads of TEMP Fig. 11", "[temp][tcme]") {
     CHECK(before.max >= 2);  // FSDP and TATP share links (Link 2 -> 0 etc.)
 }
 
-TEST_CASE("temp: the TCME optimizer lowers the peak link load of Fig. 11", "[temp][tcme]") {
+TEST_CASE("the TCME optimizer relieves the links FSDP and TATP share in Fig. 11", "[temp][tcme]") {
     TrafficMap m = fig11();
     const auto before = m.load();
     const auto moves = m.optimize();
@@ -45,7 +45,21 @@ TEST_CASE("temp: the TCME optimizer lowers the peak link load of Fig. 11", "[tem
                        << after.mean << " moves " << moves.size());
     for (const auto& mv : moves) INFO(mv.what);
     CHECK(after < before);
-    CHECK(after.max < before.max);
+    // TEMP Fig. 11 reports the contention removed. Here the peak stays at two flows: the strided
+    // TATP groups alone already put two flows on one link (0 <-> 2 passes die 1, 1 <-> 3 passes
+    // die 2: link 1 - 2 in both directions) on 24 (round, link) pairs, and no minimal path
+    // avoids it. What TCME removes is the FSDP / TATP sharing: the pairs at the peak fall from 48
+    // to 28 and the mean load from 1.50 to 1.24 flows.
+    const auto all = fig11().groups();
+    std::vector<TrafficMap::Group> tatp_only(all.begin() + 4, all.end());
+    const auto alone = TrafficMap({4, 4}, tatp_only).load();
+    CHECK(alone.max == 2);
+    CHECK(alone.at_max == 24);
+    CHECK(before.max == 2);
+    CHECK(before.at_max == 48);
+    CHECK(after.max == 2);
+    CHECK(after.at_max == 28);
+    CHECK(after.mean == Approx(1.24).epsilon(0.01));
     // Every group still holds the same dies.
     const auto g0 = fig11().groups();
     for (size_t i = 0; i < g0.size(); ++i) {
