@@ -4,6 +4,7 @@
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
+//   moe trace|map       MoEntwine expert traces and mappings (testbench/MoeCli)
 //   tatp                TEMP's TATP / ring TSPP of one linear operator (testbench/TatpCli)
 //   bench kernels       MeshGEMM / MeshGEMV simulation speed
 // Exit codes: 0 ok, 1 runtime error, 2 bad input (config or flags), 3 deadlock.
@@ -38,6 +39,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
 #include "testbench/LlmCli.h"
+#include "testbench/MoeCli.h"
 #include "testbench/NocBench.h"
 #include "testbench/Preflight.h"
 #include "testbench/ProgressObserver.h"
@@ -342,6 +344,8 @@ int main(int argc, char** argv) {
     auto* bllm = tb::LlmCli::addBench(bench, lopt);
     tb::TatpCli::Options topt;
     auto* tatp = tb::TatpCli::add(app, topt);
+    tb::MoeCli::Options mopt;
+    auto* moe = tb::MoeCli::add(app, mopt);
 
     try {
         app.parse(argc, argv);
@@ -513,6 +517,7 @@ int main(int argc, char** argv) {
         }
         if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
         if (*tatp) return tb::TatpCli::run(topt, std::cout);
+        if (*moe) return tb::MoeCli::run(moe, mopt, std::cout);
         if (*llm) {
             for (int i = 0; i < argc; ++i)
                 lopt.command_line += (i ? " " : "") + tb::LlmCli::shellQuote(argv[i]);

@@ -1,0 +1,29 @@
+#pragma once
+// `wsc moe trace` (a seeded expert-selection trace in the JSON Lines format of docs/MOE.md) and
+// `wsc moe map` (MoEntwine's mappings and their full token domains on a die mesh). Bad input
+// throws std::invalid_argument (exit 2).
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace wsc::tb {
+
+class MoeCli {
+  public:
+    struct Options {
+        // trace
+        std::string kind = "temporal", out;
+        uint32_t experts = 32, top_k = 4, layers = 2, tokens = 8, iterations = 8, hot = 4;
+        uint64_t seed = 15;
+        double zipf_s = 1.0, hot_probability = 0.6, drift = 0.1;
+        // map
+        std::string mesh = "4x4", mapping = "er";
+        uint32_t dp = 4, tp = 4, wafers = 1;
+    };
+    // Adds `moe` with `trace` and `map` under `app`; returns `moe`.
+    static CLI::App* add(CLI::App& app, Options& o);
+    static int run(CLI::App* moe, const Options& o, std::ostream& os);
+};
+
+}  // namespace wsc::tb
