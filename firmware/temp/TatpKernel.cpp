@@ -52,29 +52,27 @@ std::map<SlotKey, uint32_t> assignSlots(const std::vector<StreamSchedule::Hold>&
     return out;
 }
 
-// A send or receive on `stream`: over the mapper's table route for (stream, src, dst) when it
-// chose one, else to / from the peer by dimension order.
-Instruction send(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint32_t dst,
-                 uint16_t buf, uint64_t bytes) {
+// A send (of `buf`) or receive (into `buf`) on `stream`: over the mapper's table route for
+// (stream, src, dst) when it chose one, else to / from the peer by dimension order.
+Instruction transfer(Opcode op, const TatpKernel::Spec& s, uint32_t stream, uint32_t src,
+                     uint32_t dst, uint16_t buf, uint64_t bytes) {
     Instruction i;
-    i.op = Opcode::Send, i.a = buf, i.bytes = bytes;
+    i.op = op, i.bytes = bytes;
+    (op == Opcode::Send ? i.a : i.c) = buf;
     auto it = s.routes.find({stream, src, dst});
     if (it != s.routes.end())
         i.route = it->second;
     else
-        i.peer = dst;
+        i.peer = op == Opcode::Send ? dst : src;
     return i;
+}
+Instruction send(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint32_t dst,
+                 uint16_t buf, uint64_t bytes) {
+    return transfer(Opcode::Send, s, stream, src, dst, buf, bytes);
 }
 Instruction recv(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint32_t dst,
                  uint16_t buf, uint64_t bytes) {
-    Instruction i;
-    i.op = Opcode::Recv, i.c = buf, i.bytes = bytes;
-    auto it = s.routes.find({stream, src, dst});
-    if (it != s.routes.end())
-        i.route = it->second;
-    else
-        i.peer = src;
-    return i;
+    return transfer(Opcode::Recv, s, stream, src, dst, buf, bytes);
 }
 
 }  // namespace
