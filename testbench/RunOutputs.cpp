@@ -74,6 +74,13 @@ void RunOutputs::finishKernel(const KernelResult& r, std::ostream& os, nlohmann:
     writeFiles(os, "run");
 }
 
+void RunOutputs::finishRun(const hw::EnergyEvents& ev, const hw::EnergyReport& energy,
+                           std::ostream& os, nlohmann::json* stats) {
+    energy_ = energy;
+    energyJson(ev, stats);
+    writeFiles(os, "run");
+}
+
 void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats) {
     if (!r.phases.empty()) energy_ = r.phases.front().energy;
     if (!r.runs.empty()) energyJson(r.runs.back().events, stats);

@@ -38,6 +38,9 @@ class RunOutputs {
     // A kernel run (`wsc kernel`): its report already printed r.energy, so this only adds the
     // energy and its events to `stats` and writes the heatmap and trace.
     void finishKernel(const KernelResult& r, std::ostream& os, nlohmann::json* stats);
+    // Any other run with one phase (`wsc tatp`): its energy counts and report; writes the files.
+    void finishRun(const hw::EnergyEvents& ev, const hw::EnergyReport& energy, std::ostream& os,
+                   nlohmann::json* stats);
     // An LLM step (`wsc llm`): the observers watched its last simulated run; writes their files.
     void finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats);
 

@@ -4,11 +4,13 @@
 #include <fmt/ostream.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include "hw/HardwareLoader.h"
+#include "testbench/RunOutputs.h"
 #include "testbench/TatpTestbench.h"
 
 namespace wsc::tb {
@@ -70,6 +72,9 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
                   "smap (groups as given, dimension-order routes) or tcme (TEMP's traffic-"
                   "conscious optimizer reorders groups and installs routes)")
         ->capture_default_str();
+    c->add_option("--heatmap", o.heatmap,
+                  "link heatmap (SVG) of the run; with several runs one file each, "
+                  "\".<algo>.<layout>.<N>.<mapping>\" before the extension");
     c->add_flag("--timing-only", o.timing_only, "no values (large shapes)");
     c->add_option("--table", o.table, "also write the rows as markdown to this file");
     c->add_option("--seed", o.seed, "operand values")->capture_default_str();
@@ -126,6 +131,7 @@ int TatpCli::run(const Options& o, std::ostream& os) {
             fmt::format("--stream '{}': expected auto, weight or input", o.stream));
 
     std::vector<TatpResult> rows;
+    std::ostringstream written;  // the heatmaps' summary lines, after the report or table
     bool ok = true;
     for (uint32_t n : ns)
         for (const auto& layout : layouts)
@@ -141,7 +147,31 @@ int TatpCli::run(const Options& o, std::ostream& os) {
                 s.fsdp = o.fsdp, s.fsdp_elems = o.fsdp_elems, s.mapping = o.mapping;
                 s.kernel.stream =
                     o.stream == "input" ? TatpKernel::Stream::Input : TatpKernel::Stream::Weight;
-                rows.push_back(TatpTestbench::run(h.noc, h.core, s));
+                std::unique_ptr<RunOutputs> out;
+                std::vector<RunObserver*> obs;
+                const bool several = ns.size() * layouts.size() * algos.size() > 1;
+                if (!o.heatmap.empty()) {
+                    hw::ScenarioConfig sc;
+                    sc.setHardware(h);
+                    sc.workload_type = "tatp";
+                    const std::string lname =
+                        layout.find_first_of(",;") == std::string::npos ? layout : "explicit";
+                    sc.name = fmt::format("tatp {} {} N = {} {} on {}", StreamSchedule::name(a),
+                                          lname, n, o.mapping, o.hw);
+                    std::string path = o.heatmap;
+                    if (several) {
+                        const auto dot = path.rfind('.');
+                        const std::string tag = fmt::format(".{}.{}.{}.{}", StreamSchedule::name(a),
+                                                            lname, n, o.mapping);
+                        path = dot == std::string::npos
+                                   ? path + tag
+                                   : path.substr(0, dot) + tag + path.substr(dot);
+                    }
+                    out = std::make_unique<RunOutputs>(sc, path, "");
+                    obs = out->observers();
+                }
+                rows.push_back(TatpTestbench::run(h.noc, h.core, s, obs, h.energy));
+                if (out) out->finishRun(rows.back().events, rows.back().energy, written, nullptr);
                 ok &= !rows.back().checked || rows.back().correct;
             }
     if (rows.size() == 1) {
@@ -154,6 +184,7 @@ int TatpCli::run(const Options& o, std::ostream& os) {
                 fmt::print(os, "{} {} N = {}: the result DIFFERS from the reference\n",
                            StreamSchedule::name(r.spec.kernel.algo), r.spec.layout, r.spec.n);
     }
+    os << written.str();
     if (!o.table.empty()) {
         std::ofstream f(o.table);
         if (!f) throw std::runtime_error("cannot write " + o.table);

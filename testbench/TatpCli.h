@@ -17,6 +17,7 @@ class TatpCli {
         uint32_t m = 0, h = 0, k = 0;
         std::string fsdp, mapping = "smap";
         uint32_t fsdp_elems = 0;
+        std::string heatmap;  // link heatmap (SVG) per run
         bool timing_only = false;
         uint64_t seed = 1;
     };

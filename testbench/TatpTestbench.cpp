@@ -12,7 +12,9 @@
 
 #include "core/CoreArray.h"
 #include "firmware/temp/TrafficMap.h"
+#include "hw/EnergyModel.h"
 #include "noc/Network.h"
+#include "testbench/ObservedDriver.h"
 
 namespace wsc::tb {
 
@@ -72,7 +74,8 @@ Matrices makeMatrices(uint32_t m, uint32_t h, uint32_t k, uint64_t seed) {
 }  // namespace
 
 TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& cp_in,
-                              const TatpRunSpec& s_in) {
+                              const TatpRunSpec& s_in, const std::vector<RunObserver*>& observers,
+                              const hw::EnergyParams& energy) {
     const auto t0 = std::chrono::steady_clock::now();
     TatpRunSpec s = s_in;
     const auto& topo = np.topology;
@@ -144,8 +147,11 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
                         src[size_t(b.tile.row0 + r) * cols + b.tile.col0 + c];
         }
     }
-    const uint64_t last = cores.run(noc::kNever);
+    ObservedDriver observed(cores, observers, net, &cores);
+    const uint64_t last =
+        observers.empty() ? cores.run(noc::kNever) : cores.run(noc::kNever, observed);
     cores.finish(last);
+    observed.finish(last);
     net.checkConservation();
 
     r.spec = s;
@@ -176,6 +182,11 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         r.d2d_flits += l.flits();
     }
     if (d2d) r.link_mean /= d2d;
+    r.events.cycles = r.cycles;
+    hw::EnergyModel::countNetwork(r.events, net);
+    for (uint32_t id = 0; id < cores.cores(); ++id)
+        hw::EnergyModel::countCore(r.events, cores.core(id).stats());
+    r.energy = hw::EnergyModel(np, energy, std::nullopt).evaluate(r.events);
 
     if (s.functional) {
         r.checked = true, r.correct = true;

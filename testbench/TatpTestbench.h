@@ -12,7 +12,11 @@
 
 #include "core/CoreParams.h"
 #include "firmware/temp/TatpKernel.h"
+#include "hw/EnergyEvents.h"
+#include "hw/EnergyParams.h"
+#include "hw/EnergyReport.h"
 #include "noc/NocParams.h"
+#include "testbench/RunObserver.h"
 
 namespace wsc::tb {
 
@@ -55,14 +59,18 @@ struct TatpResult {
     bool checked = false, correct = false;
     double max_abs_error = 0;
     double wall_seconds = 0;
+    hw::EnergyEvents events;  // every core and link of the wafer
+    hw::EnergyReport energy;  // priced by hw::EnergyModel with the run's energy parameters
 };
 
 class TatpTestbench {
   public:
     // `np` and `cp` are a die-level hardware file's (one core per die). Throws
     // std::invalid_argument on a layout or shape that cannot be made.
+    // `observers` (RunOutputs: heatmap, Perfetto) watch the run when given; `energy` prices it.
     static TatpResult run(const noc::NocParams& np, const core::CoreParams& cp,
-                          const TatpRunSpec& s);
+                          const TatpRunSpec& s, const std::vector<RunObserver*>& observers = {},
+                          const hw::EnergyParams& energy = {});
     static void printReport(std::ostream& os, const TatpResult& r);
     static void printTableHeader(std::ostream& os);
     static void printTableRow(std::ostream& os, const TatpResult& r);
