@@ -10,6 +10,7 @@ OUT=${2:-/tmp/temp_tables}
 CFG=configs/temp_4x8_die_level.yaml
 mkdir -p "$OUT"
 sed 's/    vcs: 4/    vcs: 16/' "$CFG" > "$OUT/vc16.yaml"
+sed 's/^  routing: xy/  routing: xy\n  injection: interleave/' "$CFG" > "$OUT/interleave.yaml"
 echo "| table | command | wall s | peak RSS MB |" > "$OUT/commands.md"
 echo "|---|---|---|---|" >> "$OUT/commands.md"
 run() {  # name, hardware file, then the arguments after `wsc tatp`
@@ -35,3 +36,5 @@ done
 run d_line "$CFG" --n 4,8 --layout line --algo both --m 256 --h 4096 --k 4096 --stages forward --stream weight
 run d_ring "$CFG" --n 4,8 --layout ring --algo both --m 256 --h 4096 --k 4096 --stages forward --stream weight
 run e_vc16 "$OUT/vc16.yaml" --n 4,8 --layout line --algo both --m 256 --h 4096 --k 4096 --stages forward --stream weight
+run f_inter_line "$OUT/interleave.yaml" --n 4,8 --layout line --algo both --m 256 --h 4096 --k 4096 --stages forward --stream weight
+run f_inter_ring "$OUT/interleave.yaml" --n 4,8 --layout ring --algo both --m 256 --h 4096 --k 4096 --stages forward --stream weight

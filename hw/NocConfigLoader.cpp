@@ -38,7 +38,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyParams* fromWafer) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
-                 "local_link", "d2d", "watchdog", "rtl_routers", "faults"});
+                 "local_link", "d2d", "watchdog", "rtl_routers", "faults", "injection"});
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
@@ -75,6 +75,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
 
     loadD2D(n, p);
 
+    p.interleave_injection = n.getEnum("injection", {"fifo", "interleave"}, "fifo") == "interleave";
     p.watchdog_cycles =
         n.getCycles64("watchdog", p.clock_hz, 100, limits::kMaxPhaseCycles, p.watchdog_cycles);
 

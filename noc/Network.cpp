@@ -160,6 +160,7 @@ void Network::build() {
         uint32_t r = topo_.routerOfNode(node);
         uint8_t port = topo_.portOfNode(node);
         nis_.emplace_back(node, r, port, V, depth, 0, vc_hi);
+        nis_.back().setInterleave(p_.interleave_injection);
         Link::Spec s;
         s.latency = p_.local_link.latency;
         s.width_bytes = p_.local_link.width_bytes;

@@ -23,8 +23,25 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
     if (busy_until_ > now) return true;
     if (cur_ == kNone) {
         if (queue_.empty()) return false;
-        cur_ = queue_.front();
-        queue_.pop_front();
+        auto take = queue_.begin();
+        auto key = [&net](uint32_t slot) {
+            const PacketInfo& p = net.packet(slot);
+            return p.route != kNoRoute ? (uint64_t{1} << 32) | p.route : uint64_t{p.dst};
+        };
+        if (interleave_) {
+            // The oldest packet for another destination (it is the oldest of its destination,
+            // so every destination still gets its packets in order). Looking 64 deep bounds the
+            // cost when one destination floods the queue.
+            size_t looked = 0;
+            for (auto it = queue_.begin(); it != queue_.end() && looked < 64; ++it, ++looked)
+                if (key(*it) != last_key_) {
+                    take = it;
+                    break;
+                }
+        }
+        cur_ = *take;
+        queue_.erase(take);
+        last_key_ = key(cur_);
         next_seq_ = 0;
     }
     if (next_seq_ == 0) {

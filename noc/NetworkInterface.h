@@ -23,6 +23,8 @@ class NetworkInterface {
     NetworkInterface(uint32_t node, uint32_t router, uint8_t port, uint32_t vcs, uint32_t depth,
                      uint8_t vc_lo, uint8_t vc_hi);
 
+    // NocParams::interleave_injection.
+    void setInterleave(bool on) { interleave_ = on; }
     uint32_t node() const { return node_; }
     uint32_t router() const { return router_; }
     uint8_t port() const { return port_; }
@@ -53,6 +55,8 @@ class NetworkInterface {
     uint8_t port_, vcs_, depth_, vc_lo_, vc_hi_, vc_rr_ = 0;
     std::deque<uint32_t> queue_;
     uint32_t cur_ = kNone;
+    bool interleave_ = false;
+    uint64_t last_key_ = ~uint64_t{0};  // destination (or route) of the last packet taken
     uint16_t next_seq_ = 0;
     uint8_t cur_vc_ = 0;
     uint64_t busy_until_ = 0;

@@ -88,6 +88,10 @@ struct NocParams {
     LinkParams local_link;  // NI <-> router
     D2DParams d2d;
     uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
+    // How an NI picks its next packet: in arrival order (false), or the oldest packet bound for a
+    // destination other than the previous packet's (true: a node sending to several neighbours
+    // at once, like a die's DMA channels, interleaves them; each destination stays in order).
+    bool interleave_injection = false;
     FaultParams faults;
     // Router indices (y * x + x) simulated by the Verilated RTL router (hw/rtl) instead of
     // noc::Router; the network itself ignores this, the testbench installs them.

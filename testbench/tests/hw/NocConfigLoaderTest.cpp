@@ -203,7 +203,7 @@ TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
     CHECK(errorOf(insertAfter(1, "  hbm: 1")) ==
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
           "topology, routing, route_limit, router, link, local_link, d2d, watchdog, rtl_routers, "
-          "faults");
+          "faults, injection");
 }
 
 TEST_CASE("noc config error: wrong type, a map where a scalar is expected", "[hw][noc-config]") {
@@ -367,4 +367,13 @@ TEST_CASE("hardware file: unknown top-level section is rejected", "[hw][noc-conf
           "bad.yaml:19:1: key 'dram': unknown key; expected one of: noc, core, wafer, hbm, energy");
     CHECK(errorOf("# nothing\nfoo: 1\nnoc: {}\n").find("key 'foo': unknown key") !=
           std::string::npos);
+}
+
+TEST_CASE("noc injection: fifo by default, interleave on request, anything else named",
+          "[hw][noc-config]") {
+    CHECK_FALSE(load(insertAfter(1, "  injection: fifo")).interleave_injection);
+    CHECK(load(insertAfter(1, "  injection: interleave")).interleave_injection);
+    CHECK_THAT(errorOf(insertAfter(1, "  injection: round")),
+               Catch::Contains("bad.yaml:2:") && Catch::Contains("noc.injection") &&
+                   Catch::Contains("interleave"));
 }
