@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "firmware/moe/TraceError.h"
+#include "noc/InputFile.h"
 
 namespace wsc::firmware::moe {
 
@@ -355,13 +356,18 @@ ExpertTrace ExpertTrace::read(std::istream& is, const std::string& name) {
     return std::move(*t);
 }
 
-ExpertTrace ExpertTrace::readFile(const std::string& path) {
+ExpertTrace ExpertTrace::readFile(const std::string& path, uint64_t max_bytes) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw TraceError(path, 0, 0, "",
                          "cannot read: not a regular file (missing, a directory or a device)");
-    std::ifstream is(path);
-    if (!is) throw TraceError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
+    std::string text;
+    try {
+        text = noc::InputFile::read(path, max_bytes);
+    } catch (const noc::InputFile::Error& e) {
+        throw TraceError(path, 0, 0, "", std::string("cannot read: ") + e.what());
+    }
+    std::istringstream is(text);
     return read(is, path);
 }
 

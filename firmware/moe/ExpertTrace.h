@@ -48,7 +48,10 @@ class ExpertTrace {
     void writeFile(const std::string& path) const;  // throws TraceError if it cannot be written
     // `name` is the file name errors report.
     static ExpertTrace read(std::istream& is, const std::string& name);
-    static ExpertTrace readFile(const std::string& path);
+    // At most `max_bytes` are read (checked before and while reading: a trace that does not fit
+    // is refused by name instead of exhausting memory).
+    static constexpr uint64_t kMaxTraceBytes = uint64_t{256} << 20;
+    static ExpertTrace readFile(const std::string& path, uint64_t max_bytes = kMaxTraceBytes);
 
     // Tokens per expert at one layer, summed over iterations [first, last] (inclusive).
     std::vector<double> expertLoad(uint32_t layer, uint32_t first, uint32_t last) const;

@@ -171,3 +171,12 @@ TEST_CASE("a trace path that is not a regular file is refused by name") {
         "/nonexistent/x.jsonl: cannot read: not a regular file (missing, a directory or a device)");
     CHECK_THROWS_AS(ExpertTrace::readFile(std::string(WSC_SOURCE_DIR) + "/configs"), TraceError);
 }
+
+TEST_CASE("a trace larger than the read limit is refused by name, not read") {
+    const std::string shipped =
+        std::string(WSC_SOURCE_DIR) + "/configs/traces/moe_temporal_e32k4.jsonl";
+    CHECK_THROWS_WITH(ExpertTrace::readFile(shipped, 1000),
+                      Catch::Contains("moe_temporal_e32k4.jsonl: cannot read: file of") &&
+                          Catch::Contains("larger than the 1000 bytes"));
+    CHECK_NOTHROW(ExpertTrace::readFile(shipped));
+}
