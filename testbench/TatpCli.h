@@ -1,7 +1,8 @@
 #pragma once
 // `wsc tatp`: one linear operator's tensor-stream step (TATP or the naive ring TSPP) on every
 // group of a die-level wafer (testbench/TatpTestbench), one run or a table over algorithms,
-// layouts and group sizes. Bad input throws std::invalid_argument or hw::ConfigError (exit 2).
+// layouts and group sizes. Bad flags throw UsageError (testbench/CliArgs), a layout or shape that
+// cannot be made std::invalid_argument, a bad hardware file hw::ConfigError: exit 2 for all.
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
@@ -22,8 +23,8 @@ class TatpCli {
         uint64_t seed = 1;
     };
     static CLI::App* add(CLI::App& app, Options& o);
-    // Returns the exit code (1 if a functional check failed).
-    static int run(const Options& o, std::ostream& os);
+    // Returns the exit code (1 if a functional check failed). `c` is the parsed subcommand.
+    static int run(const CLI::App* c, const Options& o, std::ostream& os);
 };
 
 }  // namespace wsc::tb

@@ -516,7 +516,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
-        if (*tatp) return tb::TatpCli::run(topt, std::cout);
+        if (*tatp) return tb::TatpCli::run(tatp, topt, std::cout);
         if (*moe) return tb::MoeCli::run(moe, mopt, std::cout);
         if (*llm) {
             for (int i = 0; i < argc; ++i)

@@ -37,29 +37,13 @@ std::vector<GroupLayout::Group> GroupLayout::ring(uint32_t n, const DieArray& a)
         throw std::invalid_argument(
             fmt::format("ring groups: {} dies ({} x {}) do not split into groups of {}", a.dies(),
                         a.x, a.y, n));
-    // The most square block w x h = n that tiles the array and has a Hamiltonian cycle.
-    uint32_t bw = 0, bh = 0;
-    for (uint32_t w = 1; w <= n; ++w) {
-        if (n % w) continue;
-        const uint32_t h = n / w;
-        if (a.x % w || a.y % h) continue;
-        if (n > 2 && (w == 1 || h == 1 || (w % 2 && h % 2))) continue;
-        if (!bw || std::max(w, h) - std::min(w, h) < std::max(bw, bh) - std::min(bw, bh))
-            bw = w, bh = h;
-    }
-    if (!bw)
+    auto out = placement::RingPlacement::groups(n, a);
+    if (out.empty())
         throw std::invalid_argument(fmt::format(
             "ring groups: no block of {} dies with a physical ring tiles the {} x {} array (a "
-            "block needs both sides at least 2 and one even); use tetris or an explicit list",
+            "block needs both sides at least 2 and one even); use line, tetris or an explicit "
+            "list",
             n, a.x, a.y));
-    std::vector<Group> out;
-    const std::vector<uint32_t> cyc = placement::RingPlacement::cycle(bw, bh);
-    for (uint32_t by = 0; by < a.y; by += bh)
-        for (uint32_t bx = 0; bx < a.x; bx += bw) {
-            Group g;
-            for (uint32_t c : cyc) g.push_back(a.die(bx + c % bw, by + c / bw));
-            out.push_back(std::move(g));
-        }
     return out;
 }
 
@@ -116,16 +100,11 @@ std::vector<GroupLayout::Group> GroupLayout::parse(const std::string& list, cons
         std::stringstream dies(part);
         std::string d;
         while (std::getline(dies, d, ',')) {
-            size_t pos = 0;
-            unsigned long v = 0;
-            try {
-                v = std::stoul(d, &pos);
-            } catch (const std::exception&) {
-                pos = 0;
-            }
-            if (pos == 0 || pos != d.size())
+            // Decimal digits only (no sign, no spaces), and short enough not to overflow.
+            if (d.empty() || d.size() > 9 || d.find_first_not_of("0123456789") != std::string::npos)
                 throw std::invalid_argument(
                     fmt::format("groups '{}': '{}' is not a die number", list, d));
+            const unsigned long v = std::stoul(d);
             if (v >= a.dies())
                 throw std::invalid_argument(
                     fmt::format("groups '{}': die {} is off the {} x {} array", list, v, a.x, a.y));

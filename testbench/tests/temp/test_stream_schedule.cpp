@@ -143,5 +143,7 @@ TEST_CASE("group layouts: rings close, lines and tetris shapes do not", "[temp]"
     CHECK_THROWS_WITH(GroupLayout::make("0,1;1,2", 2, f11), Catch::Contains("two groups"));
     CHECK_THROWS_WITH(GroupLayout::make("0,99", 2, f11), Catch::Contains("off the"));
     CHECK_THROWS_WITH(GroupLayout::make("snake", 2, f11), Catch::Contains("unknown"));
+    CHECK_THROWS_WITH(GroupLayout::make("0,+1", 2, f11), Catch::Contains("'+1' is not a die"));
+    CHECK_THROWS_WITH(GroupLayout::make("0, 1", 2, f11), Catch::Contains("' 1' is not a die"));
     CHECK_THROWS_WITH(GroupLayout::ring(3, a), Catch::Contains("do not split"));
 }
