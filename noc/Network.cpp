@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
-#include <tuple>
 
 #include "noc/DeadlockError.h"
 #include "noc/ParamError.h"
@@ -226,7 +225,6 @@ void Network::installDestinationRoutes() {
 uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_t>& dsts) {
     if (src_node >= topo_.nodes()) throw std::invalid_argument("multicast source out of range");
     if (dsts.empty()) throw std::invalid_argument("multicast route needs at least one destination");
-    uint32_t route = next_route_id_;
     // Build tentatively: (router, in_port) -> out mask.
     std::map<std::pair<uint32_t, uint8_t>, uint8_t> entries;
     uint32_t sr = topo_.routerOfNode(src_node);
@@ -251,6 +249,12 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
             in = Topology::opposite(out);
         }
     }
+    return installRoute(entries, src_node, static_cast<uint16_t>(unique.size()));
+}
+
+uint32_t Network::installRoute(const std::map<std::pair<uint32_t, uint8_t>, uint8_t>& entries,
+                               uint32_t src_node, uint16_t fanout) {
+    const uint32_t route = next_route_id_;
     std::map<uint32_t, uint32_t> added;
     for (const auto& [key, mask] : entries)
         if (!table_.table(key.first).lookup(key.second, route)) ++added[key.first];
@@ -263,7 +267,7 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
                                          topo_.name(r), total, p_.route_limit));
     }
     for (const auto& [key, mask] : entries) table_.table(key.first).add(key.second, route, mask);
-    mc_fanout_[{route, src_node}] = static_cast<uint16_t>(unique.size());
+    mc_fanout_[{route, src_node}] = fanout;
     ++next_route_id_;
     return route;
 }
@@ -277,8 +281,7 @@ uint32_t Network::addPathRoute(uint32_t src_node, uint32_t dst_node,
         throw std::invalid_argument(fmt::format(
             "path route: the path from node {} to node {} must start at router {} and end at {}",
             src_node, dst_node, topo_.routerOfNode(src_node), topo_.routerOfNode(dst_node)));
-    const uint32_t route = next_route_id_;
-    std::vector<std::tuple<uint32_t, uint8_t, uint8_t>> entries;  // (router, in, out)
+    std::map<std::pair<uint32_t, uint8_t>, uint8_t> entries;  // (router, in port) -> out mask
     uint8_t in = topo_.portOfNode(src_node);
     for (size_t i = 0; i < routers.size(); ++i) {
         const uint32_t r = routers[i];
@@ -298,20 +301,10 @@ uint32_t Network::addPathRoute(uint32_t src_node, uint32_t dst_node,
                                 "the failed link {} port {}",
                                 src_node, dst_node, topo_.name(r), Topology::portName(out)));
         }
-        entries.emplace_back(r, in, out);
+        entries[{r, in}] |= static_cast<uint8_t>(1u << out);
         in = Topology::opposite(out);
     }
-    for (const auto& [r, i, o] : entries)
-        if (table_.table(r).size() + 1 > p_.route_limit)
-            throw ParamError(
-                "noc.route_limit",
-                fmt::format("routing: router {} would need {} route entries, more "
-                            "than its limit of {} (route_limit)",
-                            topo_.name(r), table_.table(r).size() + 1, p_.route_limit));
-    for (const auto& [r, i, o] : entries) table_.table(r).add(i, route, uint8_t(1u << o));
-    mc_fanout_[{route, src_node}] = 1;
-    ++next_route_id_;
-    return route;
+    return installRoute(entries, src_node, 1);
 }
 
 void Network::addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask) {

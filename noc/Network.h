@@ -155,6 +155,10 @@ class Network {
     PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }
 
   private:
+    // Installs a route's entries ((router, in port) -> out mask) under a new id after checking
+    // every router's route limit (nothing is installed if one would overflow).
+    uint32_t installRoute(const std::map<std::pair<uint32_t, uint8_t>, uint8_t>& entries,
+                          uint32_t src_node, uint16_t fanout);
     uint32_t addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp);
     void build();
     void installDestinationRoutes();

@@ -93,3 +93,31 @@ TEST_CASE("hand-built routes are walked to count deliveries and a missing entry 
     CHECK_THROWS_WITH(net.enqueuePacket(1, 0, 100, 1, 100, false),
                       Catch::Contains("no entry at r(1,0)"));
 }
+
+TEST_CASE("a path route follows its routers, not dimension order, within the route limit",
+          "[noc][routes]") {
+    // 3 x 3 mesh: node 0 to node 8 by Y first (0 -> 3 -> 6 -> 7 -> 8), where XY would go
+    // 0 -> 1 -> 2 -> 5 -> 8.
+    auto p = test::meshParams(3, 3);
+    p.route_limit = 2;
+    noc::Network net(p);
+    const uint32_t route = net.addPathRoute(0, 8, {0, 3, 6, 7, 8});
+    test::Recorder rec;
+    net.setObserver(&rec);
+    noc::Message m;
+    m.src = 0, m.dst = 8, m.route = route, m.bytes = 16 * 4;
+    net.send(m, 0);
+    test::runUntilIdle(net);
+    REQUIRE(rec.packets.size() == 1);
+    CHECK(rec.packets[0].node == 8);
+    CHECK(rec.packets[0].hops == 4);
+    CHECK(net.routeEntries(3) == 1);  // the path's routers hold it; XY's do not
+    CHECK(net.routeEntries(1) == 0);
+    CHECK_NOTHROW(net.checkConservation());
+    CHECK_THROWS_WITH(net.addPathRoute(0, 8, {0, 4, 8}), Catch::Contains("not neighbours"));
+    CHECK_THROWS_WITH(net.addPathRoute(0, 8, {1, 2, 5, 8}), Catch::Contains("must start at"));
+    // Two more routes through router 3 exceed its limit of 2: refused, nothing installed.
+    net.addPathRoute(3, 5, {3, 4, 5});
+    CHECK_THROWS_WITH(net.addPathRoute(0, 4, {0, 3, 4}), Catch::Contains("route_limit"));
+    CHECK(net.routeEntries(0) == 1);
+}
