@@ -32,6 +32,30 @@ std::vector<uint32_t> RingPlacement::cycle(uint32_t w, uint32_t h) {
     return out;
 }
 
+std::vector<std::vector<uint32_t>> RingPlacement::groups(uint32_t n, const DieArray& a) {
+    uint32_t bw = 0, bh = 0, best = std::numeric_limits<uint32_t>::max();
+    for (uint32_t w = 1; n && w <= n; ++w) {
+        if (n % w) continue;
+        const uint32_t h = n / w;
+        if (a.x % w || a.y % h) continue;
+        if (n > 2 && (w == 1 || h == 1 || (w % 2 && h % 2))) continue;
+        const uint32_t perim = w + h;
+        if (perim < best || (perim == best && w > bw)) best = perim, bw = w, bh = h;
+    }
+    std::vector<std::vector<uint32_t>> out;
+    if (!bw) return out;
+    const std::vector<uint32_t> cyc = cycle(bw, bh);
+    const uint32_t blocks_x = a.x / bw;
+    for (uint32_t group = 0; group < a.dies() / n; ++group) {
+        const uint32_t by = group / blocks_x, i = group % blocks_x;
+        const uint32_t bx = by % 2 == 0 ? i : blocks_x - 1 - i;  // snake over blocks
+        std::vector<uint32_t> g;
+        for (uint32_t c : cyc) g.push_back(a.die(bx * bw + c % bw, by * bh + c / bw));
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
 std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArray& a) const {
     if (g.ranks() != a.dies())
         throw std::invalid_argument(
@@ -46,32 +70,15 @@ std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArr
             break;
         }
     if (n == 1) return SnakePlacement().place(g, a);
-    // The squarest block with a physical cycle.
-    uint32_t bw = 0, bh = 0, best = std::numeric_limits<uint32_t>::max();
-    for (uint32_t w = 1; w <= n; ++w) {
-        if (n % w) continue;
-        const uint32_t h = n / w;
-        if (a.x % w || a.y % h) continue;
-        if (n > 2 && (w == 1 || h == 1 || (w % 2 && h % 2))) continue;
-        const uint32_t perim = w + h;
-        if (perim < best || (perim == best && w > bw)) best = perim, bw = w, bh = h;
-    }
-    if (!bw)
+    const auto groups = RingPlacement::groups(n, a);
+    if (groups.empty())
         throw std::invalid_argument(fmt::format(
             "placement ring: no block of {} dies ({} groups of {}) tiles the {} x {} die array "
             "with a physical ring (a block needs one even side and must divide the array); try "
             "--placement snake or row-major",
             n, dim, n, a.x, a.y));
-    const std::vector<uint32_t> cyc = cycle(bw, bh);
-    const uint32_t blocks_x = a.x / bw;
     std::vector<uint32_t> out(g.ranks());
-    for (uint32_t r = 0; r < g.ranks(); ++r) {
-        const uint32_t group = r / n, pos = r % n;
-        const uint32_t by = group / blocks_x, i = group % blocks_x;
-        const uint32_t bx = by % 2 == 0 ? i : blocks_x - 1 - i;  // snake over blocks
-        const uint32_t c = cyc[pos];
-        out[r] = a.die(bx * bw + c % bw, by * bh + c / bw);
-    }
+    for (uint32_t r = 0; r < g.ranks(); ++r) out[r] = groups[r / n][r % n];
     return out;
 }
 

@@ -16,6 +16,10 @@ class RingPlacement : public Placement {
     // The cells of a w x h block in cycle order ((x, y) pairs as x + w * y); for w * h <= 2 the
     // trivial order. Needs w or h even when w * h > 2.
     static std::vector<uint32_t> cycle(uint32_t w, uint32_t h);
+    // The dies of every group of n in cycle order: the squarest w x h block (n = w h, w | a.x,
+    // h | a.y, wider on a tie) with a physical cycle, tiled in snake order over the blocks.
+    // Empty when no such block tiles the array. TEMP's ring groups use it too.
+    static std::vector<std::vector<uint32_t>> groups(uint32_t n, const DieArray& a);
 };
 
 }  // namespace wsc::firmware::placement

@@ -3,7 +3,8 @@
 // order of its dies that the stream schedules walk (StreamSchedule position p -> die). Policies:
 //  - ring:   every group an a x b block of dies with a Hamiltonian cycle (one side even), laid
 //            along the cycle: every chain hop and the ring's wrap are one physical hop
-//            (TEMP Fig. 7a, blue groups). Blocks are tiled row by row.
+//            (TEMP Fig. 7a, blue groups). The blocks of placement::RingPlacement (the squarest,
+//            tiled in snake order), so `wsc llm --placement ring` and these groups agree.
 //  - line:   straight runs of N dies along the wafer's rows (N <= dies per row) or columns: a
 //            chain of one-hop steps whose ring wrap spans N - 1 hops (TEMP Fig. 5a).
 //  - tetris: N consecutive dies along the wafer's snake order (rows alternately left to right
