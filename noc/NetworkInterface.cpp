@@ -41,7 +41,7 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
         }
         cur_ = *take;
         queue_.erase(take);
-        last_key_ = key(cur_);
+        if (interleave_) last_key_ = key(cur_);  // FIFO mode pays nothing for the option
         next_seq_ = 0;
     }
     if (next_seq_ == 0) {

@@ -69,9 +69,7 @@ void RunOutputs::finishGemm(const GemmResult& r, std::ostream& os, nlohmann::jso
 
 void RunOutputs::finishKernel(const KernelResult& r, std::ostream& os, nlohmann::json* stats) {
     // The kernel report has printed r.energy (EnergyModel over the same counts); keep it as is.
-    energy_ = r.energy;
-    energyJson(r.events, stats);
-    writeFiles(os, "run");
+    finishRun(r.events, r.energy, os, stats);
 }
 
 void RunOutputs::finishRun(const hw::EnergyEvents& ev, const hw::EnergyReport& energy,
