@@ -29,11 +29,15 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
     c->add_option("--hw", o.hw, "die-level hardware YAML (e.g. configs/temp_4x8_die_level.yaml)")
         ->required();
     c->add_option("--plan", o.plan,
-                  "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] (keys dp fsdp tp sp pp ep "
-                  "mb); its degrees multiply to the die count");
+                  "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] or dp=2,tatp=16 (keys dp "
+                  "fsdp tp sp pp ep tatp mb); its degrees multiply to the die count");
     c->add_option("--placement", o.placement,
-                  "rank placement: ring (contiguous physical rings), snake, row-major, or the "
-                  "die of every rank as a list, e.g. 0,1,5,4 (default ring)");
+                  "rank placement: ring (contiguous physical rings), snake, row-major, tcme, or "
+                  "the die of every rank as a list, e.g. 0,1,5,4 (default ring)");
+    c->add_option("--mapping", o.mapping,
+                  "TEMP's names for a placement: smap (sequential: row-major) or tcme (ring "
+                  "blocks, TATP chains ordered by TCME's traffic optimizer); replaces "
+                  "--placement");
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -132,6 +136,15 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     base.model = model;
     base.placement = o.placement;
     base.placement_list = o.placement_list;
+    if (!o.mapping.empty()) {
+        if (o.placement != "ring")
+            throw std::invalid_argument(
+                "--mapping names a placement: give --mapping or --placement");
+        if (o.mapping != "smap" && o.mapping != "tcme")
+            throw std::invalid_argument(
+                fmt::format("--mapping: expected smap or tcme, got '{}'", o.mapping));
+        base.placement = o.mapping == "smap" ? "row-major" : "tcme";
+    }
     if (!o.placement.empty() && o.placement.find_first_not_of("0123456789,") == std::string::npos) {
         // --placement 0,1,5,4: the die of every rank, in rank order (tp fastest)
         base.placement = "list";

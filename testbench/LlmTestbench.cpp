@@ -14,6 +14,7 @@
 #include "core/CoreTraceSink.h"
 #include "core/PeArray.h"
 #include "firmware/placement/ExplicitPlacement.h"
+#include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/EnergyModel.h"
 #include "testbench/CoreTimelineRecorder.h"
@@ -306,6 +307,16 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             : firmware::placement::Placement::byName(spec.placement);
     res.placement = pl->name();
     res.rank_die = placed.rank_die;
+    if (res.placement == "tcme") {
+        firmware::placement::TcmePlacement::Report rep;
+        firmware::placement::TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan),
+                                                            dies, rep);
+        res.mapping = fmt::format(
+            "TCME over {} TATP groups: busiest (round, link) {} -> {} flows ({} -> {} such "
+            "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
+            rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
+            rep.before.mean, rep.after.mean, rep.moves.size());
+    }
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;
     res.dies = dies.dies();
@@ -415,6 +426,7 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
     fmt::print(os, "  batch {} x seq {}{}, {}, micro-batches {}\n", s.batch, s.seq,
                s.train ? "" : fmt::format(", generate {}", s.generate),
                firmware::dtypeName(s.dtype), s.plan.microBatches());
+    if (!r.mapping.empty()) fmt::print(os, "  {}\n", r.mapping);
     for (const auto& p : r.phases) {
         const double sec = r.seconds(p);
         fmt::print(os, "  {:<8} {:.4g} s ({:.4g} cycles)", p.name, sec, p.cycles);
@@ -521,6 +533,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
     j["plan"] = r.spec.plan.str();
     j["placement"] = r.placement;
     j["rank_die"] = r.rank_die;
+    if (!r.mapping.empty()) j["mapping"] = r.mapping;
     j["batch"] = r.spec.batch;
     j["seq"] = r.spec.seq;
     j["generate"] = r.spec.generate;

@@ -101,6 +101,7 @@ struct LlmResult {
     std::vector<firmware::llm::MemoryLedger::Breakdown> at_peak;
     uint64_t sram_max = 0, sram_capacity = 0;
     std::string composition;  // the rule used, for the report
+    std::string mapping;      // placement tcme: TATP link loads before and after TCME
     double wall_seconds = 0;
     uint64_t peak_rss_kb = 0;
 

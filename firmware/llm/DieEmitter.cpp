@@ -29,7 +29,7 @@ bool binary(Opcode op) {
 
 }  // namespace
 
-DieEmitter::DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtype)
+DieEmitter::DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtype, bool tatp)
     : p_(p), node_(node), die_(die), dtype_(dtype) {
     const uint64_t e = dtypeBytes(dtype);
     const uint64_t compute = static_cast<uint64_t>(double(die.sram_bytes) * die.compute_share);
@@ -48,10 +48,12 @@ DieEmitter::DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtyp
     S_ = buf("S", 64);
     // The pipeline's one communication share serves its two streams (one per direction), two
     // segments each, a quarter of the share per segment.
-    const uint64_t pb = std::max<uint64_t>(commBudget() / 4 / e, 1);
+    const uint64_t pb = std::max<uint64_t>(commBudget() / (tatp ? 8 : 4) / e, 1);
     for (int d = 0; d < 2; ++d)
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < 2; ++i) {
             P2P_[d][i] = buf(fmt::format("pp.{}{}", d ? "bwd" : "fwd", i), pb);
+            if (tatp) RX_[d][i] = buf(fmt::format("tatp.rx.{}{}", d ? "bwd" : "fwd", i), pb);
+        }
     CTS_ = buf("pp.cts", 1);
 }
 
@@ -386,6 +388,54 @@ void DieEmitter::recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t
     for (uint64_t k = 0; k < segs; ++k) {
         store(P2P_[d][(turn + k) & 1], addr + k * seg, std::min(seg, bytes - k * seg));
         if (k + 2 < segs) post(k + 2);
+    }
+    tag(was);
+}
+
+void DieEmitter::exchange(bool forward, uint32_t to, uint64_t send_addr, uint64_t send_bytes,
+                          uint32_t from, uint64_t recv_addr, uint64_t recv_bytes) {
+    const int d = forward ? 0 : 1;
+    if (RX_[d][0] == kNoBuf) throw std::logic_error("die lowering: exchange without tatp staging");
+    const uint32_t s = forward ? kPipeComm : kPipeBack;
+    use(s);
+    const std::string was = tag_;
+    tag("tatp stream");
+    const uint64_t seg = p_.buffer(P2P_[d][0]).bytes();
+    const uint64_t tx = (send_bytes + seg - 1) / seg, rx = (recv_bytes + seg - 1) / seg;
+    const uint32_t rturn = rx_turn_[d];
+    rx_turn_[d] += static_cast<uint32_t>(rx);
+    auto post = [&](uint64_t k) {
+        Instruction r;
+        r.op = Opcode::Recv;
+        r.c = RX_[d][(rturn + k) & 1], r.peer = from;
+        r.bytes = std::min(seg, recv_bytes - k * seg);
+        emit(r);
+        Instruction put;
+        put.op = Opcode::DmaPut;
+        put.a = CTS_, put.rbuf = CTS_, put.peer = from;
+        put.bytes = p_.buffer(CTS_).bytes();
+        put.event = ctsEvent(forward), put.raise = true;
+        emit(put);
+    };
+    // Receives first (the neighbour's sends wait for their clear-to-send), then the segments of
+    // both ways interleaved, so the two links of the round stream at once.
+    for (uint64_t k = 0; k < std::min<uint64_t>(rx, 2); ++k) post(k);
+    for (uint64_t k = 0; k < std::max(tx, rx); ++k) {
+        if (k < tx) {
+            const uint64_t n = std::min(seg, send_bytes - k * seg);
+            const uint16_t b = P2P_[d][p2p_turn_[d]++ & 1];
+            load(b, send_addr + k * seg, n);
+            waitEvent(s, ctsEvent(forward));
+            Instruction snd;
+            snd.op = Opcode::Send;
+            snd.a = b, snd.peer = to, snd.bytes = n;
+            emit(snd);
+        }
+        if (k < rx) {
+            store(RX_[d][(rturn + k) & 1], recv_addr + k * seg,
+                  std::min(seg, recv_bytes - k * seg));
+            if (k + 2 < rx) post(k + 2);
+        }
     }
     tag(was);
 }

@@ -67,8 +67,11 @@ struct VectorWork {
 
 class DieEmitter {
   public:
-    // `dtype`: weights and activations. Declares the die's staging buffers in `p`.
-    DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtype);
+    // `dtype`: weights and activations. Declares the die's staging buffers in `p`. `tatp`: the
+    // pipeline streams carry TATP rounds instead (exchange), whose segments go out and come in
+    // at once: the pipeline's share is cut into eight segments (send and receive, two of each
+    // per direction) instead of four.
+    DieEmitter(Program& p, uint32_t node, const DieSpec& die, DType dtype, bool tatp = false);
 
     uint32_t node() const { return node_; }
     Program& program() { return p_; }
@@ -104,6 +107,15 @@ class DieEmitter {
     void sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t bytes);
     void recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t bytes);
 
+    // One TATP round of one direction, in stream kPipeComm (`forward`: towards the next chain
+    // position) or kPipeBack: `send_bytes` from `send_addr` to die `to` and `recv_bytes` from die
+    // `from` into `recv_addr` (0 bytes: no transfer that way), segment by segment through SRAM.
+    // Receiver-driven like the pipeline's: each receive is posted (two segments ahead) before
+    // its clear-to-send goes to the sender, and a segment is sent only after its clear-to-send.
+    // Needs tatp staging (constructor).
+    void exchange(bool forward, uint32_t to, uint64_t send_addr, uint64_t send_bytes, uint32_t from,
+                  uint64_t recv_addr, uint64_t recv_bytes);
+
     // Instructions so far in stream s (for pc ranges of collectives).
     uint32_t streamSize(uint32_t s) const;
     void use(uint32_t s) { p_.setStream(s); }
@@ -135,7 +147,9 @@ class DieEmitter {
     uint64_t cap_a_, cap_b_, cap_c_;   // bytes per buffer of each role (two of each)
     uint16_t A_[2], B_[2], C_[2], S_;  // compute staging; S: scalars of reductions
     uint16_t P2P_[2][2];               // pipeline staging per direction (forward, back)
-    uint16_t CTS_;                     // the clear-to-send flag's buffer
+    uint16_t RX_[2][2] = {{kNoBuf, kNoBuf}, {kNoBuf, kNoBuf}};  // tatp: receive staging
+    uint32_t rx_turn_[2] = {0, 0};
+    uint16_t CTS_;  // the clear-to-send flag's buffer
     uint32_t a_turn_ = 0, b_turn_ = 0, c_turn_ = 0, p2p_turn_[2] = {0, 0};
     std::string tag_ = "other";
     std::map<std::string, uint64_t> hbm_by_tag_;

@@ -37,7 +37,7 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     // Tokens: every token-wise dimension is split by sp; experts under EP instead receive the
     // tokens their EP group routes to them.
     const uint64_t tokens_scale_num = ep ? p.ep : 1;
-    const uint64_t tokens_scale_den = ep ? uint64_t(p.tp) * p.sp : p.sp;
+    const uint64_t tokens_scale_den = ep ? uint64_t(p.tp) * p.sp : p.tokenWays();
     auto tokens = [&](uint64_t v, const char* dim) {
         if (ep) {
             const uint64_t t = v * tokens_scale_num;
@@ -48,8 +48,11 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
                     o.name, p.ep, p.tp, p.sp, v, tokens_scale_num, tokens_scale_den));
             return t / tokens_scale_den;
         }
-        return split(v, p.sp, o, dim, "sp");
+        return split(v, p.tokenWays(), o, dim, p.tatp > 1 ? "sp x tatp" : "sp");
     };
+    // TATP streams the weights of linear operators that own them; a tied LM head reads the
+    // embedding table every die of the group holds whole, so it is computed locally.
+    const bool tatp = p.tatp > 1 && !ep && o.kind == OpKind::Linear && o.params > 0;
     if (ep) {
         x.instances = split(o.instances, p.ep, o, "experts", "ep");
         x.rows = tokens(o.rows, "tokens");
@@ -57,6 +60,9 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         switch (o.kind) {
             case OpKind::Linear:
                 x.rows = tokens(o.rows, "tokens");
+                if (tatp)
+                    s.tatp_cols = lm_head ? (o.out + p.tatp - 1) / p.tatp
+                                          : split(o.out, p.tatp, o, "output features", "tatp");
                 if (o.tp == TpSplit::Column && lm_head)  // padded like Megatron's vocabulary
                     x.out = (o.out + p.tp - 1) / p.tp;
                 else if (o.tp == TpSplit::Column)
@@ -86,9 +92,12 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         }
     }
     const bool tp_split = !ep && (o.tp == TpSplit::Column || o.tp == TpSplit::Row);
-    s.weight_elems = (lm_head && tp_split ? x.in * x.out
-                      : tp_split          ? o.params / p.tp
-                                          : o.params) *
+    s.tatp = tatp;
+    s.weight_elems = (tatp && lm_head       ? x.in * s.tatp_cols
+                      : tatp                ? o.params / p.tatp
+                      : lm_head && tp_split ? x.in * x.out
+                      : tp_split            ? o.params / p.tp
+                                            : o.params) *
                      x.instances;
     // Work scales with the shapes: the FLOP counts of the whole operator times the die's share.
     const double whole =

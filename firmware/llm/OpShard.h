@@ -4,7 +4,8 @@
 // or heads; sequence parallelism (sp) splits tokens (attention still sees every key); Megatron
 // sequence parallelism (seqpar) also splits the replicated token-wise operators across the TP
 // group; expert parallelism places experts / ep on each die, each receiving the tokens its
-// EP group routes to it. docs/LLM.md, "Sharding", has every rule.
+// EP group routes to it; TATP splits tokens like sp and every linear operator's weights by
+// output columns. docs/LLM.md, "Sharding", has every rule.
 #include <cstdint>
 
 #include "firmware/model/Operator.h"
@@ -17,6 +18,12 @@ struct OpShard {
     uint64_t weight_elems;  // weights the die holds for it (before FSDP sharding)
     uint64_t in_elems, out_elems;   // activations read and written
     uint64_t flops_fwd, flops_bwd;  // the die's share
+    // TATP (plan tatp > 1, a linear operator with its own weights): the die owns a column
+    // block of `tatp_cols` output features of the weights (the LM head's vocabulary padded to
+    // a multiple of tatp) and computes its tokens' outputs over tatp rounds, one column block
+    // per round (firmware/temp/StreamSchedule, docs/TEMP.md "TATP in a plan").
+    bool tatp = false;
+    uint64_t tatp_cols = 0;
 };
 
 // Throws std::invalid_argument when the plan cannot split the operator (a degree not dividing

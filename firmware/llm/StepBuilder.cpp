@@ -10,6 +10,7 @@
 #include "firmware/collectives/Collectives.h"
 #include "firmware/llm/DieEmitter.h"
 #include "firmware/llm/OpShard.h"
+#include "firmware/llm/TatpLowering.h"
 #include "firmware/plan/RankGrid.h"
 
 namespace wsc::firmware::llm {
@@ -93,6 +94,17 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
             throw std::invalid_argument(fmt::format("plan {}: ep={} does not divide the {} experts",
                                                     p.str(), p.ep, m.moe.experts));
     }
+    if (p.tatp > 1) {
+        if (p.tp > 1 || p.sp > 1 || p.pp > 1 || p.ep > 1)
+            throw std::invalid_argument(fmt::format(
+                "plan {}: tatp={} combines with dp and fsdp only (TATP replaces tensor and "
+                "sequence parallelism inside its group, its rounds run on the pipeline's streams, "
+                "and it does not place experts): drop tp, sp, pp and ep",
+                p.str(), p.tatp));
+        if (s.mode == StepSpec::Mode::Decode)
+            throw std::invalid_argument(
+                "decode generates one token per sequence: tatp splits tokens, so it must be 1");
+    }
     if (s.mode != StepSpec::Mode::Train && (p.fsdp > 1))
         throw std::invalid_argument("fsdp shards training state; inference plans use dp, tp, pp");
     graph_ = model::LayerGraph::build(m, shapeOf(s, mb_sequences_));
@@ -134,7 +146,7 @@ class Build {
         die_flops_.assign(grid_.ranks(), 0);
         for (uint32_t r = 0; r < grid_.ranks(); ++r)
             em_.push_back(std::make_unique<DieEmitter>(out_.fw.program(rank_die[r]), rank_die[r],
-                                                       die, s.dtype));
+                                                       die, s.dtype, p.tatp > 1));
         train_ = s.mode == StepSpec::Mode::Train;
     }
 
@@ -165,6 +177,8 @@ class Build {
     struct RankMem {
         std::vector<uint64_t> weights, grads, master;  // per unit
         std::vector<uint64_t> unit_params;             // stored parameters per unit
+        std::vector<uint64_t> unit_repl;   // of them, replicated over the TATP group (norms, ...)
+        std::vector<uint64_t> tatp_slots;  // HBM slots of streamed weight blocks
         uint64_t gather[2] = {0, 0};
         uint64_t scratch[2] = {0, 0};
         uint64_t pp_rx[2][2] = {{0, 0}, {0, 0}};  // pipeline receive slots per direction
@@ -256,16 +270,26 @@ class Build {
     void allocateStage(uint32_t st, const std::vector<Unit>& us) {
         for (uint32_t r : grid_.stage(st)) {
             RankMem& rm = mem_[r];
-            uint64_t max_unit = 0, max_out = 0;
+            uint64_t max_unit = 0, max_out = 0, max_item = 0;
             for (const Unit& u : us) {
-                uint64_t w = 0;
+                uint64_t w = 0, repl = 0;
                 for (const Operator& o : u.block->ops) {
                     const OpShard sh = shardOf(o, p_);
                     w += sh.weight_elems;
-                    max_out = std::max({max_out, sh.out_elems, sh.in_elems});
+                    if (!sh.tatp) repl += sh.weight_elems;
+                    if (sh.tatp) max_item = std::max(max_item, sh.op.in * sh.tatp_cols);
+                    // Fused attention keeps the scores and their softmax in SRAM (DieEmitter::
+                    // attention): only its queries and its context output are tensors here.
+                    if (o.kind == OpKind::AttnScore)
+                        max_out = std::max(max_out, sh.in_elems);
+                    else if (o.kind == OpKind::AttnContext)
+                        max_out = std::max(max_out, sh.out_elems);
+                    else if (o.kind != OpKind::Softmax)
+                        max_out = std::max({max_out, sh.out_elems, sh.in_elems});
                 }
                 const uint64_t stored = (w + p_.fsdp - 1) / p_.fsdp;
                 rm.unit_params.push_back(stored);
+                rm.unit_repl.push_back(p_.tatp > 1 ? (repl + p_.fsdp - 1) / p_.fsdp : 0);
                 max_unit = std::max(max_unit, w);
                 const uint32_t d = die(r);
                 rm.weights.push_back(
@@ -282,6 +306,12 @@ class Build {
                 for (auto& g : rm.gather)
                     g = out_.ledger.alloc(d, MemKind::Buffers, max_unit * e_,
                                           "FSDP gathered weights");
+            // TATP: weight blocks received from the group (and dW partials on their way to their
+            // owner) wait in HBM slots, as many as the schedules hold at once.
+            if (max_item)
+                for (uint32_t k = 0; k < TatpLowering::slots(p_.tatp); ++k)
+                    rm.tatp_slots.push_back(
+                        out_.ledger.alloc(d, MemKind::Buffers, max_item * e_, "TATP stream slot"));
             for (auto& sc : rm.scratch)
                 sc = out_.ledger.alloc(d, MemKind::Buffers, std::max<uint64_t>(max_out, 1) * e_,
                                        "activation scratch");
@@ -405,7 +435,7 @@ class Build {
         return out;
     }
 
-    uint64_t tokensLocal() const { return g_.shape().tokens() / p_.sp; }
+    uint64_t tokensLocal() const { return g_.shape().tokens() / p_.tokenWays(); }
 
     // ---- forward ------------------------------------------------------------------------
     void forward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
@@ -469,8 +499,11 @@ class Build {
         const bool last = i + 1 == p_.microBatches();
         const bool rs = p_.fsdp > 1;
         const bool ar = last && (p_.dp > 1 || p_.sp > 1);
-        if ((!rs && !ar) || !emit_) return;
         const auto ranks = grid_.stage(st);
+        // TATP shards the linear operators' weights over its group; the rest (norms, the
+        // embedding) is replicated there and its gradients are summed over the group too.
+        const bool tatp_ar = last && p_.tatp > 1 && mem_[ranks[0]].unit_repl[ui] > 0;
+        if ((!rs && !ar && !tatp_ar) || !emit_) return;
         for (uint32_t r : ranks) em(r).ready(kGradComm);
         for (uint32_t r : ranks) em(r).awaitReady(kGradComm);
         if (rs)
@@ -486,7 +519,15 @@ class Build {
                 std::vector<uint64_t> a;
                 for (uint32_t r : grp) a.push_back(mem_[r].grads[ui]);
                 coll("dp all-reduce", coll::Collective::AllReduce, grp,
-                     mem_[grp[0]].unit_params[ui], kGradComm, a, {}, u.name);
+                     mem_[grp[0]].unit_params[ui] - mem_[grp[0]].unit_repl[ui], kGradComm, a, {},
+                     u.name);
+            }
+        if (tatp_ar)
+            for (const auto& grp : groupsOf(st, {Dim::TATP, Dim::DP})) {
+                std::vector<uint64_t> a;
+                for (uint32_t r : grp) a.push_back(mem_[r].grads[ui]);
+                coll("tatp all-reduce", coll::Collective::AllReduce, grp,
+                     mem_[grp[0]].unit_repl[ui], kGradComm, a, {}, u.name);
             }
         for (uint32_t r : ranks) em(r).done(kGradComm);
         grad_signals_[ui]++;
@@ -528,10 +569,13 @@ class Build {
             const OpShard sh = shardOf(o, p_);
             if (emit_) {
                 preComm(ranks, o, sh, fwd, lbl);
-                for (uint32_t r : ranks) {
-                    em(r).tag(o.name + (fwd ? " fwd" : " bwd"));
-                    compute(r, o, sh, ui, fwd, mb);
-                }
+                if (sh.tatp)
+                    tatpLinear(ranks, o, sh, ui, fwd, mb, lbl);
+                else
+                    for (uint32_t r : ranks) {
+                        em(r).tag(o.name + (fwd ? " fwd" : " bwd"));
+                        compute(r, o, sh, ui, fwd, mb);
+                    }
                 postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
             }
             flops(ranks, sh, fwd);
@@ -555,11 +599,16 @@ class Build {
         // Context parallelism: K and V of the whole sequence are gathered before (and their
         // gradients reduce-scattered after) attention.
         const uint64_t kv_local = sh.op.batch * sh.op.rows * d * 2;
+        // TATP splits tokens like sp: its group gathers K and V the same way.
+        const uint32_t cp = p_.tokenWays();
+        const Dim cp_dim = p_.tatp > 1 ? Dim::TATP : Dim::SP;
+        const std::string cp_name = p_.tatp > 1 ? "tatp" : "sp";
         if (emit_) {
-            if (fwd && p_.sp > 1)
-                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
-                    blocking("sp all-gather", coll::Collective::AllGather, grp, kv_local * p_.sp,
-                             addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut), lbl);
+            if (fwd && cp > 1)
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {cp_dim}))
+                    blocking(cp_name + " all-gather", coll::Collective::AllGather, grp,
+                             kv_local * cp, addrs(grp, &Build::scratchIn),
+                             addrs(grp, &Build::scratchOut), lbl);
             for (uint32_t r : ranks) {
                 AttentionWork w;
                 w.groups = sh.op.batch, w.q = sh.op.rows, w.kv = keys, w.head_dim = d;
@@ -572,10 +621,10 @@ class Build {
                 em(r).tag(fwd ? "attention fwd" : "attention bwd");
                 em(r).attention(w);
             }
-            if (!fwd && p_.sp > 1)
-                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::SP}))
-                    blocking("sp reduce-scatter", coll::Collective::ReduceScatter, grp,
-                             kv_local * p_.sp, addrs(grp, &Build::scratchOut), {}, lbl);
+            if (!fwd && cp > 1)
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {cp_dim}))
+                    blocking(cp_name + " reduce-scatter", coll::Collective::ReduceScatter, grp,
+                             kv_local * cp, addrs(grp, &Build::scratchOut), {}, lbl);
         }
         // FLOPs of score, softmax and context together.
         flops(ranks, sh, fwd);
@@ -666,6 +715,51 @@ class Build {
         }
         (void)all;
         (void)at;
+    }
+
+    // A linear operator under TATP: per TATP group, the forward's weight broadcast, or the
+    // backward's (dI) and the weight gradient's reduce (TatpLowering), with their transfers on
+    // the pipeline streams.
+    void tatpLinear(const std::vector<uint32_t>& ranks, const Operator& o, const OpShard& sh,
+                    size_t ui, bool fwd, uint32_t mb, const std::string& lbl) {
+        const uint32_t st = grid_.coord(ranks[0]).pp;
+        TatpLowering::Shape shape;
+        shape.tokens = sh.op.rows, shape.in = sh.op.in, shape.cols = sh.tatp_cols;
+        shape.elem_bytes = e_;
+        std::vector<TatpLowering::Stage> stages;
+        if (fwd)
+            stages = {TatpLowering::Stage::Forward};
+        else
+            stages = {TatpLowering::Stage::Backward, TatpLowering::Stage::Gradient};
+        for (const auto& grp : groupsOf(st, {Dim::TATP})) {
+            std::vector<DieEmitter*> chain;
+            std::vector<TatpLowering::DieMem> mem;
+            for (uint32_t r : grp) {
+                chain.push_back(&em(r));
+                em(r).tag(o.name + (fwd ? " fwd" : " bwd"));
+                TatpLowering::DieMem d;
+                d.weights =
+                    p_.fsdp > 1 ? mem_[r].gather[(gather_uses_[r] - 1) & 1] : mem_[r].weights[ui];
+                d.grads = train_ && ui < mem_[r].grads.size() ? mem_[r].grads[ui] : scratchOut(r);
+                d.input = scratchIn(r), d.output = scratchOut(r), d.dout = scratchOut(r);
+                d.slots = mem_[r].tatp_slots;
+                mem.push_back(std::move(d));
+            }
+            for (TatpLowering::Stage stage : stages) {
+                std::vector<std::pair<uint32_t, uint32_t>> waits;
+                const auto comms = TatpLowering::emit(stage, chain, mem, shape, mb > 0, waits);
+                for (const auto& c : comms) {
+                    PendingComm pc;
+                    pc.rec.die = c.die, pc.rec.stream = c.stream;
+                    pc.rec.kind = "tatp stream";
+                    pc.rec.label = fmt::format("{} {}", lbl, TatpLowering::name(stage));
+                    pc.rec.bytes = c.bytes;
+                    pc.begin = c.begin, pc.end = c.end;
+                    pending_comms_.push_back(pc);
+                }
+                for (const auto& [d, pc] : waits) out_.waits.push_back({d, pc, "tatp stream"});
+            }
+        }
     }
 
     // The die's compute for one operator.

@@ -8,6 +8,7 @@
 #include "firmware/placement/RingPlacement.h"
 #include "firmware/placement/RowMajorPlacement.h"
 #include "firmware/placement/SnakePlacement.h"
+#include "firmware/placement/TcmePlacement.h"
 
 namespace wsc::firmware::placement {
 
@@ -25,7 +26,7 @@ std::vector<uint32_t> ringHops(const DieArray& a, const std::vector<uint32_t>& d
 }
 
 const std::vector<std::string>& Placement::names() {
-    static const std::vector<std::string> n{"row-major", "snake", "ring"};
+    static const std::vector<std::string> n{"row-major", "snake", "ring", "tcme"};
     return n;
 }
 
@@ -33,11 +34,12 @@ std::unique_ptr<Placement> Placement::byName(const std::string& name) {
     if (name == "row-major") return std::make_unique<RowMajorPlacement>();
     if (name == "snake") return std::make_unique<SnakePlacement>();
     if (name == "ring") return std::make_unique<RingPlacement>();
-    throw std::invalid_argument(
-        fmt::format("placement '{}': expected one of row-major, snake, ring, or the die of every "
-                    "rank as a list "
-                    "(0,1,5,4,...)",
-                    name));
+    if (name == "tcme") return std::make_unique<TcmePlacement>();
+    throw std::invalid_argument(fmt::format(
+        "placement '{}': expected one of row-major, snake, ring, tcme, or the die of every "
+        "rank as a list "
+        "(0,1,5,4,...)",
+        name));
 }
 
 }  // namespace wsc::firmware::placement

@@ -64,7 +64,7 @@ std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArr
     using plan::Dim;
     uint32_t n = 1;
     const char* dim = "";
-    for (Dim d : {Dim::TP, Dim::SP, Dim::FSDP, Dim::DP})
+    for (Dim d : {Dim::TP, Dim::TATP, Dim::SP, Dim::FSDP, Dim::DP})
         if (g.size(d) > 1) {
             n = g.size(d), dim = plan::dimName(d);
             break;

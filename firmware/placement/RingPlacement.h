@@ -1,6 +1,6 @@
 #pragma once
-// Contiguous physical rings for the innermost communicating group (the first of tp, sp, fsdp,
-// dp whose degree is above 1): each group gets an a x b block of dies (a | diesX, b | diesY,
+// Contiguous physical rings for the innermost communicating group (the first of tp, tatp, sp,
+// fsdp, dp whose degree is above 1): each group gets an a x b block of dies (a | diesX, b | diesY,
 // a * b = group size) with a Hamiltonian cycle, and its ranks are laid along that cycle, so
 // every logical ring hop is one physical hop. Blocks are tiled in snake order, so the next
 // group (the next replica or stage) is a neighbouring block. A mesh block has such a cycle only

@@ -54,10 +54,11 @@ ParallelPlan ParallelPlan::parse(const std::string& text) {
             continue;
         }
         if (eq == std::string::npos)
-            throw std::invalid_argument(fmt::format(
-                "plan item '{}': expected KEY=DEGREE (keys dp, fsdp, tp, sp, pp, ep, mb) or the "
-                "flag seqpar",
-                item));
+            throw std::invalid_argument(
+                fmt::format("plan item '{}': expected KEY=DEGREE (keys dp, fsdp, tp, sp, pp, ep, "
+                            "tatp, mb) or the "
+                            "flag seqpar",
+                            item));
         const std::string v = item.substr(eq + 1);
         if (key == "dp")
             p.dp = degree(key, v);
@@ -71,13 +72,16 @@ ParallelPlan ParallelPlan::parse(const std::string& text) {
             p.pp = degree(key, v);
         else if (key == "ep")
             p.ep = degree(key, v);
+        else if (key == "tatp")
+            p.tatp = degree(key, v);
         else if (key == "mb")
             p.micro_batches = degree(key, v);
         else
-            throw std::invalid_argument(fmt::format(
-                "plan item '{}': unknown key '{}' (expected dp, fsdp, tp, sp, pp, ep, mb or the "
-                "flag seqpar)",
-                item, key));
+            throw std::invalid_argument(
+                fmt::format("plan item '{}': unknown key '{}' (expected dp, fsdp, tp, sp, pp, ep, "
+                            "tatp, mb or the "
+                            "flag seqpar)",
+                            item, key));
     }
     if (p.seqpar && p.tp == 1)
         throw std::invalid_argument(
@@ -93,6 +97,7 @@ std::string ParallelPlan::str() const {
     add("dp", dp);
     add("fsdp", fsdp);
     add("tp", tp);
+    add("tatp", tatp);
     add("sp", sp);
     add("pp", pp);
     add("ep", ep);
@@ -109,6 +114,7 @@ std::string ParallelPlan::arithmetic() const {
     add("dp", dp);
     add("fsdp", fsdp);
     add("tp", tp);
+    add("tatp", tatp);
     add("sp", sp);
     add("pp", pp);
     if (s.empty()) s = "dp=1";
@@ -117,7 +123,8 @@ std::string ParallelPlan::arithmetic() const {
 
 bool operator==(const ParallelPlan& a, const ParallelPlan& b) {
     return a.dp == b.dp && a.fsdp == b.fsdp && a.tp == b.tp && a.sp == b.sp && a.pp == b.pp &&
-           a.ep == b.ep && a.seqpar == b.seqpar && a.micro_batches == b.micro_batches;
+           a.ep == b.ep && a.tatp == b.tatp && a.seqpar == b.seqpar &&
+           a.micro_batches == b.micro_batches;
 }
 
 }  // namespace wsc::firmware::plan

@@ -11,6 +11,8 @@ const char* dimName(Dim d) {
     switch (d) {
         case Dim::TP:
             return "tp";
+        case Dim::TATP:
+            return "tatp";
         case Dim::SP:
             return "sp";
         case Dim::FSDP:
@@ -27,6 +29,8 @@ uint32_t RankCoord::get(Dim d) const {
     switch (d) {
         case Dim::TP:
             return tp;
+        case Dim::TATP:
+            return tatp;
         case Dim::SP:
             return sp;
         case Dim::FSDP:
@@ -43,6 +47,9 @@ void RankCoord::set(Dim d, uint32_t v) {
     switch (d) {
         case Dim::TP:
             tp = v;
+            break;
+        case Dim::TATP:
+            tatp = v;
             break;
         case Dim::SP:
             sp = v;
@@ -73,6 +80,8 @@ uint32_t RankGrid::size(Dim d) const {
     switch (d) {
         case Dim::TP:
             return p_.tp;
+        case Dim::TATP:
+            return p_.tatp;
         case Dim::SP:
             return p_.sp;
         case Dim::FSDP:
@@ -88,6 +97,7 @@ uint32_t RankGrid::size(Dim d) const {
 RankCoord RankGrid::coord(uint32_t r) const {
     RankCoord c;
     c.tp = r % p_.tp, r /= p_.tp;
+    c.tatp = r % p_.tatp, r /= p_.tatp;
     c.sp = r % p_.sp, r /= p_.sp;
     c.fsdp = r % p_.fsdp, r /= p_.fsdp;
     c.dp = r % p_.dp, r /= p_.dp;
@@ -96,7 +106,9 @@ RankCoord RankGrid::coord(uint32_t r) const {
 }
 
 uint32_t RankGrid::rank(const RankCoord& c) const {
-    return (((c.pp * p_.dp + c.dp) * p_.fsdp + c.fsdp) * p_.sp + c.sp) * p_.tp + c.tp;
+    return ((((c.pp * p_.dp + c.dp) * p_.fsdp + c.fsdp) * p_.sp + c.sp) * p_.tatp + c.tatp) *
+               p_.tp +
+           c.tp;
 }
 
 std::vector<uint32_t> RankGrid::group(uint32_t r, std::initializer_list<Dim> dims) const {

@@ -1,6 +1,6 @@
 #pragma once
-// The ranks of a parallel plan and their groups. Rank coordinates run tp fastest, then sp,
-// fsdp, dp, and pp slowest (Megatron's order: the dimension that talks most is innermost, so a
+// The ranks of a parallel plan and their groups. Rank coordinates run tp fastest, then tatp,
+// sp, fsdp, dp, and pp slowest (Megatron's order: the dimension that talks most is innermost, so a
 // placement that keeps consecutive ranks close keeps the chattiest groups close).
 #include <cstdint>
 #include <initializer_list>
@@ -10,11 +10,11 @@
 
 namespace wsc::firmware::plan {
 
-enum class Dim : uint8_t { TP, SP, FSDP, DP, PP };
+enum class Dim : uint8_t { TP, TATP, SP, FSDP, DP, PP };
 const char* dimName(Dim d);
 
 struct RankCoord {
-    uint32_t tp = 0, sp = 0, fsdp = 0, dp = 0, pp = 0;
+    uint32_t tp = 0, tatp = 0, sp = 0, fsdp = 0, dp = 0, pp = 0;
     uint32_t get(Dim d) const;
     void set(Dim d, uint32_t v);
 };

@@ -142,6 +142,25 @@ uint32_t StreamSchedule::slotPeak(uint32_t p) const {
     return peak;
 }
 
+StreamSchedule::Slots StreamSchedule::slots(uint32_t p) const {
+    const std::vector<Hold> h = holds(p);
+    std::vector<size_t> order(h.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return h[a].first < h[b].first; });
+    std::vector<int64_t> busy_until;  // per buffer: the last round it is held
+    Slots out;
+    for (size_t i : order) {
+        uint32_t s = 0;
+        while (s < busy_until.size() && busy_until[s] >= int64_t(h[i].first)) ++s;
+        if (s == busy_until.size()) busy_until.push_back(0);
+        busy_until[s] = h[i].last;
+        out.of[{h[i].item, h[i].accumulator, h[i].from}] = s;
+    }
+    out.count = uint32_t(busy_until.size());
+    return out;
+}
+
 uint32_t StreamSchedule::slotPeak() const {
     uint32_t peak = 0;
     for (uint32_t p = 0; p < n_; ++p) peak = std::max(peak, slotPeak(p));

@@ -17,7 +17,9 @@
 // available at the start of round r. A reduce's last transfers run in round N - 1 beside the
 // last compute, so the owner adds them after the last round.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace wsc::firmware::temp {
@@ -70,6 +72,17 @@ class StreamSchedule {
     // Most holds of position p live in one round: the buffers its streams need.
     uint32_t slotPeak(uint32_t p) const;
     uint32_t slotPeak() const;  // over all positions
+    // Buffers for position p's holds by greedy interval colouring (earliest first hold first,
+    // lowest free buffer): the buffer of every hold, keyed by (item, accumulator, from), and how
+    // many buffers that takes (slotPeak(p): intervals colour with as many colours as overlap).
+    struct Slots {
+        std::map<std::tuple<uint32_t, bool, uint32_t>, uint32_t> of;
+        uint32_t count = 0;
+        uint32_t at(uint32_t item, bool accumulator, uint32_t from) const {
+            return of.at({item, accumulator, from});
+        }
+    };
+    Slots slots(uint32_t p) const;
 
     // Checks the schedule against its contract and throws std::logic_error saying which rule
     // broke: each position computes every item exactly once, one item per round; a broadcast

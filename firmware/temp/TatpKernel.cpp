@@ -29,29 +29,6 @@ Instruction gemm(uint16_t a, uint16_t b, uint16_t c, uint32_t m, uint32_t k, uin
     return i;
 }
 
-// Greedy interval colouring of a position's stream buffers: slot of every hold, keyed by
-// (item, accumulator, from).
-using SlotKey = std::tuple<uint32_t, bool, uint32_t>;
-std::map<SlotKey, uint32_t> assignSlots(const std::vector<StreamSchedule::Hold>& holds,
-                                        uint32_t& used) {
-    std::vector<size_t> order(holds.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return holds[a].first < holds[b].first; });
-    std::vector<int64_t> free_after;  // per slot: last round it is busy
-    std::map<SlotKey, uint32_t> out;
-    for (size_t i : order) {
-        const auto& h = holds[i];
-        uint32_t s = 0;
-        while (s < free_after.size() && free_after[s] >= int64_t(h.first)) ++s;
-        if (s == free_after.size()) free_after.push_back(0);
-        free_after[s] = h.last;
-        out[{h.item, h.accumulator, h.from}] = s;
-    }
-    used = std::max<uint32_t>(used, uint32_t(free_after.size()));
-    return out;
-}
-
 // A send (of `buf`) or receive (into `buf`) on `stream`: over the mapper's table route for
 // (stream, src, dst) when it chose one, else to / from the peer by dimension order.
 Instruction transfer(Opcode op, const TatpKernel::Spec& s, uint32_t stream, uint32_t src,
@@ -164,9 +141,12 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
             if (grad) dW = buf("dW", H * kb), out("dW", "dW", 0, p * kb, H, kb);
 
             // Stream buffers: as many as the most demanding stage needs at this position.
-            std::vector<std::map<SlotKey, uint32_t>> slot_of;
+            std::vector<StreamSchedule::Slots> slot_of;
             uint32_t slots = 0;
-            for (const auto& sc : sched) slot_of.push_back(assignSlots(sc.holds(p), slots));
+            for (const auto& sc : sched) {
+                slot_of.push_back(sc.slots(p));
+                slots = std::max(slots, slot_of.back().count);
+            }
             std::vector<uint16_t> S;
             for (uint32_t i = 0; i < slots; ++i)
                 S.push_back(buf(fmt::format("S{}", i), item_elems));
@@ -183,10 +163,10 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                     if (j == p) return own;
                     if (bc) {
                         for (const auto& t : sc.transfers())
-                            if (t.dst == p && t.item == j) return S.at(slot.at({j, false, t.src}));
+                            if (t.dst == p && t.item == j) return S.at(slot.at(j, false, t.src));
                         throw std::logic_error("tatp: an item is never received");
                     }
-                    return S.at(slot.at({j, true, p}));
+                    return S.at(slot.at(j, true, p));
                 };
                 // Reduce: partials received straight into the accumulator before the own
                 // contribution make that contribution accumulate.
@@ -197,7 +177,7 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                 auto addCopy = [&](const StreamSchedule::Transfer& t) {
                     Instruction v;
                     v.op = Opcode::VAdd, v.a = itemBuf(t.item),
-                    v.b = S.at(slot.at({t.item, false, t.src})), v.c = itemBuf(t.item);
+                    v.b = S.at(slot.at(t.item, false, t.src)), v.c = itemBuf(t.item);
                     v.n = item_elems, v.dtype = dt;
                     prog.add(v);
                 };
@@ -218,7 +198,7 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                             Instruction i = recv(s, 0, chain[t.src], die, kNoBuf, plan.item_bytes);
                             i.c = bc || sc.receivesIntoAccumulator(p, t)
                                       ? itemBuf(t.item)
-                                      : S.at(slot.at({t.item, false, t.src}));
+                                      : S.at(slot.at(t.item, false, t.src));
                             prog.add(i);
                         }
                     const uint32_t j = sc.computeItem(p, r);

@@ -99,7 +99,7 @@ std::vector<std::vector<uint32_t>> TrafficMap::orderCandidates(
     return out;
 }
 
-std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter) {
+std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, bool reroute) {
     std::vector<Move> kept;
     for (uint32_t it = 0; it < max_iter; ++it) {
         const Load now = load();
@@ -123,7 +123,7 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter) {
         std::set<uint32_t> tried_groups;
         for (const Flow& f : on) {
             // The flow's other dimension order.
-            {
+            if (reroute) {
                 const auto key = std::make_tuple(f.group, f.src, f.dst);
                 const bool was = yx_[key];
                 yx_[key] = !was;

@@ -59,8 +59,9 @@ class TrafficMap {
     // Flows that leave X-then-Y order: (group, src die, dst die).
     const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool>& yxFlows() const { return yx_; }
 
-    // Runs the optimizer; returns the moves kept, in order.
-    std::vector<Move> optimize(uint32_t max_iter = 64);
+    // Runs the optimizer; returns the moves kept, in order. `reroute` = false keeps every flow
+    // in X-then-Y order (only chain orders move): for runs that route by coordinates only.
+    std::vector<Move> optimize(uint32_t max_iter = 64, bool reroute = true);
 
   private:
     std::vector<std::vector<uint32_t>> orderCandidates(const std::vector<uint32_t>& order) const;

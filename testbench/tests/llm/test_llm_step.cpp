@@ -127,3 +127,38 @@ TEST_CASE("pipeline tensors larger than the receive buffer flow without back-pre
         CHECK(run.rx_held_peak > 0);
     }
 }
+
+TEST_CASE("a TATP plan trains one step: the model's FLOPs of DP, weights streamed in rounds",
+          "[llm][step][tatp]") {
+    // dp=2 x tatp=2 and tatp=4 against dp=4 on 2 x 2 dies: the same graph, so the same model
+    // FLOPs; TATP's transfers run on the pipeline streams ("tatp stream") and K, V are gathered
+    // over the group for attention.
+    const hw::HardwareConfig hwc = hw::HardwareLoader::loadFile(src("configs/llm_die_2x2.yaml"));
+    hw::Wafer wafer("wafer", hwc, hw::MemoryTarget::Simple);
+    tb::LlmSpec s;
+    s.model = hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/small-dense.json"));
+    s.batch = 4;
+    s.seq = 128;
+    s.plan = firmware::plan::ParallelPlan::parse("dp=4");
+    const tb::LlmResult dp = tb::LlmTestbench::run(wafer, s);
+    for (const char* plan : {"dp=2,tatp=2", "tatp=4"}) {
+        INFO(plan);
+        s.plan = firmware::plan::ParallelPlan::parse(plan);
+        const tb::LlmResult t = tb::LlmTestbench::run(wafer, s);
+        REQUIRE(t.phases.size() == 1);
+        const tb::LlmPhase& ph = t.phases[0];
+        CHECK(ph.model_flops == dp.phases[0].model_flops);
+        CHECK(ph.comm.count("tatp stream") == 1);
+        CHECK(ph.comm.count("tatp all-gather") == 1);
+        CHECK(ph.comm.count("tatp all-reduce") == 1);  // the replicated norms and embedding
+        // Weights (and their gradients and Adam states) shrink with the group: each die holds
+        // 1/N of every matrix (the embedding and the norms stay whole), DP a whole copy.
+        const uint32_t n = s.plan.tatp;
+        CHECK(double(t.at_peak[0][size_t(firmware::llm::MemKind::Weights)]) <
+              double(dp.at_peak[0][size_t(firmware::llm::MemKind::Weights)]) * (0.2 + 0.8 / n));
+    }
+}
+
+TEST_CASE("composition holds for a TATP plan (tatp=4)", "[llm][step][composition][tatp]") {
+    checkComposition("tatp=4");
+}

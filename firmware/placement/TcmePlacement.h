@@ -1,0 +1,34 @@
+#pragma once
+// TEMP's traffic-conscious mapping (TCME, Sec. VI) as a rank placement for `wsc llm --mapping
+// tcme`: every group of the innermost dimension on a contiguous physical ring (RingPlacement),
+// then TCME's optimizer (temp::TrafficMap) over the flows of every TATP group's rounds (which
+// stream at once) reorders the groups' chains until the busiest link carries as few flows as it
+// can. Flows keep X-then-Y routes (the step's transfers route by coordinates), so only chain
+// orders move, and a chain order is the order of the group's ranks on its dies: the result is a
+// placement. On ring blocks every chain step is one hop and nothing moves; the optimizer earns
+// its keep on strided and tetris groups (`wsc tatp --mapping tcme`). docs/TEMP.md.
+#include <string>
+#include <vector>
+
+#include "firmware/placement/Placement.h"
+#include "firmware/temp/TrafficMap.h"
+
+namespace wsc::firmware::placement {
+
+class TcmePlacement : public Placement {
+  public:
+    std::string name() const override { return "tcme"; }
+    std::vector<uint32_t> place(const plan::RankGrid& g, const DieArray& a) const override;
+
+    // What the optimizer saw and did, for the run's report.
+    struct Report {
+        temp::TrafficMap::Load before, after;
+        std::vector<std::string> moves;
+        uint32_t groups = 0;  // groups whose flows were mapped
+    };
+    // place() and its report.
+    static std::vector<uint32_t> placeWithReport(const plan::RankGrid& g, const DieArray& a,
+                                                 Report& r);
+};
+
+}  // namespace wsc::firmware::placement

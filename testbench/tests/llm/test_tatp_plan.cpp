@@ -1,0 +1,194 @@
+// TATP as a plan dimension (TEMP's (DP, TATP) tuples): parsing, rank order, the memory of a
+// whole Llama2-7B step against its closed form, and the emitted rounds (every transfer one
+// physical hop on ring placement, the rounds' semaphores balanced). Plain C++, no SystemC.
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <set>
+
+#include "firmware/llm/DieEmitter.h"
+#include "firmware/llm/StepBuilder.h"
+#include "firmware/llm/TatpLowering.h"
+#include "firmware/placement/Placement.h"
+#include "firmware/plan/RankGrid.h"
+#include "hw/ModelConfigLoader.h"
+
+using namespace wsc;
+using namespace wsc::firmware;
+using Catch::Matchers::Contains;
+using llm::MemKind;
+using plan::Dim;
+using plan::ParallelPlan;
+using plan::RankGrid;
+
+namespace {
+
+std::string src(const std::string& rel) {
+    return std::string(WSC_SOURCE_DIR) + "/" + rel;
+}
+
+llm::DieSpec tempDie() {  // configs/temp_4x8_die_level.yaml's die
+    llm::DieSpec d;
+    d.sram_bytes = 80ull << 20;
+    d.hbm_bytes = 96ull << 30;
+    d.hbm_bytes_per_cycle = 1.075e12 * 0.95 / 2e9;
+    d.peak_macs_per_cycle = 64 * 55 * 2 * 64;
+    d.vector_lanes = 4096;
+    d.dma_burst = 1 << 20;
+    d.clock_hz = 2e9;
+    return d;
+}
+
+llm::StepBuilder builder(const std::string& model, const std::string& plan,
+                         const placement::DieArray& a, const std::string& policy, uint64_t batch,
+                         uint64_t seq, const model::ModelConfig** keep = nullptr) {
+    static model::ModelConfig m;
+    m = hw::ModelConfigLoader::loadFile(src(model));
+    if (keep) *keep = &m;
+    const auto p = ParallelPlan::parse(plan);
+    const auto dies = placement::Placement::byName(policy)->place(RankGrid(p), a);
+    llm::StepSpec s;
+    s.batch = batch;
+    s.seq = seq;
+    return llm::StepBuilder(m, p, dies, a, tempDie(), s);
+}
+
+}  // namespace
+
+TEST_CASE("tatp is a plan dimension: parsed, printed, second fastest in rank order",
+          "[llm][plan][tatp]") {
+    const ParallelPlan p = ParallelPlan::parse("dp=2,tatp=16");
+    CHECK(p.tatp == 16);
+    CHECK(p.dies() == 32);
+    CHECK(p.tokenWays() == 16);
+    CHECK(p.str() == "dp=2,tatp=16");
+    CHECK(ParallelPlan::parse(p.str()) == p);
+    CHECK(p.arithmetic() == "dp=2 x tatp=16 = 32 dies");
+    CHECK_THROWS_WITH(ParallelPlan::parse("tatp=0"), Contains("[1, 65536]"));
+    const RankGrid g(ParallelPlan::parse("fsdp=2,tatp=4"));
+    CHECK(g.group(0, {Dim::TATP}) == std::vector<uint32_t>{0, 1, 2, 3});
+    CHECK(g.group(1, {Dim::FSDP}) == std::vector<uint32_t>{1, 5});
+    CHECK(g.coord(6).tatp == 2);
+    CHECK(g.coord(6).fsdp == 1);
+}
+
+TEST_CASE("tatp refuses what it does not combine with, naming the plan", "[llm][plan][tatp]") {
+    const placement::DieArray a{4, 8};
+    CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "tp=2,tatp=16", a, "snake", 128,
+                              2048),
+                      Contains("tatp=16 combines with dp and fsdp only") && Contains("tp=2"));
+    CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "pp=2,tatp=16", a, "snake", 128,
+                              2048),
+                      Contains("drop tp, sp, pp and ep"));
+    // 3 sequences of 100 tokens do not split over 32 dies.
+    CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "tatp=32", a, "snake", 3, 100),
+                      Contains("sp x tatp=32"));
+}
+
+TEST_CASE("Llama2-7B under dp=2 x tatp=16: weights sharded by 16, norms and embedding replicated",
+          "[llm][memory][tatp]") {
+    // Linear weights are column blocks (1/16 each, the head's 32000 rows 2000 per die); the
+    // embedding and the norms stay whole on every die of the group (TatpLowering.h).
+    constexpr uint64_t L = 32, H = 4096, I = 11008, V = 32000, N = 16;
+    constexpr uint64_t linear = L * (4 * H * H + 3 * H * I);
+    constexpr uint64_t stored = linear / N + V * H / N + V * H + (2 * L + 1) * H;
+    auto sb = builder("configs/models/llama2-7b.json", "dp=2,tatp=16", {4, 8}, "ring", 128, 4096);
+    const llm::StepProgram sp = sb.build(0, /*emit=*/false);
+    for (uint32_t d : {0u, 13u, 31u}) {
+        const auto b = sp.ledger.peakBreakdown(d);
+        CHECK(b[size_t(MemKind::Weights)] == 2 * stored);
+        CHECK(b[size_t(MemKind::Gradients)] == 2 * stored);
+        CHECK(b[size_t(MemKind::Optimizer)] == 12 * stored);
+    }
+    // Buffers: the stream slots (as many as the three schedules hold at once, each the largest
+    // block: the head's 4096 x 2000) and two activation scratch tensors of the largest output
+    // (the logits of the die's 64 x 4096 / 16 tokens).
+    constexpr uint64_t T = 128 / 2 * 4096 / N;
+    CHECK(sp.ledger.peakBreakdown(0)[size_t(MemKind::Buffers)] ==
+          llm::TatpLowering::slots(N) * H * (V / N) * 2 + 2 * T * V * 2);
+    CHECK_NOTHROW(sp.ledger.check());
+}
+
+TEST_CASE("TATP slots: the most any position's broadcast or reduce holds at once",
+          "[llm][tatp]") {
+    // docs/TEMP.md: broadcast peak floor((N-1)/2) + 2, reduce peak q + 6 capped by the chain.
+    for (uint32_t n : {2u, 4u, 8u, 16u, 32u}) {
+        uint32_t most = 0;
+        for (auto st : {llm::TatpLowering::Stage::Forward, llm::TatpLowering::Stage::Gradient})
+            most = std::max(most, llm::TatpLowering::schedule(st, n).slotPeak());
+        CHECK(llm::TatpLowering::slots(n) == most);
+    }
+}
+
+namespace {
+
+// Every send of the pipeline streams (the TATP rounds' transfers) and its mesh hops.
+std::vector<uint32_t> tatpSendHops(const llm::StepProgram& sp, const placement::DieArray& a) {
+    std::vector<uint32_t> hops;
+    for (uint32_t die = 0; die < a.dies(); ++die) {
+        const Program& p = sp.fw.program(die);
+        for (uint32_t s : {llm::kPipeComm, llm::kPipeBack}) {
+            if (s >= p.streams()) continue;
+            for (uint32_t pc = p.streamBegin(s); pc < p.streamEnd(s); ++pc) {
+                const Instruction& i = p.code()[pc];
+                if (i.op == Opcode::Send) hops.push_back(a.hops(die, i.peer));
+            }
+        }
+    }
+    return hops;
+}
+
+}  // namespace
+
+TEST_CASE("TATP rounds move one physical hop on ring placement, more in row-major order",
+          "[llm][tatp]") {
+    // small-dense: 4 layers, hidden 512; 4 x 2 dies, dp=2 x tatp=4.
+    const placement::DieArray a{4, 2};
+    auto ring = builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", a, "ring",
+                        4, 128);
+    const llm::StepProgram r = ring.build(1);
+    const auto hops = tatpSendHops(r, a);
+    REQUIRE(!hops.empty());
+    for (uint32_t h : hops) CHECK(h == 1);
+    // Row-major puts a group of 4 along one row of 4: a line, also one hop per chain step.
+    // On a 2 x 4 array (2 per row) the group of 4 wraps rows: a chain step of 1 -> 2 is 2 hops.
+    const placement::DieArray b{2, 4};
+    auto rm = builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", b,
+                      "row-major", 4, 128);
+    const auto rmh = tatpSendHops(rm.build(1), b);
+    CHECK(*std::max_element(rmh.begin(), rmh.end()) == 2);
+    // Every stream record of a TATP operator is on a pipeline stream and sends whole blocks.
+    uint64_t records = 0;
+    for (const auto& c : r.comms)
+        if (c.kind == "tatp stream") {
+            ++records;
+            CHECK((c.stream == llm::kPipeComm || c.stream == llm::kPipeBack));
+        }
+    CHECK(records > 0);
+}
+
+TEST_CASE("TATP rounds' semaphores balance: every ready and done is awaited once",
+          "[llm][tatp]") {
+    const placement::DieArray a{4, 2};
+    auto sb = builder("testbench/tests/llm/models/small-dense.json", "tatp=8", a, "ring", 8, 128);
+    const llm::StepProgram sp = sb.build(1);
+    for (uint32_t die = 0; die < a.dies(); ++die) {
+        const Program& p = sp.fw.program(die);
+        for (uint32_t s : {llm::kPipeComm, llm::kPipeBack}) {
+            // ready(s): compute signals readyEvent(s), stream s waits on it; done(s): stream s
+            // signals doneEvent(s), compute waits on it.
+            uint64_t sig_ready = 0, wait_ready = 0, sig_done = 0, wait_done = 0;
+            for (uint32_t pc = 0; pc < p.code().size(); ++pc) {
+                const Instruction& i = p.code()[pc];
+                const uint32_t st = p.streamOf(pc);
+                if (i.op == Opcode::Signal && i.event == llm::readyEvent(s) && st == 0) ++sig_ready;
+                if (i.op == Opcode::Wait && i.event == llm::readyEvent(s) && st == s) ++wait_ready;
+                if (i.op == Opcode::Signal && i.event == llm::doneEvent(s) && st == s) ++sig_done;
+                if (i.op == Opcode::Wait && i.event == llm::doneEvent(s) && st == 0) ++wait_done;
+            }
+            INFO("die " << die << " stream " << s);
+            CHECK(sig_ready > 0);
+            CHECK(sig_ready == wait_ready);
+            CHECK(sig_done == wait_done);
+        }
+    }
+}
