@@ -483,23 +483,27 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         i.op = Opcode::DmaStore, i.a = d.buf, i.addr = d.addr, i.bytes = d.bytes;
         return i;
     };
-    // Spreads `ops` evenly over code[from, to) (before the instruction at each chosen place).
-    auto spread = [](std::vector<Instruction>& code, size_t from, size_t to,
-                     const std::vector<Instruction>& ops) {
-        for (size_t m = ops.size(); m-- > 0;) {
-            const size_t at = from + (to - from) * m / ops.size();
-            code.insert(code.begin() + at, ops[m]);
-        }
+    // The DMA instructions go between the communication's: every insertion names a place in
+    // the communication code (before the instruction at that index). They are chosen from the
+    // last segment back, each at or before the previous one, and merged in one pass (inserting
+    // one by one into the vector was quadratic in the segments: minutes for a 512 MB gather).
+    std::vector<std::pair<size_t, Instruction>> ins;  // in the order chosen
+    auto spread = [&](size_t from, size_t to, const std::vector<Instruction>& ops) {
+        for (size_t m = ops.size(); m-- > 0;)
+            ins.push_back({from + (to - from) * m / ops.size(), ops[m]});
+    };
+    auto at = [&](size_t pos, const std::vector<Instruction>& ops) {
+        for (size_t m = ops.size(); m-- > 0;) ins.push_back({pos, ops[m]});
     };
     for (uint32_t r = 0; r < n; ++r) {
         std::vector<Instruction>& code = e.code(r);
-        // Last segment first, so the earlier ranges keep their positions.
+        ins.clear();
         for (uint64_t seg = S; seg-- > 0;) {
             const Part& p = parts[seg][r];
             if (seg + 1 == S) {
                 std::vector<Instruction> st_ops;
                 for (const Dma& d : p.stores) st_ops.push_back(store(d));
-                code.insert(code.begin() + p.end, st_ops.begin(), st_ops.end());
+                at(p.end, st_ops);
             }
             // During segment seg: store seg - 1 in the first half, load seg + 1 in the second
             // (the same set: each load waits for the store of its buffer).
@@ -507,19 +511,31 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
             if (seg + 1 < S) {
                 std::vector<Instruction> ops;
                 for (const Dma& d : parts[seg + 1][r].loads) ops.push_back(load(d));
-                spread(code, mid, p.end, ops);
+                spread(mid, p.end, ops);
             }
             if (seg > 0) {
                 std::vector<Instruction> ops;
                 for (const Dma& d : parts[seg - 1][r].stores) ops.push_back(store(d));
-                spread(code, p.begin, mid, ops);
+                spread(p.begin, mid, ops);
             }
             if (seg == 0) {
                 std::vector<Instruction> ops;
                 for (const Dma& d : p.loads) ops.push_back(load(d));
-                code.insert(code.begin() + p.begin, ops.begin(), ops.end());
+                at(p.begin, ops);
             }
         }
+        // Later choices sit at earlier (or equal) places and in front of earlier ones there, so
+        // the insertions in reverse order are sorted by place.
+        std::vector<Instruction> merged;
+        merged.reserve(code.size() + ins.size());
+        auto it = ins.rbegin();
+        for (size_t k = 0; k <= code.size(); ++k) {
+            for (; it != ins.rend() && it->first == k; ++it) merged.push_back(it->second);
+            if (k < code.size()) merged.push_back(code[k]);
+        }
+        if (it != ins.rend())
+            throw std::logic_error("staged collective: an insertion is out of order");
+        code = std::move(merged);
     }
     plan.sram_bytes = e.maxBytes();
     e.commit();

@@ -216,10 +216,24 @@ class Build {
         cs.dtype = dt;
         cs.bidirectional = c != coll::Collective::AllToAll && ranks.size() > 2;
         cs.pieces = 2;
-        cs.prefix =
-            fmt::format("s{}.{}.{}", stream, kind.substr(kind.find(' ') + 1), dtypeName(dt));
+        cs.prefix = fmt::format("s{}.{}.{}.n{}", stream, kind.substr(kind.find(' ') + 1),
+                                dtypeName(dt), ranks.size());
         coll::Staging stg;
-        stg.budget_bytes = em(ranks[0]).commBudget();
+        // Each prefix (kind, dtype, group size) has its own staging buffers, so a stream that
+        // carries several kinds holds several sets: cap this one at what the SRAM has left
+        // above the receive buffer's reserve (DieSpec), or early messages would find no room
+        // and block the die's ejection port. Plans whose staging fits keep the whole share.
+        uint64_t budget = em(ranks[0]).commBudget();
+        const uint64_t limit = static_cast<uint64_t>(double(die_.sram_bytes) *
+                                                     (die_.compute_share + 4 * die_.comm_share));
+        for (uint32_t r : ranks) {
+            uint64_t others = 0;
+            for (const auto& b : out_.fw.program(die(r)).buffers())
+                if (b.name.compare(0, cs.prefix.size() + 1, cs.prefix + ".") != 0)
+                    others += b.bytes();
+            budget = std::min(budget, limit > others ? limit - others : 0);
+        }
+        stg.budget_bytes = budget;
         stg.in_addr = in;
         stg.out_addr = out;
         std::vector<uint32_t> before;

@@ -73,12 +73,12 @@ TEST_CASE("tatp is a plan dimension: parsed, printed, second fastest in rank ord
 
 TEST_CASE("tatp refuses what it does not combine with, naming the plan", "[llm][plan][tatp]") {
     const placement::DieArray a{4, 8};
-    CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "tp=2,tatp=16", a, "snake", 128,
-                              2048),
-                      Contains("tatp=16 combines with dp and fsdp only") && Contains("tp=2"));
-    CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "pp=2,tatp=16", a, "snake", 128,
-                              2048),
-                      Contains("drop tp, sp, pp and ep"));
+    CHECK_THROWS_WITH(
+        builder("configs/models/gpt3-6.7b.json", "tp=2,tatp=16", a, "snake", 128, 2048),
+        Contains("tatp=16 combines with dp and fsdp only") && Contains("tp=2"));
+    CHECK_THROWS_WITH(
+        builder("configs/models/gpt3-6.7b.json", "pp=2,tatp=16", a, "snake", 128, 2048),
+        Contains("drop tp, sp, pp and ep"));
     // 3 sequences of 100 tokens do not split over 32 dies.
     CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "tatp=32", a, "snake", 3, 100),
                       Contains("sp x tatp=32"));
@@ -108,8 +108,7 @@ TEST_CASE("Llama2-7B under dp=2 x tatp=16: weights sharded by 16, norms and embe
     CHECK_NOTHROW(sp.ledger.check());
 }
 
-TEST_CASE("TATP slots: the most any position's broadcast or reduce holds at once",
-          "[llm][tatp]") {
+TEST_CASE("TATP slots: the most any position's broadcast or reduce holds at once", "[llm][tatp]") {
     // docs/TEMP.md: broadcast peak floor((N-1)/2) + 2, reduce peak q + 6 capped by the chain.
     for (uint32_t n : {2u, 4u, 8u, 16u, 32u}) {
         uint32_t most = 0;
@@ -143,8 +142,8 @@ TEST_CASE("TATP rounds move one physical hop on ring placement, more in row-majo
           "[llm][tatp]") {
     // small-dense: 4 layers, hidden 512; 4 x 2 dies, dp=2 x tatp=4.
     const placement::DieArray a{4, 2};
-    auto ring = builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", a, "ring",
-                        4, 128);
+    auto ring =
+        builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", a, "ring", 4, 128);
     const llm::StepProgram r = ring.build(1);
     const auto hops = tatpSendHops(r, a);
     REQUIRE(!hops.empty());
@@ -152,8 +151,8 @@ TEST_CASE("TATP rounds move one physical hop on ring placement, more in row-majo
     // Row-major puts a group of 4 along one row of 4: a line, also one hop per chain step.
     // On a 2 x 4 array (2 per row) the group of 4 wraps rows: a chain step of 1 -> 2 is 2 hops.
     const placement::DieArray b{2, 4};
-    auto rm = builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", b,
-                      "row-major", 4, 128);
+    auto rm = builder("testbench/tests/llm/models/small-dense.json", "dp=2,tatp=4", b, "row-major",
+                      4, 128);
     const auto rmh = tatpSendHops(rm.build(1), b);
     CHECK(*std::max_element(rmh.begin(), rmh.end()) == 2);
     // Every stream record of a TATP operator is on a pipeline stream and sends whole blocks.
@@ -166,8 +165,7 @@ TEST_CASE("TATP rounds move one physical hop on ring placement, more in row-majo
     CHECK(records > 0);
 }
 
-TEST_CASE("TATP rounds' semaphores balance: every ready and done is awaited once",
-          "[llm][tatp]") {
+TEST_CASE("TATP rounds' semaphores balance: every ready and done is awaited once", "[llm][tatp]") {
     const placement::DieArray a{4, 2};
     auto sb = builder("testbench/tests/llm/models/small-dense.json", "tatp=8", a, "ring", 8, 128);
     const llm::StepProgram sp = sb.build(1);
