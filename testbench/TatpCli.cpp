@@ -48,6 +48,11 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
                   "smap (groups as given, dimension-order routes) or tcme (TEMP's traffic-"
                   "conscious optimizer reorders groups and installs routes)")
         ->capture_default_str();
+    c->add_option("--tcme-moves", o.tcme_moves,
+                  "what --mapping tcme may change (comma list): reorder (a group's chain order), "
+                  "reroute (a flow's dimension order), merge (same sub-tensor flows from one "
+                  "die into a multicast tree)")
+        ->capture_default_str();
     c->add_option("--heatmap", o.heatmap,
                   "link heatmap (SVG) of the run; with several runs one file each, "
                   "\".<algo>.<layout>.<N>.<mapping>\" before the extension");
@@ -65,6 +70,19 @@ int TatpCli::run(const CLI::App* c, const Options& o, std::ostream& os) {
     if (o.fsdp.empty()) CliArgs::rejectUnused(c, {"--fsdp-elems"}, "tatp without --fsdp");
     if (!o.fsdp.empty() && !c->count("--fsdp-elems"))
         throw UsageError("--fsdp needs --fsdp-elems (the elements each die contributes)");
+    if (o.mapping != "tcme")
+        CliArgs::rejectUnused(c, {"--tcme-moves"}, "tatp without --mapping tcme");
+    firmware::temp::TrafficMap::Moves moves{false, false, false};
+    for (const auto& m : CliArgs::parseStrings(o.tcme_moves, "--tcme-moves"))
+        if (m == "reorder")
+            moves.reorder = true;
+        else if (m == "reroute")
+            moves.reroute = true;
+        else if (m == "merge")
+            moves.merge = true;
+        else
+            throw UsageError(
+                fmt::format("--tcme-moves '{}': expected reorder, reroute or merge", m));
     std::vector<StreamSchedule::Algo> algos;
     for (const auto& a : CliArgs::parseStrings(o.algo, "--algo"))
         if (a == "tatp")
@@ -115,6 +133,7 @@ int TatpCli::run(const CLI::App* c, const Options& o, std::ostream& os) {
                 s.kernel.k = o.k ? o.k : 4 * n;
                 s.auto_stream = o.stream == "auto";
                 s.fsdp = o.fsdp, s.fsdp_elems = o.fsdp_elems, s.mapping = o.mapping;
+                s.tcme_moves = moves;
                 s.kernel.stream =
                     o.stream == "input" ? TatpKernel::Stream::Input : TatpKernel::Stream::Weight;
                 std::unique_ptr<RunOutputs> out;

@@ -17,6 +17,7 @@ class TatpCli {
         std::string stages = "forward,backward,gradient", dtype = "fp16", table;
         uint32_t m = 0, h = 0, k = 0;
         std::string fsdp, mapping = "smap";
+        std::string tcme_moves = "reorder,reroute,merge";
         uint32_t fsdp_elems = 0;
         std::string heatmap;  // link heatmap (SVG) per run
         bool timing_only = false;

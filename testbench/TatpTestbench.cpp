@@ -107,7 +107,7 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
     r.load_max_before = before.max, r.load_at_max_before = before.at_max;
     r.load_mean_before = before.mean;
     if (s.mapping == "tcme")
-        for (const auto& mv : tm.optimize()) r.moves.push_back(mv.what);
+        for (const auto& mv : tm.optimize(64, s.tcme_moves)) r.moves.push_back(mv.what);
     const auto after = tm.load();
     r.load_max = after.max, r.load_at_max = after.at_max, r.load_mean = after.mean;
     for (size_t i = 0; i < tm.groups().size(); ++i)
@@ -126,6 +126,11 @@ TatpResult TatpTestbench::run(const noc::NocParams& np, const core::CoreParams& 
         const uint32_t stream = g < fsdp.size() ? 1 : 0;
         s.kernel.routes[{stream, src, dst}] = net.addPathRoute(src, dst, tm.path(f));
         ++r.installed_routes;
+    }
+    // Merged flows: one multicast route per tree (X-first tree, as TrafficMap counts it).
+    for (const auto& t : tm.trees()) {
+        s.kernel.multicast[{t.src, t.round}] = net.addMulticastRoute(t.src, t.dsts);
+        ++r.installed_routes, ++r.multicast_trees;
     }
     TatpKernel::Plan plan = TatpKernel::build(arr, groups, s.kernel);
     core::CoreArray cores(net, cp);
@@ -240,9 +245,11 @@ void TatpTestbench::printReport(std::ostream& os, const TatpResult& r) {
                "  flows per link (TCME)  busiest (round, link) {} flows ({} pairs), mean {:.2f}",
                r.load_max, r.load_at_max, r.load_mean);
     if (s.mapping == "tcme")
-        fmt::print(os, "; before TCME {} ({} pairs), mean {:.2f}; {} moves, {} table routes",
+        fmt::print(os,
+                   "; before TCME {} ({} pairs), mean {:.2f}; {} moves, {} table routes ({} "
+                   "multicast trees)",
                    r.load_max_before, r.load_at_max_before, r.load_mean_before, r.moves.size(),
-                   r.installed_routes);
+                   r.installed_routes, r.multicast_trees);
     fmt::print(os, "\n");
     for (const auto& m : r.moves) fmt::print(os, "    {}\n", m);
     if (r.checked)

@@ -12,6 +12,7 @@
 
 #include "core/CoreParams.h"
 #include "firmware/temp/TatpKernel.h"
+#include "firmware/temp/TrafficMap.h"
 #include "hw/EnergyEvents.h"
 #include "hw/EnergyParams.h"
 #include "hw/EnergyReport.h"
@@ -34,6 +35,7 @@ struct TatpRunSpec {
     std::string fsdp;
     uint32_t fsdp_elems = 0;
     std::string mapping = "smap";
+    firmware::temp::TrafficMap::Moves tcme_moves;  // what "tcme" may change
 };
 
 struct TatpResult {
@@ -54,7 +56,8 @@ struct TatpResult {
     uint32_t load_max_before = 0, load_at_max_before = 0, load_max = 0, load_at_max = 0;
     double load_mean_before = 0, load_mean = 0;
     std::vector<std::string> moves;
-    uint32_t installed_routes = 0;
+    uint32_t installed_routes = 0;  // table routes: Y-first paths and multicast trees
+    uint32_t multicast_trees = 0;
     uint64_t d2d_flits = 0;
     bool checked = false, correct = false;
     double max_abs_error = 0;

@@ -34,7 +34,8 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
     if (tg.empty()) return die;
     temp::TrafficMap tm(a, tg);
     rep.before = rep.after = tm.load();
-    for (const auto& mv : tm.optimize(64, /*reroute=*/false)) rep.moves.push_back(mv.what);
+    for (const auto& mv : tm.optimize(64, {/*reorder=*/true, /*reroute=*/false, /*merge=*/false}))
+        rep.moves.push_back(mv.what);
     rep.after = tm.load();
     // A TATP group's chain order is the order of its ranks on its dies.
     for (size_t k = 0; k < ranks.size(); ++k)

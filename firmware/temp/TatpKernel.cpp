@@ -189,13 +189,35 @@ TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                                 sc.addRound(p, t) == r && sc.computeRound(p, t.item) < r)
                                 addCopy(t);
                     if (r == N) break;
+                    const auto tree = bc ? s.multicast.find({die, r}) : s.multicast.end();
+                    bool sent = false;
                     for (const auto& t : sc.transfers())
-                        if (t.round == r && t.src == p)
-                            prog.add(
-                                send(s, 0, die, chain[t.dst], itemBuf(t.item), plan.item_bytes));
+                        if (t.round == r && t.src == p) {
+                            if (tree == s.multicast.end()) {
+                                prog.add(send(s, 0, die, chain[t.dst], itemBuf(t.item),
+                                              plan.item_bytes));
+                                continue;
+                            }
+                            // One send on the tree carries the round's single item to all.
+                            for (const auto& o : sc.transfers())
+                                if (o.round == r && o.src == p && o.item != t.item)
+                                    throw std::logic_error(
+                                        "tatp: a multicast tree for a round that sends two items");
+                            if (sent) continue;
+                            Instruction i;
+                            i.op = Opcode::Send, i.bytes = plan.item_bytes;
+                            i.a = itemBuf(t.item), i.route = tree->second;
+                            prog.add(i);
+                            sent = true;
+                        }
                     for (const auto& t : sc.transfers())
                         if (t.round == r && t.dst == p) {
                             Instruction i = recv(s, 0, chain[t.src], die, kNoBuf, plan.item_bytes);
+                            if (bc) {
+                                auto from = s.multicast.find({chain[t.src], r});
+                                if (from != s.multicast.end())
+                                    i.peer = kNoCore, i.route = from->second;
+                            }
                             i.c = bc || sc.receivesIntoAccumulator(p, t)
                                       ? itemBuf(t.item)
                                       : S.at(slot.at(t.item, false, t.src));

@@ -46,6 +46,10 @@ class TatpKernel {
         // Table routes chosen by a mapper (TCME): (stream, source die, destination die) ->
         // route id installed on the network; other transfers take dimension order.
         std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> routes;
+        // Multicast trees chosen by the mapper (TCME's path merging): (source die, round) ->
+        // multicast route id. In every broadcast stage that die sends the round's item once on
+        // the tree and its destinations receive it from the tree.
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> multicast;
     };
     // A block of one of the group's matrices on one die: I [m x h], IT = I^T [h x m], W [h x k],
     // dO [m x k] are inputs; O [m x k], dI [m x h], dW [h x k] are outputs.

@@ -22,11 +22,46 @@ std::vector<TrafficMap::Flow> TrafficMap::flows() const {
         for (const auto& t : s.transfers()) {
             Flow f;
             f.group = g, f.round = t.round, f.src = grp.order[t.src], f.dst = grp.order[t.dst];
+            f.item = t.item;
             auto it = yx_.find({g, f.src, f.dst});
             f.yx = it != yx_.end() && it->second;
             out.push_back(f);
         }
     }
+    // A merged tree: every flow of (group, round, src) with the tree's item, when there are at
+    // least two (the item of the first such flow: TATP's first round sends one item both ways).
+    for (auto& f : out) {
+        if (!merged_.count({f.group, f.round, f.src})) continue;
+        uint32_t same = 0, item = UINT32_MAX;
+        for (const auto& o : out)
+            if (o.group == f.group && o.round == f.round && o.src == f.src) {
+                if (item == UINT32_MAX) item = o.item;
+                same += o.item == item;
+            }
+        if (same >= 2 && f.item == item) f.merged = true, f.yx = false;
+    }
+    return out;
+}
+
+bool TrafficMap::merge(uint32_t group, uint32_t round, uint32_t src) {
+    const bool fresh = merged_.insert({group, round, src}).second;
+    bool any = false;
+    for (const auto& f : flows())
+        any = any || (f.merged && f.group == group && f.round == round && f.src == src);
+    if (!any && fresh) merged_.erase({group, round, src});
+    return any;
+}
+
+std::vector<TrafficMap::Tree> TrafficMap::trees() const {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tree> t;
+    for (const auto& f : flows())
+        if (f.merged) {
+            Tree& x = t[{f.group, f.round, f.src}];
+            x.group = f.group, x.round = f.round, x.src = f.src;
+            x.dsts.push_back(f.dst);
+        }
+    std::vector<Tree> out;
+    for (auto& [k, v] : t) out.push_back(std::move(v));
     return out;
 }
 
@@ -47,9 +82,13 @@ std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
 
 std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> TrafficMap::linkLoads() const {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> l;
+    // A multicast tree's flows share their X-first paths' common links: each link once per tree.
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> tree_links;
     for (const Flow& f : flows()) {
         const auto p = path(f);
-        for (size_t i = 0; i + 1 < p.size(); ++i) ++l[{f.round, p[i], p[i + 1]}];
+        for (size_t i = 0; i + 1 < p.size(); ++i)
+            if (!f.merged || tree_links.insert({f.group, f.round, f.src, p[i], p[i + 1]}).second)
+                ++l[{f.round, p[i], p[i + 1]}];
     }
     return l;
 }
@@ -99,7 +138,7 @@ std::vector<std::vector<uint32_t>> TrafficMap::orderCandidates(
     return out;
 }
 
-std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, bool reroute) {
+std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, Moves moves) {
     std::vector<Move> kept;
     for (uint32_t it = 0; it < max_iter; ++it) {
         const Load now = load();
@@ -121,9 +160,29 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, bool rerou
         std::function<void()> apply;
         std::string what;
         std::set<uint32_t> tried_groups;
+        std::set<std::tuple<uint32_t, uint32_t, uint32_t>> tried_trees;
         for (const Flow& f : on) {
+            // One multicast tree for the flows that carry f's item from f's source this round.
+            const auto tree = std::make_tuple(f.group, f.round, f.src);
+            if (moves.merge && !f.merged && tried_trees.insert(tree).second) {
+                merged_.insert(tree);
+                bool forms = false;
+                for (const auto& o : flows())
+                    forms = forms || (o.merged && o.src == f.src && o.group == f.group &&
+                                      o.round == f.round);
+                const Load c = forms ? load() : best;
+                merged_.erase(tree);
+                if (forms && c < best) {
+                    best = c;
+                    what = fmt::format(
+                        "merge the flows from {} in round {} of group {} into a "
+                        "multicast tree",
+                        f.src, f.round, f.group);
+                    apply = [this, tree] { merged_.insert(tree); };
+                }
+            }
             // The flow's other dimension order.
-            if (reroute) {
+            if (moves.reroute && !f.merged) {
                 const auto key = std::make_tuple(f.group, f.src, f.dst);
                 const bool was = yx_[key];
                 yx_[key] = !was;
@@ -137,7 +196,7 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, bool rerou
                 }
             }
             // Another chain order for the flow's group.
-            if (!tried_groups.insert(f.group).second) continue;
+            if (!moves.reorder || !tried_groups.insert(f.group).second) continue;
             const auto saved = groups_[f.group].order;
             for (const auto& cand : orderCandidates(saved)) {
                 if (cand == saved) continue;

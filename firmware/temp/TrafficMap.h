@@ -5,11 +5,14 @@
 // takes (dimension order X then Y, or Y then X), the load of every directed D2D link per round,
 // and a greedy optimizer: find the most congested (round, link) pairs, try every move that
 // touches a flow on one of them (another chain order for the flow's group, the other dimension
-// order for the flow), keep the move that lowers the objective most, repeat until nothing improves.
+// order for the flow, or merging the flow with the flows that carry the same sub-tensor from the
+// same die in the same round into one multicast tree: TEMP's "redundant path merging"), keep the
+// move that lowers the objective most, repeat until nothing improves.
 // Objective, compared in order: the largest load of any (round, link), how many (round, link)
 // pairs carry it, the sum of squared loads. docs/TEMP.md "TCME".
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,7 +33,20 @@ class TrafficMap {
     };
     struct Flow {
         uint32_t group = 0, round = 0, src = 0, dst = 0;  // dies
+        uint32_t item = 0;                                // the sub-tensor (chain position)
         bool yx = false;                                  // Y first (else X first)
+        bool merged = false;  // part of a multicast tree: X-first paths, shared links carry it once
+    };
+    // One multicast tree: the flows of `group` that leave `src` in `round` with the same item.
+    struct Tree {
+        uint32_t group = 0, round = 0, src = 0;
+        std::vector<uint32_t> dsts;
+    };
+    // Which moves the optimizer may make.
+    struct Moves {
+        bool reorder = true;  // another chain (ring) order for a group
+        bool reroute = true;  // Y-then-X for a flow
+        bool merge = true;    // same-item flows from one die in one round into a multicast tree
     };
     struct Load {
         uint32_t max = 0;         // flows on the busiest (round, link)
@@ -59,9 +75,18 @@ class TrafficMap {
     // Flows that leave X-then-Y order: (group, src die, dst die).
     const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool>& yxFlows() const { return yx_; }
 
-    // Runs the optimizer; returns the moves kept, in order. `reroute` = false keeps every flow
-    // in X-then-Y order (only chain orders move): for runs that route by coordinates only.
-    std::vector<Move> optimize(uint32_t max_iter = 64, bool reroute = true);
+    // Merges the flows of `group` that leave die `src` in `round` carrying one item (a TATP
+    // broadcast's first round sends the die's own sub-tensor both ways) into a multicast tree;
+    // false when there are fewer than two such flows.
+    bool merge(uint32_t group, uint32_t round, uint32_t src);
+    // The merged trees with their current destinations (after any reorder).
+    std::vector<Tree> trees() const;
+
+    // Runs the optimizer; returns the moves kept, in order. Moves::reroute and Moves::merge off
+    // keep every flow a dimension-order unicast (only chain orders move): for runs that route by
+    // coordinates only.
+    std::vector<Move> optimize(uint32_t max_iter, Moves moves);
+    std::vector<Move> optimize(uint32_t max_iter = 64) { return optimize(max_iter, Moves{}); }
 
   private:
     std::vector<std::vector<uint32_t>> orderCandidates(const std::vector<uint32_t>& order) const;
@@ -69,6 +94,7 @@ class TrafficMap {
     placement::DieArray a_;
     std::vector<Group> groups_;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> yx_;
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> merged_;  // (group, round, src die)
 };
 
 }  // namespace wsc::firmware::temp

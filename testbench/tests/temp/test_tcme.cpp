@@ -73,3 +73,40 @@ TEST_CASE("the TCME optimizer relieves the links FSDP and TATP share in Fig. 11"
     REQUIRE(moves2.size() == moves.size());
     for (size_t i = 0; i < moves.size(); ++i) CHECK(moves[i].what == moves2[i].what);
 }
+
+TEST_CASE("TCME merges a die's same-item flows into a multicast tree", "[temp][tcme]") {
+    // One TATP chain 0 -> 2 -> 1 -> 3 on a 4 x 1 line. Round 0: every die sends its own block
+    // both ways: 0 -> 2 (links 0-1, 1-2), 2 -> 0 (2-1, 1-0), 2 -> 1 (2-1), 1 -> 2 (1-2),
+    // 1 -> 3 (1-2, 2-3), 3 -> 1 (3-2, 2-1). Link 1 -> 2 carries three flows (from 0 and twice
+    // from 1) and 2 -> 1 three (twice from 2, from 3).
+    TrafficMap m({4, 1}, {{"tatp", {0, 2, 1, 3}}});
+    const auto loads = m.linkLoads();
+    CHECK(loads.at({0, 1, 2}) == 3);
+    CHECK(loads.at({0, 2, 1}) == 3);
+    const auto before = m.load();
+    CHECK(before.max == 3);
+    // Die 1's two flows (to 2 and 3) share link 1 -> 2: as one tree they load it once.
+    REQUIRE(m.merge(0, 0, 1));
+    CHECK(m.linkLoads().at({0, 1, 2}) == 2);
+    CHECK(m.linkLoads().at({0, 2, 3}) == 1);
+    const auto trees = m.trees();
+    REQUIRE(trees.size() == 1);
+    CHECK(trees[0].src == 1);
+    CHECK(trees[0].dsts == std::vector<uint32_t>{2, 3});
+    // Relays carry different items each way: no tree (round 1, die 2 forwards two items).
+    CHECK_FALSE(m.merge(0, 1, 2));
+    CHECK(m.trees().size() == 1);
+
+    // The optimizer limited to merging (chain order kept) merges both shared sources and
+    // leaves the peak at two flows; with reordering it finds the physical line instead.
+    TrafficMap only_merge({4, 1}, {{"tatp", {0, 2, 1, 3}}});
+    const auto mv = only_merge.optimize(64, {false, true, true});
+    CHECK(mv.size() == 2);
+    CHECK(only_merge.load().max == 2);
+    CHECK(only_merge.groups()[0].order == std::vector<uint32_t>{0, 2, 1, 3});
+    CHECK(only_merge.trees().size() == 2);
+    TrafficMap all({4, 1}, {{"tatp", {0, 2, 1, 3}}});
+    all.optimize();
+    CHECK(all.load().max == 1);
+    CHECK(all.trees().empty());
+}
