@@ -73,6 +73,29 @@ void CollectiveEmitter::add(uint32_t rank, uint16_t acc, uint16_t rx, uint64_t e
     if (!dry()) code_[rank].push_back(i);
 }
 
+uint64_t CollectiveEmitter::unionBytes(const Firmware& fw, const std::string& prefix) const {
+    uint64_t most = 0;
+    const std::string head = prefix + ".";
+    for (uint32_t r = 0; r < nodes_.size(); ++r) {
+        const Program& p = fw.program(nodes_[r]);
+        uint64_t total = 0;
+        std::unordered_map<std::string, uint64_t> left = used_[r];  // not declared yet
+        for (const auto& b : p.buffers()) {
+            if (b.name.compare(0, head.size(), head) != 0) continue;
+            auto it = left.find(b.name);
+            uint64_t bytes = b.bytes();
+            if (it != left.end()) {
+                bytes = std::max(bytes, bytesOf(it->second));
+                left.erase(it);
+            }
+            total += bytes;
+        }
+        for (const auto& [name, elems] : left) total += bytesOf(elems);
+        most = std::max(most, total);
+    }
+    return most;
+}
+
 uint64_t CollectiveEmitter::maxBytes() const {
     return bytes_.empty() ? 0 : *std::max_element(bytes_.begin(), bytes_.end());
 }

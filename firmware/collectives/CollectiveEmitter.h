@@ -37,6 +37,10 @@ class CollectiveEmitter {
     // Bytes of the buffers this collective used on `rank` (declared or reused, each once).
     uint64_t bytes(uint32_t rank) const { return bytes_[rank]; }
     uint64_t maxBytes() const;
+    // The most SRAM any rank's buffers named "<prefix>.*" take once this collective's buffers
+    // join those `fw` already declares (reused names grow to the larger size): what a set
+    // shared by the collectives of one stream costs. Equals maxBytes() for a fresh prefix.
+    uint64_t unionBytes(const Firmware& fw, const std::string& prefix) const;
     // Instructions of this collective on `rank` so far (0 in a dry run), and that code.
     size_t codeSize(uint32_t rank) const { return code_[rank].size(); }
     std::vector<Instruction>& code(uint32_t rank) { return code_[rank]; }

@@ -395,12 +395,14 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         return v;
     };
     auto setName = [&](uint64_t seg) { return fmt::format("{}.s{}", s.prefix, seg % 2); };
-    // SRAM of two sets of segment 0 (the largest) plus the shared receive buffers.
+    // SRAM of two sets of segment 0 (the largest) plus the shared receive buffers, together
+    // with what earlier collectives on the same prefix declared (their buffers are reused and
+    // grow, so the prefix's whole set is what must fit the budget).
     auto sramFor = [&](uint64_t S) {
         CollectiveEmitter dry(nullptr, s.ranks, s.dtype, who);
         for (uint64_t set = 0; set < std::min<uint64_t>(S, 2); ++set)
             build(dry, s, segBlocks(S, 0), setName(set), s.prefix);
-        return dry.maxBytes();
+        return dry.unionBytes(fw, s.prefix);
     };
     const uint64_t most = *std::max_element(blocks.begin(), blocks.end());
     if (sramFor(most) > st.budget_bytes)

@@ -216,13 +216,14 @@ class Build {
         cs.dtype = dt;
         cs.bidirectional = c != coll::Collective::AllToAll && ranks.size() > 2;
         cs.pieces = 2;
-        cs.prefix = fmt::format("s{}.{}.{}.n{}", stream, kind.substr(kind.find(' ') + 1),
-                                dtypeName(dt), ranks.size());
+        // One staging set per stream (and dtype): the collectives of a stream run one after
+        // another, so they share its buffers (reused by name, grown to the largest), and
+        // emitStaged sizes each one's segments so that the shared set stays within the
+        // stream's share. Capped as well at what the SRAM has left above the receive buffer's
+        // reserve (DieSpec), or early messages would find no room and block the die's ejection
+        // port.
+        cs.prefix = fmt::format("s{}.{}", stream, dtypeName(dt));
         coll::Staging stg;
-        // Each prefix (kind, dtype, group size) has its own staging buffers, so a stream that
-        // carries several kinds holds several sets: cap this one at what the SRAM has left
-        // above the receive buffer's reserve (DieSpec), or early messages would find no room
-        // and block the die's ejection port. Plans whose staging fits keep the whole share.
         uint64_t budget = em(ranks[0]).commBudget();
         const uint64_t limit = static_cast<uint64_t>(double(die_.sram_bytes) *
                                                      (die_.compute_share + 4 * die_.comm_share));

@@ -160,3 +160,38 @@ TEST_CASE("a staged collective within a budget that holds it whole runs in one s
     CHECK_THROWS_WITH(Collectives::emitStaged(fw, s, Staging{1 << 20, {0, 1}, {}}),
                       Catch::Contains("one input address per rank (4), got 2"));
 }
+
+TEST_CASE("collectives staged on one prefix share its set within the budget", "[coll][staged]") {
+    // The LLM step gives each stream one staging set, used in turn by all its collectives (a
+    // TATP plan's stream 4 runs a 32-rank and a 16-rank all-reduce). The second collective
+    // reuses the first's buffers; its segments are sized so that the shared set stays within
+    // the budget, and they are not starved to a sliver by the first one's bytes.
+    firmware::Firmware fw(16);
+    const uint64_t budget = 1 << 20;
+    auto bytesOnDie0 = [&] {
+        uint64_t b = 0;
+        for (const auto& x : fw.program(0).buffers())
+            if (x.name.rfind("s4.fp16.", 0) == 0) b += x.bytes();
+        return b;
+    };
+    CollectiveSpec big;
+    big.kind = Collective::AllReduce, big.ranks = {0, 1, 2, 3, 4, 5, 6, 7};
+    big.elems = 8 << 20, big.prefix = "s4.fp16", big.bidirectional = true, big.pieces = 2;
+    const StagedPlan a =
+        Collectives::emitStaged(fw, big, Staging{budget, std::vector<uint64_t>(8, 0), {}});
+    CHECK(bytesOnDie0() <= budget);
+    CHECK(a.sram_bytes > budget / 2);
+    CollectiveSpec small = big;
+    small.ranks = {0, 2, 4, 6};
+    const StagedPlan b =
+        Collectives::emitStaged(fw, small, Staging{budget, std::vector<uint64_t>(4, 0), {}});
+    CHECK(bytesOnDie0() <= budget);  // the union of both collectives' buffers
+    // Half the blocks of the 8-rank set are the 4-rank set's to grow into: segments at least
+    // a third of the first collective's (a whole fresh budget would give about the same).
+    CHECK(b.segment_elems * 3 >= a.segment_elems);
+    // Ring kinds name their buffers alike: an all-gather after them reuses the set too.
+    CollectiveSpec ag = small;
+    ag.kind = Collective::AllGather;
+    Collectives::emitStaged(fw, ag, Staging{budget, std::vector<uint64_t>(4, 0), {}});
+    CHECK(bytesOnDie0() <= budget);
+}
