@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "firmware/collectives/Collectives.h"
@@ -163,7 +164,7 @@ class Build {
             out_.sram_bytes.push_back(em_[r]->sramBytes());
             out_.hbm_by_op[die(r)] = em_[r]->hbmBytesByTag();
         }
-        if (emit_) out_.fw.validate();
+        if (emit_ && !(capped_ && split_.empty())) out_.fw.validate();
         return std::move(out_);
     }
 
@@ -216,15 +217,20 @@ class Build {
         cs.dtype = dt;
         cs.bidirectional = c != coll::Collective::AllToAll && ranks.size() > 2;
         cs.pieces = 2;
-        // One staging set per stream (and dtype): the collectives of a stream run one after
-        // another, so they share its buffers (reused by name, grown to the largest), and
-        // emitStaged sizes each one's segments so that the shared set stays within the
-        // stream's share. Capped as well at what the SRAM has left above the receive buffer's
-        // reserve (DieSpec), or early messages would find no room and block the die's ejection
-        // port.
-        cs.prefix = fmt::format("s{}.{}", stream, dtypeName(dt));
+        // Each (kind, dtype, group size) on a stream has its own staging set (buffers reused by
+        // name by the later collectives of that shape). A stream's share is split evenly over
+        // the sets it carries when the first build found that they do not all fit (`split_`,
+        // StepBuilder::build), and every set is capped at what the SRAM has left above the
+        // receive buffer's reserve (DieSpec): early messages that find no room would block the
+        // die's ejection port.
+        cs.prefix = fmt::format("s{}.{}.{}.n{}", stream, kind.substr(kind.find(' ') + 1),
+                                dtypeName(dt), ranks.size());
+        sets_[stream].insert(cs.prefix);
         coll::Staging stg;
-        uint64_t budget = em(ranks[0]).commBudget();
+        auto sp = split_.find(stream);
+        const uint64_t want = em(ranks[0]).commBudget() /
+                              (sp == split_.end() ? 1 : std::max<uint32_t>(1, sp->second));
+        uint64_t budget = want;
         const uint64_t limit = static_cast<uint64_t>(double(die_.sram_bytes) *
                                                      (die_.compute_share + 4 * die_.comm_share));
         for (uint32_t r : ranks) {
@@ -233,6 +239,13 @@ class Build {
                 if (b.name.compare(0, cs.prefix.size() + 1, cs.prefix + ".") != 0)
                     others += b.bytes();
             budget = std::min(budget, limit > others ? limit - others : 0);
+        }
+        // First build: a set that does not fit marks the build for a second one with the
+        // shares split, and keeps its share here (this program is discarded, and tiny segments
+        // would only make it slow and large to emit).
+        if (budget < want) {
+            capped_ = true;
+            if (split_.empty()) budget = want;
         }
         stg.budget_bytes = budget;
         stg.in_addr = in;
@@ -884,6 +897,20 @@ class Build {
     const model::LayerGraph& g_;
     uint64_t layers_;
     bool emit_ = true;  // false: the schedule's memory and FLOPs only, no instructions
+    // Staging sets: how many each stream carries (prefixes seen), the split a rebuild uses, and
+    // whether some set got less than its share.
+    std::map<uint32_t, std::set<std::string>> sets_;
+    std::map<uint32_t, uint32_t> split_;
+    bool capped_ = false;
+
+  public:
+    void setSplit(std::map<uint32_t, uint32_t> s) { split_ = std::move(s); }
+    bool capped() const { return capped_; }
+    std::map<uint32_t, uint32_t> setsPerStream() const {
+        std::map<uint32_t, uint32_t> m;
+        for (const auto& [st, v] : sets_) m[st] = static_cast<uint32_t>(v.size());
+        return m;
+    }
     bool train_ = true;
     uint32_t e_ = 2;
     StepProgram out_;
@@ -906,8 +933,20 @@ StepProgram StepBuilder::build(uint64_t layers, bool emit) const {
         throw std::invalid_argument(
             fmt::format("step: {} layers per stage asked, the model has {} ({} layers over pp={})",
                         layers, per, model_.layers, plan_.pp));
-    Build b(model_, plan_, rank_die_, die_, spec_, graph_, layers, emit);
-    return b.run();
+    std::map<uint32_t, uint32_t> split;
+    {
+        Build b(model_, plan_, rank_die_, die_, spec_, graph_, layers, emit);
+        StepProgram out = b.run();
+        if (!b.capped()) return out;
+        split = b.setsPerStream();
+    }
+    // Some collective's staging set got less than its stream's share, because the sets emitted
+    // before it (several shapes on one stream) took the SRAM: build again with every stream's
+    // share split evenly over the sets it carries, so no set is starved by the order of
+    // emission (a TATP plan's dp all-reduce was left 0.17 MB and ran in 82 KB segments).
+    Build again(model_, plan_, rank_die_, die_, spec_, graph_, layers, emit);
+    again.setSplit(split);
+    return again.run();
 }
 
 }  // namespace wsc::firmware::llm

@@ -2,6 +2,7 @@
 // whole Llama2-7B step against its closed form, and the emitted rounds (every transfer one
 // physical hop on ring placement, the rounds' semaphores balanced). Plain C++, no SystemC.
 #include <catch2/catch.hpp>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -189,4 +190,36 @@ TEST_CASE("TATP rounds' semaphores balance: every ready and done is awaited once
             CHECK(sig_done == wait_done);
         }
     }
+}
+
+TEST_CASE("no collective's staging set is starved by the sets emitted before it",
+          "[llm][tatp][staging]") {
+    // GPT-3 6.7B dp=16 x tatp=2: stream 1 carries the K/V all-gather and reduce-scatter, stream
+    // 4 the dp all-reduce (16 ranks) and the replicated parameters' all-reduce (32 ranks). With
+    // a set per shape and first come first served, the dp all-reduce got 0.17 MB (82 KB
+    // segments, a latency-bound ring: 2.5 s of a 3.5 s step). The builder now splits each
+    // stream's share over its sets when they do not all fit.
+    const placement::DieArray a{8, 4};
+    const llm::StepProgram sp =
+        builder("configs/models/gpt3-6.7b.json", "dp=16,tatp=2", a, "ring", 128, 2048).build(1);
+    const uint64_t share = static_cast<uint64_t>(80.0 * (1 << 20) * llm::DieSpec{}.comm_share);
+    std::map<std::string, uint64_t> set_bytes;
+    uint64_t total = 0;
+    for (const auto& b : sp.fw.program(sp.rank_die[0]).buffers()) {
+        total += b.bytes();
+        if (b.name.rfind("s4.", 0) != 0 && b.name.rfind("s1.", 0) != 0) continue;
+        size_t dot = 0;
+        for (int i = 0; i < 4; ++i) dot = b.name.find('.', dot + 1);
+        set_bytes[b.name.substr(0, dot)] += b.bytes();
+    }
+    REQUIRE(set_bytes.count("s4.all-reduce.fp16.n16"));
+    REQUIRE(set_bytes.count("s4.all-reduce.fp16.n32"));
+    for (const auto& [prefix, bytes] : set_bytes) {
+        INFO(prefix << " " << bytes << " of a stream share of " << share);
+        CHECK(bytes > share / 4);  // two sets per stream: about half each
+        CHECK(bytes <= share / 2);
+    }
+    CHECK(total <=
+          static_cast<uint64_t>(80.0 * (1 << 20) *
+                                (llm::DieSpec{}.compute_share + 4 * llm::DieSpec{}.comm_share)));
 }
