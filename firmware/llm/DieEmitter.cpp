@@ -358,6 +358,19 @@ void DieEmitter::sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t b
     tag(was);
 }
 
+void DieEmitter::postReceive(bool forward, uint16_t buf, uint32_t from, uint64_t bytes) {
+    Instruction r;
+    r.op = Opcode::Recv;
+    r.c = buf, r.peer = from, r.bytes = bytes;
+    emit(r);
+    Instruction put;  // a one-flit put raising ctsEvent(forward) on the sender
+    put.op = Opcode::DmaPut;
+    put.a = CTS_, put.rbuf = CTS_, put.peer = from;
+    put.bytes = p_.buffer(CTS_).bytes();
+    put.event = ctsEvent(forward), put.raise = true;
+    emit(put);
+}
+
 void DieEmitter::recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t bytes) {
     use(forward ? kPipeComm : kPipeBack);
     const std::string was = tag_;
@@ -372,17 +385,7 @@ void DieEmitter::recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t
     // Two segments are posted ahead of the stores, so the transfer streams at the link rate
     // while no segment ever arrives before its receive.
     auto post = [&](uint64_t k) {
-        Instruction r;
-        r.op = Opcode::Recv;
-        r.c = P2P_[d][(turn + k) & 1], r.peer = from;
-        r.bytes = std::min(seg, bytes - k * seg);
-        emit(r);
-        Instruction put;
-        put.op = Opcode::DmaPut;
-        put.a = CTS_, put.rbuf = CTS_, put.peer = from;
-        put.bytes = p_.buffer(CTS_).bytes();
-        put.event = ctsEvent(forward), put.raise = true;
-        emit(put);
+        postReceive(forward, P2P_[d][(turn + k) & 1], from, std::min(seg, bytes - k * seg));
     };
     for (uint64_t k = 0; k < std::min<uint64_t>(segs, 2); ++k) post(k);
     for (uint64_t k = 0; k < segs; ++k) {
@@ -405,17 +408,7 @@ void DieEmitter::exchange(bool forward, uint32_t to, uint64_t send_addr, uint64_
     const uint32_t rturn = rx_turn_[d];
     rx_turn_[d] += static_cast<uint32_t>(rx);
     auto post = [&](uint64_t k) {
-        Instruction r;
-        r.op = Opcode::Recv;
-        r.c = RX_[d][(rturn + k) & 1], r.peer = from;
-        r.bytes = std::min(seg, recv_bytes - k * seg);
-        emit(r);
-        Instruction put;
-        put.op = Opcode::DmaPut;
-        put.a = CTS_, put.rbuf = CTS_, put.peer = from;
-        put.bytes = p_.buffer(CTS_).bytes();
-        put.event = ctsEvent(forward), put.raise = true;
-        emit(put);
+        postReceive(forward, RX_[d][(rturn + k) & 1], from, std::min(seg, recv_bytes - k * seg));
     };
     // Receives first (the neighbour's sends wait for their clear-to-send), then the segments of
     // both ways interleaved, so the two links of the round stream at once.

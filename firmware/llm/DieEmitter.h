@@ -129,6 +129,9 @@ class DieEmitter {
     const std::map<std::string, uint64_t>& hbmBytesByTag() const { return hbm_by_tag_; }
 
   private:
+    // One receive-driven segment: post the receive into `buf`, then clear the sender `from` to
+    // send it (recvTensor and exchange).
+    void postReceive(bool forward, uint16_t buf, uint32_t from, uint64_t bytes);
     struct Buf {
         uint16_t idx;
         uint64_t elems;
