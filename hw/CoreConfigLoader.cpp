@@ -29,7 +29,7 @@ core::CoreParams CoreConfigLoader::load(const YamlReader& c, const noc::NocParam
     }
     if (const auto v = c.optionalChild("vector")) {
         v->checkKeys({"lanes", "latency", "special_latency", "op_latency"});
-        p.vector.lanes = v->getUInt("lanes", 1, 4096, p.vector.lanes);
+        p.vector.lanes = v->getUInt("lanes", 1, 65536, p.vector.lanes);
         p.vector.latency = v->getCycles("latency", hz, 1, 1u << 20, p.vector.latency);
         p.vector.special_latency =
             v->getCycles("special_latency", hz, 1, 1u << 20, p.vector.special_latency);

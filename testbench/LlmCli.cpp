@@ -35,9 +35,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "rank placement: ring (contiguous physical rings), snake, row-major, tcme, or "
                   "the die of every rank as a list, e.g. 0,1,5,4 (default ring)");
     c->add_option("--mapping", o.mapping,
-                  "TEMP's names for a placement: smap (sequential: row-major) or tcme (ring "
-                  "blocks, TATP chains ordered by TCME's traffic optimizer); replaces "
-                  "--placement");
+                  "a paper's placement: TEMP's smap (sequential: row-major) or tcme (ring "
+                  "blocks, TATP chains ordered by TCME's traffic optimizer); MoEntwine's "
+                  "baseline (a block per TP group) or er (ER-Mapping: entwined TP groups, "
+                  "compact full token domains); replaces --placement");
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -140,10 +141,18 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         if (o.placement != "ring")
             throw std::invalid_argument(
                 "--mapping names a placement: give --mapping or --placement");
-        if (o.mapping != "smap" && o.mapping != "tcme")
-            throw std::invalid_argument(
-                fmt::format("--mapping: expected smap or tcme, got '{}'", o.mapping));
-        base.placement = o.mapping == "smap" ? "row-major" : "tcme";
+        if (o.mapping == "smap")
+            base.placement = "row-major";
+        else if (o.mapping == "tcme")
+            base.placement = "tcme";
+        else if (o.mapping == "baseline")
+            base.placement = "moe-baseline";
+        else if (o.mapping == "er")
+            base.placement = "er";
+        else
+            throw std::invalid_argument(fmt::format(
+                "--mapping: expected smap, tcme (TEMP), baseline or er (MoEntwine), got '{}'",
+                o.mapping));
     }
     if (!o.placement.empty() && o.placement.find_first_not_of("0123456789,") == std::string::npos) {
         // --placement 0,1,5,4: the die of every rank, in rank order (tp fastest)

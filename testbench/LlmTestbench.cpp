@@ -13,7 +13,9 @@
 #include "core/CoreArray.h"
 #include "core/CoreTraceSink.h"
 #include "core/PeArray.h"
+#include "firmware/moe/FtdAnalysis.h"
 #include "firmware/placement/ExplicitPlacement.h"
+#include "firmware/placement/MoePlacement.h"
 #include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/EnergyModel.h"
@@ -316,6 +318,20 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
             rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
             rep.before.mean, rep.after.mean, rep.moves.size());
+    }
+    if (res.placement == "er" || res.placement == "moe-baseline") {
+        const auto& mp = static_cast<const firmware::placement::MoePlacement&>(*pl);
+        const firmware::moe::FtdAnalysis fa(mp.mapping(firmware::plan::RankGrid(spec.plan), dies));
+        uint32_t overlaps = 0;
+        for (uint32_t a = 0; a < fa.ftds().size(); ++a)
+            for (uint32_t b = a + 1; b < fa.ftds().size(); ++b) overlaps += fa.overlap(a, b) > 0;
+        const auto& f0 = fa.ftds().front();
+        res.mapping = fmt::format(
+            "{}: {} FTDs of {} dies ({}x{} boxes), all-to-all {:.3f} hops on average ({:.3f} "
+            "to the other FTD dies), {} overlapping FTD pairs, longest all-reduce ring hop {}",
+            res.placement == "er" ? "ER-Mapping" : "MoEntwine baseline", fa.ftds().size(),
+            f0.dies.size(), f0.boxCols(), f0.boxRows(), fa.a2aHops(), fa.hopsToOthers(), overlaps,
+            fa.maxRingHop(0));
     }
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;

@@ -465,6 +465,31 @@ class Build {
 
     uint64_t tokensLocal() const { return g_.shape().tokens() / p_.tokenWays(); }
 
+    // MoEntwine's full token domains (docs/LLM.md, "Expert parallelism"): when EP spans the
+    // whole stage and every die of a TP group holds all of the group's tokens (all-reduce, no
+    // sequence parallelism), a die dispatches its group's tokens only to the experts of its FTD,
+    // the ranks sharing its tp index (one die of every TP group), and takes the results back from
+    // them; the TP group then sums its dies' partial expert outputs.
+    bool ftd() const {
+        return p_.ep > 1 && p_.tp > 1 && !p_.seqpar && p_.sp == 1 && p_.tatp == 1 &&
+               p_.ep == p_.stageRanks();
+    }
+    // The all-to-all groups of the expert layer on stage st: the FTDs, or the EP groups.
+    std::vector<std::vector<uint32_t>> a2aGroups(uint32_t st) const {
+        if (ftd()) return groupsOf(st, {Dim::DP, Dim::FSDP});
+        std::vector<std::vector<uint32_t>> out;
+        for (uint32_t r : grid_.stage(st))
+            if (r == grid_.epGroup(r)[0]) out.push_back(grid_.epGroup(r));
+        return out;
+    }
+    // The TP group's sum of its dies' partial expert outputs (FTD dispatch), forward after the
+    // combine and backward after the dispatch's reverse.
+    void moeReduce(uint32_t st, const std::string& lbl) {
+        for (const auto& grp : groupsOf(st, {Dim::TP}))
+            blocking("moe all-reduce", coll::Collective::AllReduce, grp, tokensLocal() * m_.hidden,
+                     addrs(grp, &Build::scratchOut), {}, lbl);
+    }
+
     // ---- forward ------------------------------------------------------------------------
     void forward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
                  std::vector<std::vector<uint64_t>>& act) {
@@ -681,14 +706,13 @@ class Build {
         // reverse of the combine before the last one (backward).
         if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
             ((fwd && o.tp == TpSplit::Column) || (!fwd && o.tp == TpSplit::Row))) {
+            // Each die sends tokens/tp x k rows: a TP rank's share of its group's tokens to the
+            // whole EP group, or (FTD) all of them routed to its FTD's dp of the tp x dp dies.
             const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
-            for (uint32_t r : ranks) {
-                if (r != grid_.epGroup(r)[0]) continue;
-                const auto grp = grid_.epGroup(r);
+            for (const auto& grp : a2aGroups(st))
                 blocking(fwd ? "ep dispatch" : "ep combine (backward)", coll::Collective::AllToAll,
                          grp, elems, addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut),
                          lbl);
-            }
         }
     }
 
@@ -727,15 +751,13 @@ class Build {
         if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
             ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column))) {
             const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
-            for (uint32_t r : ranks) {
-                if (r != grid_.epGroup(r)[0]) continue;
-                const auto grp = grid_.epGroup(r);
+            for (const auto& grp : a2aGroups(st))
                 blocking(fwd ? "ep combine" : "ep dispatch (backward)", coll::Collective::AllToAll,
                          grp, elems, addrs(grp, &Build::scratchOut), addrs(grp, &Build::scratchIn),
                          lbl);
-            }
+            if (ftd()) moeReduce(st, lbl);
             // With tp > 1 each TP rank dispatched a share of the tokens: gather them back.
-            if (fwd && p_.tp > 1 && !p_.seqpar)
+            else if (fwd && p_.tp > 1 && !p_.seqpar)
                 for (const auto& grp : groupsOf(st, {Dim::TP}))
                     blocking("tp all-gather", coll::Collective::AllGather, grp,
                              tokensLocal() * m_.hidden, addrs(grp, &Build::scratchIn),

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "firmware/placement/MoePlacement.h"
 #include "firmware/placement/RingPlacement.h"
 #include "firmware/placement/RowMajorPlacement.h"
 #include "firmware/placement/SnakePlacement.h"
@@ -26,7 +27,8 @@ std::vector<uint32_t> ringHops(const DieArray& a, const std::vector<uint32_t>& d
 }
 
 const std::vector<std::string>& Placement::names() {
-    static const std::vector<std::string> n{"row-major", "snake", "ring", "tcme"};
+    static const std::vector<std::string> n{"row-major", "snake",        "ring",
+                                            "tcme",      "moe-baseline", "er"};
     return n;
 }
 
@@ -35,8 +37,11 @@ std::unique_ptr<Placement> Placement::byName(const std::string& name) {
     if (name == "snake") return std::make_unique<SnakePlacement>();
     if (name == "ring") return std::make_unique<RingPlacement>();
     if (name == "tcme") return std::make_unique<TcmePlacement>();
+    if (name == "moe-baseline") return std::make_unique<MoePlacement>(moe::MappingKind::Baseline);
+    if (name == "er") return std::make_unique<MoePlacement>(moe::MappingKind::Entwined);
     throw std::invalid_argument(fmt::format(
-        "placement '{}': expected one of row-major, snake, ring, tcme, or the die of every "
+        "placement '{}': expected one of row-major, snake, ring, tcme, moe-baseline, er, or the "
+        "die of every "
         "rank as a list "
         "(0,1,5,4,...)",
         name));

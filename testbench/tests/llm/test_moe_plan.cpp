@@ -1,0 +1,165 @@
+// MoEntwine's mappings as LLM placements and the step builder's full-token-domain dispatch:
+// every dispatch and combine message stays inside the sender's FTD, the TP groups sum their
+// partial expert outputs, and ER-Mapping's FTDs are 2 x 2 blocks where the baseline's span
+// 3 x 3. Plain C++, no SystemC.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "firmware/llm/StepBuilder.h"
+#include "firmware/moe/MoeMapping.h"
+#include "firmware/placement/MoePlacement.h"
+#include "firmware/placement/Placement.h"
+#include "firmware/plan/RankGrid.h"
+#include "hw/ModelConfigLoader.h"
+
+using namespace wsc;
+using namespace wsc::firmware;
+using Catch::Matchers::Contains;
+using plan::ParallelPlan;
+using plan::RankGrid;
+
+namespace {
+
+std::string src(const std::string& rel) {
+    return std::string(WSC_SOURCE_DIR) + "/" + rel;
+}
+
+llm::DieSpec b200Die() {  // configs/moentwine_4x4_b200.yaml's die
+    llm::DieSpec d;
+    d.sram_bytes = 160ull << 20;
+    d.hbm_bytes = 180ull << 30;
+    d.hbm_bytes_per_cycle = 8e12 * 0.95 / 1e9;
+    d.peak_macs_per_cycle = 125 * 125 * 72;
+    d.vector_lanes = 32768;
+    d.dma_burst = 1 << 20;
+    d.clock_hz = 1e9;
+    return d;
+}
+
+struct Sends {
+    std::map<std::string, uint64_t> messages;           // by comm kind
+    std::map<std::string, uint64_t> bytes;              // CommRecord bytes by kind
+    std::map<std::string, uint32_t> max_hops;           // longest message by kind
+    std::map<std::string, std::set<uint32_t>> outside;  // dies that sent outside their domain
+};
+
+// Every Send of the expert all-to-alls and of the TP group's sums, checked against the domain
+// each must stay in (the sender's FTD, its TP group).
+Sends sendsOf(const std::string& policy, const std::string& planText) {
+    const auto m =
+        hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/tiny-moe-16.json"));
+    const auto p = ParallelPlan::parse(planText);
+    const placement::DieArray a{4, 4};
+    const auto pl = placement::Placement::byName(policy);
+    const auto dies = pl->place(RankGrid(p), a);
+    const auto mapping = dynamic_cast<const placement::MoePlacement&>(*pl).mapping(RankGrid(p), a);
+    llm::StepSpec s;
+    s.mode = llm::StepSpec::Mode::Prefill;
+    s.batch = 16;
+    s.seq = 64;
+    const llm::StepBuilder b(m, p, dies, a, b200Die(), s);
+    const llm::StepProgram prog = b.build(0);
+    Sends out;
+    for (const auto& c : prog.comms) {
+        const bool a2a = c.kind == "ep dispatch" || c.kind == "ep combine";
+        const bool red = c.kind == "moe all-reduce";
+        if (!a2a && !red) continue;
+        out.bytes[c.kind] += c.bytes;
+        const auto& code = prog.fw.program(c.die).code();
+        for (uint32_t pc = c.pc_begin; pc < c.pc_end; ++pc) {
+            const Instruction& i = code[pc];
+            if (i.op != Opcode::Send) continue;
+            ++out.messages[c.kind];
+            out.max_hops[c.kind] = std::max(out.max_hops[c.kind], a.hops(c.die, i.peer));
+            const bool inside = a2a ? mapping.ftdOf(i.peer) == mapping.ftdOf(c.die)
+                                    : mapping.groupOf(i.peer) == mapping.groupOf(c.die);
+            if (!inside) out.outside[c.kind].insert(c.die);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("MoE placements put rank g * tp + k on the mapping's die of rank k of group g",
+          "[llm][moe][placement]") {
+    const auto p = ParallelPlan::parse("dp=4,tp=4,ep=16");
+    const placement::DieArray a{4, 4};
+    const moe::DieMesh mesh(4, 4);
+    for (const char* policy : {"moe-baseline", "er"}) {
+        const auto dies = placement::Placement::byName(policy)->place(RankGrid(p), a);
+        const auto m = std::string(policy) == "er" ? moe::MoeMapping::entwined(mesh, 4, 4)
+                                                   : moe::MoeMapping::baseline(mesh, 4, 4);
+        const RankGrid g(p);
+        for (uint32_t r = 0; r < 16; ++r) {
+            INFO(policy << " rank " << r);
+            CHECK(dies[r] == m.groups()[g.coord(r).dp][g.coord(r).tp]);
+            // The ranks that share a tp index are one FTD.
+            CHECK(m.ftdOf(dies[r]) == m.ftdOf(m.groups()[0][g.coord(r).tp]));
+        }
+    }
+    // ER on 4x4, dp = tp = 4: the paper's entwined groups (docs/MOE.md): 2 x 2 FTD blocks.
+    const auto er = placement::Placement::byName("er")->place(RankGrid(p), a);
+    CHECK(er[0] == 0);  // group 0 rank 0 at D11
+    CHECK(er[4] == 1);  // group 1 rank 0 at D12
+    CHECK(er[8] == 4);  // group 2 rank 0 at D21
+    CHECK(er[12] == 5);
+    // Plans with other dimensions are refused, saying which.
+    CHECK_THROWS_WITH(placement::Placement::byName("er")->place(
+                          RankGrid(ParallelPlan::parse("dp=2,tp=4,pp=2,ep=8")), a),
+                      Contains("drop fsdp, sp, pp and tatp"));
+}
+
+TEST_CASE(
+    "FTD dispatch: every all-to-all message stays in the sender's FTD, every sum in its "
+    "TP group; ER halves the longest hop",
+    "[llm][moe][ftd]") {
+    const Sends base = sendsOf("moe-baseline", "dp=4,tp=4,ep=16");
+    const Sends er = sendsOf("er", "dp=4,tp=4,ep=16");
+    for (const Sends* s : {&base, &er}) {
+        CHECK(s->outside.empty());
+        // 2 layers x 16 dies x 3 peers per all-to-all (a die's share for itself is not sent).
+        CHECK(s->messages.at("ep dispatch") >= 2 * 16 * 3);
+        CHECK(s->messages.at("ep combine") == s->messages.at("ep dispatch"));
+        CHECK(s->messages.at("moe all-reduce") > 0);
+        // Per die: tokens/tp x top-k x hidden x 2 B per all-to-all (16 x 64 / 4 tokens a group,
+        // 256 / 4 to a die), the group's whole activations for the sum.
+        CHECK(s->bytes.at("ep dispatch") == 2 * 16 * (256 / 4) * 4 * 256 * 2);
+        CHECK(s->bytes.at("moe all-reduce") == 2 * 16 * 256 * 256 * 2);
+    }
+    // The same bytes leave every die under both mappings; only the distances differ: the
+    // baseline's FTD is rank k of four 2 x 2 TP blocks (a 3 x 3 box, 4 hops corner to corner),
+    // ER's a 2 x 2 block.
+    CHECK(base.bytes == er.bytes);
+    CHECK(base.max_hops.at("ep dispatch") == 4);
+    CHECK(er.max_hops.at("ep dispatch") == 2);
+    // The price: ER's TP rings close over 2 hops, the baseline's over 1.
+    CHECK(base.max_hops.at("moe all-reduce") == 1);
+    CHECK(er.max_hops.at("moe all-reduce") == 2);
+}
+
+TEST_CASE("without FTDs (tp = 1) the expert all-to-all spans the EP group as before",
+          "[llm][moe][ftd]") {
+    const auto m =
+        hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/tiny-moe-16.json"));
+    const auto p = ParallelPlan::parse("dp=16,ep=16");
+    const placement::DieArray a{4, 4};
+    const auto dies = placement::Placement::byName("ring")->place(RankGrid(p), a);
+    llm::StepSpec s;
+    s.mode = llm::StepSpec::Mode::Prefill;
+    s.batch = 16;
+    s.seq = 64;
+    const llm::StepProgram prog = llm::StepBuilder(m, p, dies, a, b200Die(), s).build(0);
+    std::set<uint32_t> peers;
+    bool reduce = false;
+    for (const auto& c : prog.comms) {
+        reduce |= c.kind == "moe all-reduce";
+        if (c.kind != "ep dispatch" || c.die != dies[0]) continue;
+        for (uint32_t pc = c.pc_begin; pc < c.pc_end; ++pc)
+            if (prog.fw.program(c.die).code()[pc].op == Opcode::Send)
+                peers.insert(prog.fw.program(c.die).code()[pc].peer);
+    }
+    CHECK(peers.size() == 15);
+    CHECK_FALSE(reduce);
+}
