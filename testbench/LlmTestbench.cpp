@@ -156,62 +156,97 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
     return r;
 }
 
-// T(L) = T(1) + (L - 1) (T(2) - T(1)): a phase of L layers per stage composed from two runs.
-double compose(double t1, double t2, uint64_t layers) {
-    return t1 + double(layers - 1) * (t2 - t1);
+// Which layer counts a phase simulates and each run's weight in the composed sum
+// (docs/LLM.md, "Composition"): T(L) = T(1) + sum over layers i = 1 .. L-1 of the increment of
+// i's kind, the increment of a kind measured as T(j + 1) - T(j) at the first layer j >= 1 of that
+// kind. One kind: T(1) + (L - 1) (T(2) - T(1)).
+struct Composition {
+    std::vector<uint64_t> builds;
+    std::vector<double> weight;
+    std::string rule;
+};
+
+Composition compositionFor(const firmware::model::ModelConfig& m, uint64_t L, uint32_t pp,
+                           bool full) {
+    Composition c;
+    if (full || L <= 2) {
+        c.builds = {L}, c.weight = {1.0};
+        c.rule = "every layer simulated";
+        return c;
+    }
+    // Layer kinds of the stage (a dense layer and an MoE layer cost differently; DeepSeek-V3
+    // starts with 3 dense layers, so T(2) - T(1) alone would never see an expert).
+    bool mixed = false;
+    for (uint64_t l = 1; l < m.layers; ++l) mixed |= m.moeLayer(l) != m.moeLayer(0);
+    if (mixed && pp > 1)
+        throw std::invalid_argument(fmt::format(
+            "composition: {} mixes dense and MoE layers and pp={} gives its stages different "
+            "layers; composing needs identical stages: give --full",
+            m.name, pp));
+    std::map<uint64_t, double> w{{1, 1.0}};
+    std::vector<std::string> terms{"T(1)"};
+    for (bool moe : {false, true}) {
+        uint64_t first = 0, count = 0;
+        for (uint64_t i = 1; i < L; ++i)
+            if (m.moeLayer(i) == moe) {
+                if (!count) first = i;
+                ++count;
+            }
+        if (!count) continue;
+        w[first + 1] += double(count);
+        w[first] -= double(count);
+        std::string t = fmt::format("{} (T({}) - T({}))", count, first + 1, first);
+        if (mixed) t += moe ? " [MoE layers]" : " [dense layers]";
+        terms.push_back(t);
+    }
+    for (const auto& [n, x] : w) c.builds.push_back(n), c.weight.push_back(x);
+    c.rule = "T(L) = " + terms[0];
+    for (size_t i = 1; i < terms.size(); ++i) c.rule += " + " + terms[i];
+    c.rule += " per stage";
+    return c;
 }
 
 LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>& rs,
-                      uint64_t layers) {
+                      const std::vector<double>& w) {
     LlmPhase p;
     p.name = name;
-    if (rs.size() == 1) {
-        const LlmRun& a = *rs[0];
-        p.cycles = double(a.cycles);
-        for (auto& [k, v] : a.exposed) p.exposed[k] = double(v);
-        for (auto& [k, v] : a.comm) p.comm[k] = double(v);
-        p.compute_busy = double(a.compute_busy);
-        p.model_flops = double(a.model_flops);
-        p.hbm_bytes = double(a.hbm_bytes_critical);
-        for (auto& [k, v] : a.hbm_by_op) p.hbm_by_op[k] = double(v);
-        p.events = a.events;
-        return p;
-    }
-    const LlmRun &a = *rs[0], &b = *rs[1];
-    p.cycles = compose(double(a.cycles), double(b.cycles), layers);
-    auto keys = [](const std::map<std::string, uint64_t>& x,
-                   const std::map<std::string, uint64_t>& y) {
-        std::vector<std::string> k;
-        for (auto& [n, v] : x) k.push_back(n);
-        for (auto& [n, v] : y)
-            if (!x.count(n)) k.push_back(n);
-        return k;
+    // Sum over runs of weight x value, for one figure of every run.
+    auto mix = [&](auto get) {
+        double v = 0;
+        for (size_t i = 0; i < rs.size(); ++i) v += w[i] * double(get(*rs[i]));
+        return v;
     };
-    auto get = [](const std::map<std::string, uint64_t>& m, const std::string& k) {
-        auto it = m.find(k);
-        return it == m.end() ? 0.0 : double(it->second);
+    auto mapMix = [&](auto field, std::map<std::string, double>& out) {
+        for (const LlmRun* r : rs)
+            for (const auto& kv : field(*r)) out[kv.first] = 0;
+        for (auto& [k, v] : out) {
+            const std::string key = k;
+            v = std::max(0.0, mix([&](const LlmRun& r) {
+                             const auto& m = field(r);
+                             auto it = m.find(key);
+                             return it == m.end() ? uint64_t{0} : it->second;
+                         }));
+        }
     };
-    for (const auto& k : keys(a.exposed, b.exposed))
-        p.exposed[k] = std::max(0.0, compose(get(a.exposed, k), get(b.exposed, k), layers));
-    for (const auto& k : keys(a.comm, b.comm))
-        p.comm[k] = std::max(0.0, compose(get(a.comm, k), get(b.comm, k), layers));
-    p.compute_busy = compose(double(a.compute_busy), double(b.compute_busy), layers);
-    for (const auto& k : keys(a.hbm_by_op, b.hbm_by_op))
-        p.hbm_by_op[k] = std::max(0.0, compose(get(a.hbm_by_op, k), get(b.hbm_by_op, k), layers));
-    p.model_flops = compose(double(a.model_flops), double(b.model_flops), layers);
-    p.hbm_bytes = compose(double(a.hbm_bytes_critical), double(b.hbm_bytes_critical), layers);
-    auto ev = [&](uint64_t x, uint64_t y) {
-        return uint64_t(std::max(0.0, compose(double(x), double(y), layers)) + 0.5);
-    };
-    const hw::EnergyEvents &ea = a.events, &eb = b.events;
+    p.cycles = mix([](const LlmRun& r) { return r.cycles; });
+    mapMix(
+        [](const LlmRun& r) -> const auto& { return r.exposed; }, p.exposed);
+    mapMix(
+        [](const LlmRun& r) -> const auto& { return r.comm; }, p.comm);
+    mapMix(
+        [](const LlmRun& r) -> const auto& { return r.hbm_by_op; }, p.hbm_by_op);
+    p.compute_busy = mix([](const LlmRun& r) { return r.compute_busy; });
+    p.model_flops = mix([](const LlmRun& r) { return r.model_flops; });
+    p.hbm_bytes = mix([](const LlmRun& r) { return r.hbm_bytes_critical; });
+    auto ev = [&](auto get) { return uint64_t(std::max(0.0, mix(get)) + 0.5); };
     p.events.cycles = uint64_t(p.cycles + 0.5);
-    p.events.flops = ev(ea.flops, eb.flops);
-    p.events.sram_bytes = ev(ea.sram_bytes, eb.sram_bytes);
-    p.events.link_bits = ev(ea.link_bits, eb.link_bits);
-    p.events.local_bits = ev(ea.local_bits, eb.local_bits);
-    p.events.d2d_bits = ev(ea.d2d_bits, eb.d2d_bits);
-    p.events.hbm_read_bits = ev(ea.hbm_read_bits, eb.hbm_read_bits);
-    p.events.hbm_write_bits = ev(ea.hbm_write_bits, eb.hbm_write_bits);
+    p.events.flops = ev([](const LlmRun& r) { return r.events.flops; });
+    p.events.sram_bytes = ev([](const LlmRun& r) { return r.events.sram_bytes; });
+    p.events.link_bits = ev([](const LlmRun& r) { return r.events.link_bits; });
+    p.events.local_bits = ev([](const LlmRun& r) { return r.events.local_bits; });
+    p.events.d2d_bits = ev([](const LlmRun& r) { return r.events.d2d_bits; });
+    p.events.hbm_read_bits = ev([](const LlmRun& r) { return r.events.hbm_read_bits; });
+    p.events.hbm_write_bits = ev([](const LlmRun& r) { return r.events.hbm_write_bits; });
     return p;
 }
 
@@ -363,11 +398,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             }
             if (res.step_tokens == 0) res.step_tokens = b.stepTokens();
         }
-        std::vector<uint64_t> ks;
-        if (spec.full || L <= 2)
-            ks = {L};
-        else
-            ks = {1, 2};
+        const Composition comp = compositionFor(spec.model, L, spec.plan.pp, spec.full);
+        const std::vector<uint64_t>& ks = comp.builds;
+        res.composition = comp.rule;
         std::vector<const LlmRun*> rs;
         const size_t first = res.runs.size();
         for (size_t i = 0; i < ks.size(); ++i) {
@@ -379,14 +412,12 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                          observe && last ? opt.observers : std::vector<RunObserver*>{}));
         }
         for (size_t i = first; i < res.runs.size(); ++i) rs.push_back(&res.runs[i]);
-        LlmPhase p = composePhase(name, rs, ks.size() == 1 ? ks[0] : L);
+        LlmPhase p = composePhase(name, rs, comp.weight);
         // The model's FLOPs of the whole phase (closed form from the graph), not composed.
         p.model_flops = double(b.stepModelFlops());
         return p;
     };
 
-    res.composition =
-        spec.full ? "every layer simulated" : "T(L) = T(1) + (L - 1) (T(2) - T(1)) per stage";
     if (spec.train) {
         res.phases.push_back(phase(StepSpec::Mode::Train, spec.seq, "train", true));
     } else {

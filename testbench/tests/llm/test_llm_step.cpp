@@ -71,6 +71,44 @@ TEST_CASE("composition holds per pipeline stage under 1F1B (pp=2, 4 micro-batche
     checkComposition("tp=2,pp=2,mb=4");
 }
 
+TEST_CASE(
+    "composition of dense and MoE layers: each kind's increment, within 2% of every layer "
+    "simulated",
+    "[llm][step][composition][moe]") {
+    // 2 dense layers then 4 MoE layers: T(6) = T(1) + (T(2) - T(1)) + 4 (T(3) - T(2)). The rule of
+    // one kind, T(1) + 5 (T(2) - T(1)), would never simulate an expert.
+    const hw::HardwareConfig hwc =
+        hw::HardwareLoader::loadFile(src("configs/moentwine_4x4_b200.yaml"));
+    hw::Wafer wafer("wafer", hwc, hw::MemoryTarget::Simple);
+    tb::LlmSpec s;
+    s.train = false;
+    s.model =
+        hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/tiny-moe-mixed.json"));
+    s.plan = firmware::plan::ParallelPlan::parse("dp=4,tp=4,ep=16");
+    s.placement = "er";
+    s.batch = 4;
+    s.seq = 64;
+    const tb::LlmResult composed = tb::LlmTestbench::run(wafer, s);
+    s.full = true;
+    const tb::LlmResult whole = tb::LlmTestbench::run(wafer, s);
+    REQUIRE(composed.runs.size() == 3);
+    CHECK(composed.composition ==
+          "T(L) = T(1) + 1 (T(2) - T(1)) [dense layers] + 4 (T(3) - T(2)) [MoE layers] per stage");
+    const double c = composed.phases[0].cycles, w = whole.phases[0].cycles;
+    INFO("composed " << c << " cycles, whole " << w << " cycles");
+    CHECK(std::abs(c - w) <= 0.02 * w);
+    // The expert all-to-alls are in the composed phase, four MoE layers' worth.
+    const double a2a = composed.phases[0].comm.at("ep dispatch");
+    const double a2a_whole = whole.phases[0].comm.at("ep dispatch");
+    CHECK(std::abs(a2a - a2a_whole) <= 0.05 * a2a_whole);
+    // A mixed model cannot be composed over pipeline stages: they hold different layers.
+    s.full = false;
+    s.plan = firmware::plan::ParallelPlan::parse("dp=2,tp=4,pp=2,ep=8");
+    s.placement = "ring";
+    CHECK_THROWS_WITH(tb::LlmTestbench::run(wafer, s),
+                      Catch::Matchers::Contains("composing needs identical stages: give --full"));
+}
+
 TEST_CASE("memory fidelity: cycle-level HBM3 and the stack's bandwidth model agree within 5%",
           "[llm][step][memory]") {
     // A streaming-dominated step: one 2-channel HBM3 stack per die under a PE array 16x larger
