@@ -59,7 +59,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                 "simulate every layer instead of composing from 1 and 2 layers per stage");
     c->add_option("--compare", o.compare,
                   "run several plans, one table: PLAN;PLAN;... (quote it for the shell)");
-    c->add_option("--table", o.table, "--compare: also write the table (markdown) to this file");
+    c->add_option("--compare-mappings", o.compare_mappings,
+                  "run --plan under several --mapping names, one table: e.g. baseline,er");
+    c->add_option("--table", o.table,
+                  "--compare, --compare-mappings: also write the table (markdown) to this file");
     CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "network seed (default 1)");
     c->add_option("--stats", o.stats,
                   "write the report's numbers, memory per die, every run and the inputs to this "
@@ -137,22 +140,20 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     base.model = model;
     base.placement = o.placement;
     base.placement_list = o.placement_list;
+    // A paper's mapping name -> the placement policy.
+    auto placementOf = [](const std::string& flag, const std::string& m) -> std::string {
+        if (m == "smap") return "row-major";
+        if (m == "tcme") return "tcme";
+        if (m == "baseline") return "moe-baseline";
+        if (m == "er") return "er";
+        throw std::invalid_argument(fmt::format(
+            "{}: expected smap, tcme (TEMP), baseline or er (MoEntwine), got '{}'", flag, m));
+    };
     if (!o.mapping.empty()) {
         if (o.placement != "ring")
             throw std::invalid_argument(
                 "--mapping names a placement: give --mapping or --placement");
-        if (o.mapping == "smap")
-            base.placement = "row-major";
-        else if (o.mapping == "tcme")
-            base.placement = "tcme";
-        else if (o.mapping == "baseline")
-            base.placement = "moe-baseline";
-        else if (o.mapping == "er")
-            base.placement = "er";
-        else
-            throw std::invalid_argument(fmt::format(
-                "--mapping: expected smap, tcme (TEMP), baseline or er (MoEntwine), got '{}'",
-                o.mapping));
+        base.placement = placementOf("--mapping", o.mapping);
     }
     if (!o.placement.empty() && o.placement.find_first_not_of("0123456789,") == std::string::npos) {
         // --placement 0,1,5,4: the die of every rank, in rank order (tp fastest)
@@ -192,7 +193,17 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         throw std::invalid_argument(
             fmt::format("--memory: expected bandwidth or hbm, got '{}'", o.memory));
     std::vector<std::string> plans;
-    if (!o.compare.empty()) {
+    std::vector<std::string> placements;  // --compare-mappings: one run of --plan per mapping
+    if (!o.compare_mappings.empty()) {
+        if (!o.compare.empty() || !o.mapping.empty() || o.placement != "ring")
+            throw std::invalid_argument(
+                "--compare-mappings runs --plan under each mapping; drop --compare, --mapping and "
+                "--placement");
+        if (o.plan.empty()) throw std::invalid_argument("--compare-mappings needs --plan");
+        for (const auto& m : CliArgs::parseStrings(o.compare_mappings, "--compare-mappings", ','))
+            placements.push_back(placementOf("--compare-mappings", m));
+        plans.assign(placements.size(), o.plan);
+    } else if (!o.compare.empty()) {
         if (!o.plan.empty()) throw std::invalid_argument("--compare lists the plans; drop --plan");
         plans = CliArgs::parseStrings(o.compare, "--compare", ';');
     } else {
@@ -205,15 +216,18 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                      {o.perfetto, "--perfetto"},
                                      {o.table, "--table"}})
         if (!path.empty()) CliArgs::checkOutput(path, flag, inputs);
-    if (!o.table.empty() && o.compare.empty())
-        throw std::invalid_argument("--table writes the --compare table; give --compare");
+    if (!o.table.empty() && o.compare.empty() && o.compare_mappings.empty())
+        throw std::invalid_argument(
+            "--table writes the --compare table; give --compare or --compare-mappings");
     // SystemC elaborates once: one wafer serves every plan of the comparison.
     hw::Wafer wafer("wafer", hwc, target);
     std::vector<LlmResult> results;
     std::vector<std::pair<std::string, std::string>> refused;  // --compare: plan, why
     nlohmann::json stats;
-    for (const std::string& ptext : plans) {
+    for (size_t job = 0; job < plans.size(); ++job) {
+        const std::string& ptext = plans[job];
         LlmSpec s = base;
+        if (!placements.empty()) s.placement = placements[job];
         try {
             s.plan = firmware::plan::ParallelPlan::parse(ptext);
         } catch (const std::invalid_argument& e) {
@@ -222,8 +236,10 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         // A comparison lists the plans that cannot run (with why) and goes on with the others.
         auto refuse = [&](const std::string& why) {
             if (plans.size() == 1) throw std::invalid_argument(why);
-            refused.push_back({s.plan.str(), why});
-            fmt::print(os, "  {}: refused: {}\n", s.plan.str(), why);
+            const std::string what =
+                placements.empty() ? s.plan.str() : s.plan.str() + " " + s.placement;
+            refused.push_back({what, why});
+            fmt::print(os, "  {}: refused: {}\n", what, why);
         };
         if (o.micro_batches) {
             if (s.plan.micro_batches && s.plan.micro_batches != o.micro_batches)
@@ -232,7 +248,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                 s.plan.micro_batches));
             s.plan.micro_batches = static_cast<uint32_t>(o.micro_batches);
         }
-        const bool last = &ptext == &plans.back();
+        const bool last = job + 1 == plans.size();
         hw::ScenarioConfig sc;
         sc.name = o.hw;
         sc.setHardware(hwc);
@@ -255,8 +271,10 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             continue;
         }
         if (plans.size() > 1)
-            fmt::print(os, "  {}: {:.4g} s per step, {:.1f} s wall\n", s.plan.str(),
-                       r.stepSeconds(), r.wall_seconds);
+            fmt::print(os, "  {}{}: {:.4g} s per step, {:.1f} s wall\n", s.plan.str(),
+                       placements.empty() ? "" : " " + r.placement, r.stepSeconds(),
+                       r.wall_seconds);
+        if (plans.size() > 1 && !r.mapping.empty()) fmt::print(os, "    {}\n", r.mapping);
         if (plans.size() == 1) LlmTestbench::printReport(os, r);
         if (outputs) outputs->finishLlm(r, os, nullptr);
         nlohmann::json one;

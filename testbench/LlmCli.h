@@ -16,7 +16,8 @@ namespace wsc::tb {
 class LlmCli {
   public:
     struct Options {
-        std::string model, hw, plan, placement = "ring", mapping, compare, memory = "bandwidth";
+        std::string model, hw, plan, placement = "ring", mapping, compare, compare_mappings,
+                                     memory = "bandwidth";
         std::vector<uint32_t> placement_list;  // placement "list" (a scenario's YAML list)
         uint64_t batch = 0, seq = 0, prompt = 0, generate = 0, micro_batches = 0, seed = 1;
         std::string dtype = "fp16";
