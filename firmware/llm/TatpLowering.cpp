@@ -7,18 +7,6 @@ namespace wsc::firmware::llm {
 
 using temp::StreamSchedule;
 
-const char* TatpLowering::name(Stage s) {
-    switch (s) {
-        case Stage::Forward:
-            return "forward";
-        case Stage::Backward:
-            return "backward";
-        case Stage::Gradient:
-            return "gradient";
-    }
-    return "?";
-}
-
 StreamSchedule TatpLowering::schedule(Stage s, uint32_t n) {
     return StreamSchedule::make(
         StreamSchedule::Algo::Tatp,

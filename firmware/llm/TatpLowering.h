@@ -25,7 +25,7 @@ namespace wsc::firmware::llm {
 
 class TatpLowering {
   public:
-    enum class Stage { Forward, Backward, Gradient };
+    using Stage = temp::OperatorStage;
 
     // The operator as one die sees it: T tokens, K input features, C output columns per block.
     struct Shape {
@@ -47,7 +47,7 @@ class TatpLowering {
         uint64_t bytes = 0;
     };
 
-    static const char* name(Stage s);
+    static const char* name(Stage s) { return temp::stageName(s); }
     // The item schedule of a stage over N positions (weight streaming).
     static temp::StreamSchedule schedule(Stage s, uint32_t n);
     // HBM slots position p needs over all three stages (the ledger's TATP buffers).

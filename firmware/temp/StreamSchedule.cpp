@@ -8,6 +8,18 @@
 
 namespace wsc::firmware::temp {
 
+const char* stageName(OperatorStage s) {
+    switch (s) {
+        case OperatorStage::Forward:
+            return "forward";
+        case OperatorStage::Backward:
+            return "backward";
+        case OperatorStage::Gradient:
+            return "gradient";
+    }
+    return "?";
+}
+
 StreamSchedule::StreamSchedule(Algo a, Kind k, uint32_t n)
     : algo_(a), kind_(k), n_(n), item_(size_t(n) * n, 0), round_(size_t(n) * n, 0) {}
 

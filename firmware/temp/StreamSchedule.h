@@ -24,6 +24,12 @@
 
 namespace wsc::firmware::temp {
 
+// The three products of a linear operator O = I x W (TEMP Eq. 1) a stream schedule serves: the
+// forward O, the backward dI and the weight gradient dW. Shared by the kernel (TatpKernel) and
+// the plan lowering (llm::TatpLowering).
+enum class OperatorStage { Forward, Backward, Gradient };
+const char* stageName(OperatorStage s);  // "forward", "backward", "gradient"
+
 class StreamSchedule {
   public:
     enum class Algo { Tatp, Ring };

@@ -54,18 +54,6 @@ Instruction recv(const TatpKernel::Spec& s, uint32_t stream, uint32_t src, uint3
 
 }  // namespace
 
-const char* TatpKernel::name(Stage s) {
-    switch (s) {
-        case Stage::Forward:
-            return "forward";
-        case Stage::Backward:
-            return "backward";
-        case Stage::Gradient:
-            return "gradient";
-    }
-    return "?";
-}
-
 TatpKernel::Plan TatpKernel::build(const placement::DieArray& a,
                                    const std::vector<GroupLayout::Group>& groups, const Spec& s) {
     if (groups.empty()) throw std::invalid_argument("tatp: no groups");

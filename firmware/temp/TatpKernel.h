@@ -30,7 +30,7 @@ namespace wsc::firmware::temp {
 
 class TatpKernel {
   public:
-    enum class Stage { Forward, Backward, Gradient };
+    using Stage = OperatorStage;
     enum class Stream { Weight, Input };
 
     struct Spec {
@@ -73,7 +73,7 @@ class TatpKernel {
         (void)h;
         return k <= m ? Stream::Weight : Stream::Input;
     }
-    static const char* name(Stage s);
+    static const char* name(Stage s) { return stageName(s); }
     static const char* name(Stream s) { return s == Stream::Weight ? "weight" : "input"; }
     // Throws std::invalid_argument when a group size does not divide m (input streaming: also
     // k) or the split shape is empty.

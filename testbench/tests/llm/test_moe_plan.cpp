@@ -12,29 +12,19 @@
 #include "firmware/placement/Placement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/ModelConfigLoader.h"
+#include "testbench/tests/llm/TestDies.h"
 
 using namespace wsc;
 using namespace wsc::firmware;
 using Catch::Matchers::Contains;
 using plan::ParallelPlan;
 using plan::RankGrid;
+using wsc::test::b200Die;
 
 namespace {
 
 std::string src(const std::string& rel) {
     return std::string(WSC_SOURCE_DIR) + "/" + rel;
-}
-
-llm::DieSpec b200Die() {  // configs/moentwine_4x4_b200.yaml's die
-    llm::DieSpec d;
-    d.sram_bytes = 160ull << 20;
-    d.hbm_bytes = 180ull << 30;
-    d.hbm_bytes_per_cycle = 8e12 * 0.95 / 1e9;
-    d.peak_macs_per_cycle = 125 * 125 * 72;
-    d.vector_lanes = 32768;
-    d.dma_burst = 1 << 20;
-    d.clock_hz = 1e9;
-    return d;
 }
 
 struct Sends {

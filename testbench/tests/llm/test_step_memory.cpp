@@ -8,29 +8,18 @@
 
 #include "firmware/llm/StepBuilder.h"
 #include "hw/ModelConfigLoader.h"
+#include "testbench/tests/llm/TestDies.h"
 
 using namespace wsc;
 using namespace wsc::firmware;
 using Catch::Matchers::Contains;
 using llm::MemKind;
+using wsc::test::tempDie;
 
 namespace {
 
 std::string src(const std::string& rel) {
     return std::string(WSC_SOURCE_DIR) + "/" + rel;
-}
-
-// The TEMP die of configs/temp_4x8_die_level.yaml: 96 GB of HBM, 80 MB of SRAM.
-llm::DieSpec tempDie() {
-    llm::DieSpec d;
-    d.sram_bytes = 80ull << 20;
-    d.hbm_bytes = 96ull << 30;
-    d.hbm_bytes_per_cycle = 1.075e12 * 0.95 / 2e9;
-    d.peak_macs_per_cycle = 64 * 55 * 2 * 64;
-    d.vector_lanes = 4096;
-    d.dma_burst = 1 << 20;
-    d.clock_hz = 2e9;
-    return d;
 }
 
 struct Built {

@@ -12,6 +12,7 @@
 #include "firmware/placement/Placement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/ModelConfigLoader.h"
+#include "testbench/tests/llm/TestDies.h"
 
 using namespace wsc;
 using namespace wsc::firmware;
@@ -20,23 +21,12 @@ using llm::MemKind;
 using plan::Dim;
 using plan::ParallelPlan;
 using plan::RankGrid;
+using wsc::test::tempDie;
 
 namespace {
 
 std::string src(const std::string& rel) {
     return std::string(WSC_SOURCE_DIR) + "/" + rel;
-}
-
-llm::DieSpec tempDie() {  // configs/temp_4x8_die_level.yaml's die
-    llm::DieSpec d;
-    d.sram_bytes = 80ull << 20;
-    d.hbm_bytes = 96ull << 30;
-    d.hbm_bytes_per_cycle = 1.075e12 * 0.95 / 2e9;
-    d.peak_macs_per_cycle = 64 * 55 * 2 * 64;
-    d.vector_lanes = 4096;
-    d.dma_burst = 1 << 20;
-    d.clock_hz = 2e9;
-    return d;
 }
 
 llm::StepBuilder builder(const std::string& model, const std::string& plan,
