@@ -15,7 +15,8 @@ enum class Collective : uint8_t {
     AllReduce,      // every rank: the element-wise sum of all ranks' tensors
     ReduceScatter,  // rank q: block q of that sum
     AllGather,      // every rank: all ranks' blocks; rank q contributes block q
-    AllToAll,       // rank q's block j goes to rank j (block q of rank j's output)
+    AllToAll,       // rank q's block j goes to rank j (block q of rank j's output); with
+                    // CollectiveSpec::counts the blocks have per-pair sizes (all-to-all-v)
     Broadcast,      // every rank: the root's tensor
     Reduce,         // the root: the sum of all ranks' tensors
     SendRecv        // ranks {src, dst}: dst gets src's tensor
@@ -35,7 +36,8 @@ struct CollectiveSpec {
     std::vector<uint32_t> ranks;  // distinct NoC nodes; order matters (ring order, grid order)
     uint32_t rows = 0, cols = 0;  // Ring2D / Tree2D grid; rows * cols == ranks.size()
     // Tensor elements: per rank for AllReduce, Reduce, Broadcast, SendRecv and the input of
-    // ReduceScatter and AllToAll; the whole gathered tensor for AllGather.
+    // ReduceScatter and AllToAll (with `counts`: 0 or the largest row sum); the whole gathered
+    // tensor for AllGather.
     uint64_t elems = 0;
     DType dtype = DType::FP32;  // bytes per element on the wire and in SRAM
     // Buffer names start with "<prefix>."; a later collective with the same prefix reuses them.
@@ -44,8 +46,14 @@ struct CollectiveSpec {
     bool bidirectional = false;  // rings: half of every block goes each way round
     bool staggered = true;       // AllToAll: round r, rank q sends to rank (q + r) mod N
     uint32_t root = 0;           // Broadcast / Reduce: index into ranks
+    // AllToAll only: per-pair element counts, row-major n x n: counts[q * n + j] = elements rank
+    // q sends to rank j (counts[q * n + q] stays on q). Empty: the uniform all-to-all of `elems`.
+    // With counts, `elems` must be 0 or the largest row sum (a rank's input).
+    std::vector<uint64_t> counts;
 
     uint32_t size() const { return static_cast<uint32_t>(ranks.size()); }
+    // AllToAll: elements rank q sends to rank j (counts, or block j of the uniform `elems`).
+    uint64_t pair(uint32_t q, uint32_t j) const;
 };
 
 // A tensor that lives in the memory port (HBM) and is staged through SRAM segment by segment
@@ -58,7 +66,8 @@ struct Staging {
 
 const char* collectiveName(Collective c);  // "all-reduce", ...
 const char* algorithmName(Algorithm a);    // "ring", "ring2d", ...
-// "ring all-reduce of 1000 fp32 on 4 ranks (2 pieces, bidirectional)"
+// "ring all-reduce of 1000 fp32 on 4 ranks (2 pieces, bidirectional)"; with counts
+// "direct all-to-all-v of 1000 fp32 in all on 4 ranks" (the sum of the counts)
 std::string describe(const CollectiveSpec& s);
 
 }  // namespace wsc::firmware::coll

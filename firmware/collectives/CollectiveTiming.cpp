@@ -206,7 +206,8 @@ CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const
         for (uint32_t x = 0; x < k; ++x)
             for (uint32_t r = 1; r < n; ++r) {
                 const uint32_t d = s.staggered ? (q + r) % n : (r - 1 < q ? r - 1 : r);
-                const uint64_t elems = Partition::size(Partition::size(s.elems, n, d), k, x);
+                // The pair's block (all-to-all-v: counts[q * n + d]), piece x of it.
+                const uint64_t elems = Partition::size(s.pair(q, d), k, x);
                 if (!elems) continue;
                 const uint64_t bytes = elems * dtypeBytes(s.dtype);
                 const uint64_t F = std::max<uint64_t>(1, (bytes + flit - 1) / flit);

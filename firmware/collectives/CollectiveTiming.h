@@ -33,7 +33,8 @@
 // u_e + W_e - s_e + d_e + 2, with W_e its flits x s_e, u_e its first flit's zero-load grant and
 // d_e the trip beyond e of the farthest-going source's last message over it; a die's local
 // input port, whose VCs a message of V or more packets fills, so that the die's messages leave
-// one at a time; and the latest message on its own.
+// one at a time; and the latest message on its own. With per-pair counts (all-to-all-v) every
+// message has its pair's size; the bounds are the same.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,8 +82,8 @@ class CollectiveTiming {
     CollectiveTiming(const noc::Network& net, const CoreCosts& costs);
 
     // Ring all-reduce, reduce-scatter and all-gather (uni- or bidirectional, any ring) and the
-    // direct all-to-all (staggered or not, any pieces); throws std::invalid_argument on a spec
-    // Collectives::validate refuses or another algorithm.
+    // direct all-to-all (staggered or not, any pieces, uniform or per-pair counts); throws
+    // std::invalid_argument on a spec Collectives::validate refuses or another algorithm.
     CollectiveTime estimate(const CollectiveSpec& s) const;
 
     // The textbook alpha-beta-gamma form the closed form reduces to for one piece on a

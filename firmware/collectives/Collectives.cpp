@@ -49,6 +49,10 @@ const char* algorithmName(Algorithm a) {
     return "?";
 }
 
+uint64_t CollectiveSpec::pair(uint32_t q, uint32_t j) const {
+    return counts.empty() ? Partition::size(elems, size(), j) : counts.at(uint64_t(q) * size() + j);
+}
+
 std::string describe(const CollectiveSpec& s) {
     std::string knobs;
     auto add = [&](const std::string& k) { knobs += (knobs.empty() ? "" : ", ") + k; };
@@ -59,6 +63,13 @@ std::string describe(const CollectiveSpec& s) {
     if (s.kind == Collective::AllToAll && !s.staggered) add("not staggered");
     if (s.kind == Collective::Broadcast || s.kind == Collective::Reduce)
         add(fmt::format("root rank {}", s.root));
+    if (s.kind == Collective::AllToAll && !s.counts.empty()) {
+        uint64_t total = 0;
+        for (uint64_t c : s.counts) total += c;
+        return fmt::format("{} {}-v of {} {} in all on {} ranks{}", algorithmName(s.algo),
+                           collectiveName(s.kind), total, dtypeName(s.dtype), s.ranks.size(),
+                           knobs.empty() ? "" : " (" + knobs + ")");
+    }
     return fmt::format("{} {} of {} {} on {} ranks{}", algorithmName(s.algo),
                        collectiveName(s.kind), s.elems, dtypeName(s.dtype), s.ranks.size(),
                        knobs.empty() ? "" : " (" + knobs + ")");
@@ -72,10 +83,25 @@ bool ringKind(Collective k) {
 }
 
 // The tensor's first-level blocks: the chunk each rank owns after a reduce-scatter (Ring: rank
-// q owns block q; Ring2D: block (j, i) = j * rows + i, owned by the rank at row i, column j), the
-// block an all-to-all sends to each rank, or the whole tensor for trees and send-recv.
+// q owns block q; Ring2D: block (j, i) = j * rows + i, owned by the rank at row i, column j), or
+// the whole tensor for trees and send-recv. All-to-all: the n x n pair matrix, row-major (entry
+// q * n + j: what rank q sends to rank j), the counts or the uniform blocks of `elems`.
 std::vector<uint64_t> blocksOf(const CollectiveSpec& s) {
     const uint32_t n = s.size();
+    if (s.kind == Collective::AllToAll) {
+        if (!s.counts.empty()) {
+            if (s.counts.size() != uint64_t(n) * n)
+                throw std::invalid_argument(fmt::format(
+                    "collective '{}': {} per-pair counts for {} ranks (needs {} x {} = {})",
+                    s.prefix, s.counts.size(), n, n, n, uint64_t(n) * n));
+            return s.counts;
+        }
+        std::vector<uint64_t> m;
+        m.reserve(uint64_t(n) * n);
+        for (uint32_t q = 0; q < n; ++q)
+            for (uint64_t x : Partition::sizes(s.elems, n)) m.push_back(x);
+        return m;
+    }
     if (s.algo == Algorithm::Ring2D) {
         std::vector<uint64_t> b;
         for (uint32_t j = 0; j < s.cols; ++j)
@@ -83,7 +109,7 @@ std::vector<uint64_t> blocksOf(const CollectiveSpec& s) {
                 b.push_back(x);
         return b;
     }
-    if (ringKind(s.kind) || s.kind == Collective::AllToAll) return Partition::sizes(s.elems, n);
+    if (ringKind(s.kind)) return Partition::sizes(s.elems, n);
     return {s.elems};
 }
 
@@ -98,13 +124,35 @@ std::vector<uint64_t> beginsOf(const std::vector<uint64_t>& sizes) {
     return b;
 }
 
+// All-to-all over the pair matrix m (n x n, row-major): where rank q's block for each
+// destination j starts in its input (blocks in destination order), and where the block from
+// each source i starts in its output (blocks in source order); n + 1 entries, the last the total.
+std::vector<uint64_t> rowBegins(const std::vector<uint64_t>& m, uint32_t n, uint32_t q) {
+    std::vector<uint64_t> b(n + 1, 0);
+    for (uint32_t j = 0; j < n; ++j) b[j + 1] = b[j] + m[uint64_t(q) * n + j];
+    return b;
+}
+
+std::vector<uint64_t> colBegins(const std::vector<uint64_t>& m, uint32_t n, uint32_t q) {
+    std::vector<uint64_t> b(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i) b[i + 1] = b[i] + m[uint64_t(i) * n + q];
+    return b;
+}
+
+// The block of a begins vector (above) that holds index t: the last begin at or before t (empty
+// blocks share their begin with the next one and are skipped).
+size_t blockAt(const std::vector<uint64_t>& begins, uint64_t t) {
+    return std::upper_bound(begins.begin(), begins.end(), t) - begins.begin() - 1;
+}
+
 struct Seg {
     std::string name;
     uint64_t begin = 0, count = 0;
 };
 
-// Builds one collective over `blocks` with data buffers "<data>.*" and receive buffers "<rx>.*":
-// declares the data buffers rank by rank in tensor order, emits the schedule, returns the layout.
+// Builds one collective over `blocks` (blocksOf: for an all-to-all the pair matrix) with data
+// buffers "<data>.*" and receive buffers "<rx>.*": declares the data buffers rank by rank in
+// tensor order, emits the schedule, returns the layout.
 CollectiveLayout build(CollectiveEmitter& e, const CollectiveSpec& s,
                        const std::vector<uint64_t>& blocks, const std::string& data,
                        const std::string& rx) {
@@ -210,19 +258,24 @@ CollectiveLayout build(CollectiveEmitter& e, const CollectiveSpec& s,
     }
 
     if (s.kind == Collective::AllToAll) {
+        // blocks: the pair matrix. Rank q's input is its row's blocks in destination order, its
+        // output its column's blocks in source order (the uniform case: i * blocks[q]).
         for (uint32_t q = 0; q < n; ++q) {
             RankLayout& rl = lay.ranks[q];
+            const std::vector<uint64_t> ib = rowBegins(blocks, n, q), ob = colBegins(blocks, n, q);
             std::vector<std::vector<Seg>> out(n, std::vector<Seg>(k)), in(n, std::vector<Seg>(k));
-            for (uint32_t j = 0; j < n; ++j)
+            for (uint32_t j = 0; j < n; ++j) {
+                const uint64_t c = blocks[uint64_t(q) * n + j];
                 for (uint32_t x = 0; x < k; ++x)
                     in[j][x] = {fmt::format("{}.s{}.p{}", data, j, x),
-                                bb[j] + Partition::begin(blocks[j], k, x),
-                                Partition::size(blocks[j], k, x)};
-            for (uint32_t i = 0; i < n; ++i)
+                                ib[j] + Partition::begin(c, k, x), Partition::size(c, k, x)};
+            }
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint64_t c = blocks[uint64_t(i) * n + q];
                 for (uint32_t x = 0; x < k; ++x)
                     out[i][x] = {i == q ? in[q][x].name : fmt::format("{}.r{}.p{}", data, i, x),
-                                 i * blocks[q] + Partition::begin(blocks[q], k, x),
-                                 Partition::size(blocks[q], k, x)};
+                                 ob[i] + Partition::begin(c, k, x), Partition::size(c, k, x)};
+            }
             std::vector<std::vector<uint16_t>> sb(n, std::vector<uint16_t>(k, kNoBuf));
             std::vector<std::vector<uint16_t>> rb = sb;
             for (uint32_t j = 0; j < n; ++j)
@@ -314,7 +367,33 @@ void Collectives::validate(const CollectiveSpec& s, uint32_t nodes) {
     };
     if (s.prefix.empty()) fail("needs a buffer-name prefix");
     if (s.ranks.empty()) fail("has no ranks");
-    if (s.elems == 0) fail("has no elements");
+    if (!s.counts.empty()) {
+        // All-to-all-v: an n x n pair matrix; elems, if given, is the largest rank input.
+        const uint64_t n = s.ranks.size();
+        if (s.kind != Collective::AllToAll || s.algo != Algorithm::Direct)
+            fail(fmt::format("per-pair counts are for the direct all-to-all only, not a {} {}",
+                             algorithmName(s.algo), collectiveName(s.kind)));
+        if (s.counts.size() != n * n)
+            fail(
+                fmt::format("has {} per-pair counts, but {} ranks need {} x {} = {} (row-major: "
+                            "counts[q * n + j] = elements rank q sends to rank j)",
+                            s.counts.size(), n, n, n, n * n));
+        uint64_t most = 0, who = 0, total = 0;
+        for (uint64_t q = 0; q < n; ++q) {
+            uint64_t row = 0;
+            for (uint64_t j = 0; j < n; ++j) row += s.counts[q * n + j];
+            if (row > most) most = row, who = q;
+            total += row;
+        }
+        if (total == 0) fail("has no elements (every per-pair count is 0)");
+        if (s.elems != 0 && s.elems != most)
+            fail(
+                fmt::format("elems is {}, but with per-pair counts it must be 0 or the largest "
+                            "row sum, {} (rank {}'s input)",
+                            s.elems, most, who));
+    } else if (s.elems == 0) {
+        fail("has no elements");
+    }
     if (s.pieces == 0) fail("pieces must be at least 1");
     for (size_t i = 0; i < s.ranks.size(); ++i) {
         if (s.ranks[i] >= nodes)
@@ -387,6 +466,9 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         throw std::invalid_argument(
             fmt::format("{}: staging needs one output address per rank ({}) or none, got {}", who,
                         n, st.out_addr.size()));
+    // Ring kinds: the first-level blocks; all-to-all: the pair matrix, every pair's block cut
+    // into the S segments alike.
+    const bool a2a = s.kind == Collective::AllToAll;
     const std::vector<uint64_t> blocks = blocksOf(s);
     const std::vector<uint64_t> bb = beginsOf(blocks);
     auto segBlocks = [&](uint64_t S, uint64_t seg) {
@@ -442,6 +524,11 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
         if (seg == 0) {
             plan.first = lay;
             plan.segment_elems = sbb.back();
+            if (a2a) {  // the largest rank input of the segment
+                plan.segment_elems = 0;
+                for (uint32_t r = 0; r < n; ++r)
+                    plan.segment_elems = std::max(plan.segment_elems, rowBegins(sb, n, r)[n]);
+            }
         }
         for (uint32_t r = 0; r < n; ++r) {
             Part& p = parts[seg][r];
@@ -449,17 +536,30 @@ StagedPlan Collectives::emitStaged(Firmware& fw, const CollectiveSpec& s, const 
             const uint32_t own = ownBlock(s, r);
             // Segment-tensor index -> element offset in the rank's memory image.
             auto full = [&](uint64_t t) {
-                const size_t b = std::upper_bound(sbb.begin(), sbb.end(), t) - sbb.begin() - 1;
+                const size_t b = blockAt(sbb, t);
                 return bb[b] + Partition::begin(blocks[b], S, seg) + (t - sbb[b]);
             };
-            auto inOffset = [&](uint64_t t) {
+            // All-to-all: the segment's input (output) is rank r's row (column) of the segment's
+            // pair matrix, each pair's block part `seg` of the whole pair's block.
+            std::vector<uint64_t> ib, ob, sib, sob;
+            if (a2a) {
+                ib = rowBegins(blocks, n, r), ob = colBegins(blocks, n, r);
+                sib = rowBegins(sb, n, r), sob = colBegins(sb, n, r);
+            }
+            auto inOffset = [&](uint64_t t) -> uint64_t {
+                if (a2a) {
+                    const size_t j = blockAt(sib, t);
+                    return ib[j] + Partition::begin(blocks[uint64_t(r) * n + j], S, seg) +
+                           (t - sib[j]);
+                }
                 const uint64_t f = full(t);
                 return s.kind == Collective::AllGather ? f - bb[own] : f;
             };
             auto outOffset = [&](uint64_t t) -> uint64_t {
-                if (s.kind == Collective::AllToAll) {
-                    const uint64_t i = t / sb[r], o = t % sb[r];
-                    return i * blocks[r] + Partition::begin(blocks[r], S, seg) + o;
+                if (a2a) {
+                    const size_t i = blockAt(sob, t);
+                    return ob[i] + Partition::begin(blocks[uint64_t(i) * n + r], S, seg) +
+                           (t - sob[i]);
                 }
                 const uint64_t f = full(t);
                 return s.kind == Collective::ReduceScatter ? f - bb[own] : f;

@@ -1,7 +1,8 @@
 #pragma once
 // The collectives library: per-rank instruction streams for ring all-reduce, reduce-scatter
 // and all-gather (unidirectional or bidirectional, on any ring of nodes, or hierarchical on a
-// rows x cols grid), direct all-to-all, broadcast and reduce trees and point-to-point transfers,
+// rows x cols grid), direct all-to-all (uniform, or all-to-all-v with per-pair sizes:
+// CollectiveSpec::counts), broadcast and reduce trees and point-to-point transfers,
 // appended to the programs of the ranks' NoC nodes. Plain C++ on the instruction set: it runs on
 // a die-level NoC (one core per die) as on any core mesh. docs/COLLECTIVES.md has every
 // algorithm, the buffer naming and data layout, memory staging and the closed-form times

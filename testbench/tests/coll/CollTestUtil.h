@@ -50,9 +50,19 @@ inline float expectedValue(const firmware::coll::CollectiveSpec& s, uint32_t r, 
         case Collective::SendRecv:
             return inputValue(0, t);
         case Collective::AllToAll: {
-            const uint64_t blk = Partition::size(s.elems, n, r);
-            const uint64_t i = t / blk, o = t % blk;
-            return inputValue(uint32_t(i), Partition::begin(s.elems, n, r) + o);
+            // Output: blocks in source order; source i's block for r sits in i's input after
+            // i's blocks for ranks 0 .. r-1 (uniform or per-pair counts alike).
+            uint64_t at = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint64_t blk = s.pair(i, r);
+                if (t < at + blk) {
+                    uint64_t src = 0;
+                    for (uint32_t j = 0; j < r; ++j) src += s.pair(i, j);
+                    return inputValue(i, src + (t - at));
+                }
+                at += blk;
+            }
+            return -1.0e9f;  // past the output
         }
     }
     return 0;
@@ -71,8 +81,11 @@ inline uint64_t expectedOutputElems(const firmware::coll::CollectiveSpec& s, uin
                 return Partition::size(Partition::size(s.elems, s.cols, j), s.rows, i);
             }
             return Partition::size(s.elems, n, r);
-        case Collective::AllToAll:
-            return uint64_t(n) * Partition::size(s.elems, n, r);
+        case Collective::AllToAll: {
+            uint64_t sum = 0;  // rank r's column of the pair matrix
+            for (uint32_t i = 0; i < n; ++i) sum += s.pair(i, r);
+            return sum;
+        }
         case Collective::Reduce:
             return r == s.root ? s.elems : 0;
         case Collective::SendRecv:
@@ -80,6 +93,13 @@ inline uint64_t expectedOutputElems(const firmware::coll::CollectiveSpec& s, uin
         default:
             return s.elems;
     }
+}
+
+// Input elements of rank r for an all-to-all (its row of the pair matrix).
+inline uint64_t allToAllInputElems(const firmware::coll::CollectiveSpec& s, uint32_t r) {
+    uint64_t sum = 0;
+    for (uint32_t j = 0; j < s.size(); ++j) sum += s.pair(r, j);
+    return sum;
 }
 
 inline float inputFor(const firmware::coll::CollectiveSpec& s, uint32_t r, uint64_t e) {

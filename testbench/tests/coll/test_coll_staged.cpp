@@ -39,7 +39,8 @@ std::vector<float> inputImage(const CollectiveSpec& s, uint32_t r) {
         for (uint64_t i = 0; i < len; ++i) v.push_back(test::inputValue(1000, b + i));
         return v;
     }
-    for (uint64_t e = 0; e < s.elems; ++e) v.push_back(test::inputValue(r, e));
+    const uint64_t len = s.kind == Collective::AllToAll ? test::allToAllInputElems(s, r) : s.elems;
+    for (uint64_t e = 0; e < len; ++e) v.push_back(test::inputValue(r, e));
     return v;
 }
 
@@ -194,4 +195,46 @@ TEST_CASE("collectives staged on one prefix share its set within the budget", "[
     ag.kind = Collective::AllGather;
     Collectives::emitStaged(fw, ag, Staging{budget, std::vector<uint64_t>(4, 0), {}});
     CHECK(bytesOnDie0() <= budget);
+}
+
+TEST_CASE(
+    "a staged all-to-all-v cuts every pair's block into the segments and equals the reference",
+    "[coll][staged][alltoallv]") {
+    // Per-pair counts (CollectiveSpec::counts) with zero pairs, a zero row and a hot receiver;
+    // the budget holds a few hundred elements, so every pair's block is cut into many segments
+    // (pairs smaller than the segments are empty in the later ones).
+    const noc::NocParams np = test::meshParams(4, 4);
+    const core::CoreParams cp = stagedCore();
+    noc::NocShell shell("noc", np.clock_hz);
+    hw::MemorySystem mem(cp, np.clock_hz);
+    const std::vector<uint64_t> four = {50,  0,   370, 20,   //
+                                        0,   0,   0,   0,    //
+                                        110, 1,   0,   640,  //
+                                        30,  290, 3,   70};
+    const std::vector<uint64_t> five = {0,  130, 0, 40, 1000,  //
+                                        20, 0,   0, 10, 500,   //
+                                        0,  0,   0, 0,  0,     //
+                                        70, 0,   0, 90, 330,   //
+                                        1,  170, 0, 0,  9};
+    struct Case {
+        std::vector<uint32_t> ranks;
+        const std::vector<uint64_t>* counts;
+        uint32_t pieces;
+        bool staggered;
+    };
+    for (const Case& c :
+         {Case{{3, 0, 9, 14}, &four, 2, true}, Case{{3, 0, 9, 14}, &four, 1, false},
+          Case{{12, 5, 0, 10, 7}, &five, 2, true}, Case{{12, 5, 0, 10, 7}, &five, 3, false}}) {
+        CollectiveSpec s;
+        s.kind = Collective::AllToAll, s.algo = Algorithm::Direct, s.ranks = c.ranks;
+        s.counts = *c.counts, s.pieces = c.pieces, s.staggered = c.staggered, s.prefix = "v";
+        INFO(describe(s));
+        const uint64_t budget = 1500;
+        const Result r = runStaged(shell, mem, np, cp, s, budget);
+        INFO(r.error);
+        CHECK(r.correct);
+        CHECK(r.plan.segments > 1);
+        CHECK(r.plan.sram_bytes <= budget);
+        CHECK(r.plan.sram_bytes > budget / 2);  // the fewest segments that fit
+    }
 }
