@@ -49,6 +49,28 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
         CliArgs::addUInt(c, "--generate", o.generate, 0, uint64_t{1} << 24,
                          "tokens decoded after the prefill (default 0)");
     }
+    if (!train) {
+        c->add_option("--gating", o.gating,
+                      "route tokens with a seeded gating model: uniform, zipf or temporal "
+                      "(docs/MOE.md); default: every expert gets tokens x k / E rows");
+        c->add_option("--gating-seed", o.gating_seed, "gating model seed (default 1)");
+        c->add_option("--zipf-s", o.zipf_s, "zipf gating: exponent s (default 1.0)");
+        c->add_option("--hot-experts", o.hot_experts, "temporal gating: hot set size (default 4)");
+        c->add_option("--hot-probability", o.hot_probability,
+                      "temporal gating: probability a pick is hot (default 0.8)");
+        c->add_option("--drift", o.drift,
+                      "temporal gating: per-iteration replacement rate (default 0.1)");
+        c->add_option("--trace", o.trace,
+                      "route tokens by a JSON Lines expert trace (docs/MOE.md \"Trace format\"); "
+                      "its tokens per iteration must be --batch x --prompt");
+        c->add_option("--iteration", o.iteration,
+                      "the gating model's or trace's iteration to simulate (default 0)");
+        c->add_option("--balancer", o.balancer,
+                      "copy hot experts into shadow slots from the previous iteration's load: "
+                      "none (default), greedy or topo (MoEntwine Algorithm 1)");
+        c->add_option("--expert-slots", o.expert_slots,
+                      "--balancer: shadow slots per die (default 1)");
+    }
     CliArgs::addUInt(c, "--micro-batches", o.micro_batches, 1, 1u << 16,
                      "micro-batches per step (default: the plan's mb, else pp)");
     c->add_option("--dtype", o.dtype, "weights and activations: fp16 or bf16 (default fp16)");
@@ -133,6 +155,60 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
     return runWith(o, w.train, sc.hardware(), w.model, os);
 }
 
+firmware::llm::RoutingOptions LlmCli::routingOptions(const Options& o) {
+    using firmware::llm::RoutingOptions;
+    RoutingOptions r;
+    if (!o.gating.empty() && !o.trace.empty())
+        throw std::invalid_argument("--gating and --trace both route tokens: give one");
+    auto refuseWithout = [](const std::string& v, const char* flag, bool ok, const char* needs) {
+        if (!v.empty() && !ok) throw std::invalid_argument(fmt::format("{} needs {}", flag, needs));
+    };
+    const bool routed = !o.gating.empty() || !o.trace.empty();
+    refuseWithout(o.iteration, "--iteration", routed, "--gating or --trace");
+    refuseWithout(o.balancer, "--balancer", routed, "--gating or --trace");
+    refuseWithout(o.gating_seed, "--gating-seed", !o.gating.empty(), "--gating");
+    refuseWithout(o.expert_slots, "--expert-slots", !o.balancer.empty() && o.balancer != "none",
+                  "--balancer greedy or topo");
+    const bool zipf = o.gating == "zipf", temporal = o.gating == "temporal";
+    refuseWithout(o.zipf_s, "--zipf-s", zipf, "--gating zipf");
+    refuseWithout(o.hot_experts, "--hot-experts", temporal, "--gating temporal");
+    refuseWithout(o.hot_probability, "--hot-probability", temporal, "--gating temporal");
+    refuseWithout(o.drift, "--drift", temporal, "--gating temporal");
+    if (!routed) return r;
+    if (!o.gating.empty()) {
+        r.source = RoutingOptions::Source::Gating;
+        try {
+            r.gating.kind = firmware::moe::gatingKind(o.gating);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(fmt::format("--gating: {}", e.what()));
+        }
+        if (!o.gating_seed.empty())
+            r.gating.seed = CliArgs::parseUInt(o.gating_seed, "--gating-seed", 0, UINT64_MAX);
+    } else {
+        r.source = RoutingOptions::Source::Trace;
+        r.trace = o.trace;
+    }
+    if (!o.zipf_s.empty()) r.gating.zipfS = CliArgs::parseDouble(o.zipf_s, "--zipf-s", 0, 16);
+    if (!o.hot_experts.empty())
+        r.gating.hotExperts =
+            uint32_t(CliArgs::parseUInt(o.hot_experts, "--hot-experts", 1, 1u << 20));
+    if (!o.hot_probability.empty())
+        r.gating.hotProbability =
+            CliArgs::parseDouble(o.hot_probability, "--hot-probability", 0, 1);
+    if (!o.drift.empty()) r.gating.driftRate = CliArgs::parseDouble(o.drift, "--drift", 0, 1);
+    if (!o.iteration.empty())
+        r.iteration = uint32_t(CliArgs::parseUInt(o.iteration, "--iteration", 0, 1u << 30));
+    if (!o.balancer.empty()) {
+        if (o.balancer != "none" && o.balancer != "greedy" && o.balancer != "topo")
+            throw std::invalid_argument(
+                fmt::format("--balancer: expected none, greedy or topo, got '{}'", o.balancer));
+        r.balancer = o.balancer;
+    }
+    if (!o.expert_slots.empty())
+        r.slots = uint32_t(CliArgs::parseUInt(o.expert_slots, "--expert-slots", 1, 1024));
+    return r;
+}
+
 int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                     const firmware::model::ModelConfig& model, std::ostream& os) {
     LlmSpec base;
@@ -184,6 +260,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         base.batch = o.batch ? o.batch : 1;
         base.seq = o.prompt, base.generate = o.generate;
     }
+    base.routing = routingOptions(o);
     hw::MemoryTarget target;
     if (o.memory == "bandwidth")
         target = hw::MemoryTarget::Simple;

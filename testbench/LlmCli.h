@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/llm/RoutingSource.h"
 #include "firmware/model/ModelConfig.h"
 #include "hw/ScenarioConfig.h"
 
@@ -26,6 +27,9 @@ class LlmCli {
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;
         std::string command_line;  // as typed, for --stats
+        // Expert routing (infer): as typed, so a knob given without its source is refused.
+        std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
+            iteration, balancer, expert_slots;
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);
@@ -38,6 +42,8 @@ class LlmCli {
     // (peak RSS is per process), its wall time, peak RSS and the step's figures in one table.
     static int runBench(const Options& o, std::ostream& os);
     static std::string shellQuote(const std::string& s);
+    // The routing flags of `wsc llm infer` (refusing knobs given without their source).
+    static firmware::llm::RoutingOptions routingOptions(const Options& o);
 
   private:
     static int runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,

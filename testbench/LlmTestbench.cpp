@@ -250,6 +250,30 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
     return p;
 }
 
+// The report's view of a routed phase: rows per die of the first MoE layer's first micro-batch
+// (the busiest die against the mean) and the worst such ratio over the MoE layers.
+std::string routedRows(const std::string& phase, const LlmSpec& spec,
+                       const firmware::llm::ExpertRouting& rt) {
+    const firmware::llm::ExpertRouter router(spec.plan, spec.model.moe.experts);
+    double worst = 0, mean0 = 0;
+    uint64_t max0 = 0;
+    for (size_t j = 0; j < rt.layers.size(); ++j) {
+        const auto rl =
+            router.route(0, 0, rt.layers[j],
+                         j < rt.hosts.size() ? rt.hosts[j] : std::vector<std::vector<uint32_t>>{});
+        uint64_t total = 0;
+        for (const auto& r : rl.rows)
+            for (const auto& er : r) total += er.second;
+        const double mean = double(total) / double(rl.rows.size());
+        if (j == 0) max0 = rl.maxRows(), mean0 = mean;
+        if (mean > 0) worst = std::max(worst, double(rl.maxRows()) / mean);
+    }
+    return fmt::format(
+        "{}: expert rows per die in MoE layer 0 max {} / mean {:.1f} ({:.2f}x), worst layer "
+        "{:.2f}x",
+        phase, max0, mean0, mean0 > 0 ? double(max0) / mean0 : 0.0, worst);
+}
+
 }  // namespace
 
 firmware::llm::DieSpec LlmTestbench::dieSpec(const hw::HardwareConfig& hw) {
@@ -321,11 +345,15 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     s.batch = spec.batch;
     s.seq = spec.seq;
     s.dtype = spec.dtype;
+    const firmware::llm::RoutingSource src(spec.routing, spec.model, spec.plan, placed.rank_die,
+                                           placed.dies, spec.batch * spec.seq);
+    s.routing = src.forTokens(spec.batch * spec.seq);
     const StepBuilder b(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
     b.build(0, /*emit=*/false).ledger.check();
     if (!spec.train && spec.generate > 0) {
         s.mode = StepSpec::Mode::Decode;
         s.seq = spec.seq + spec.generate - 1;
+        s.routing = src.forTokens(spec.batch);
         const StepBuilder d(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
         d.build(0, /*emit=*/false).ledger.check();
     }
@@ -368,6 +396,11 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             f0.dies.size(), f0.boxCols(), f0.boxRows(), fa.a2aHops(), fa.hopsToOthers(), overlaps,
             fa.maxRingHop(0));
     }
+    if (spec.train && spec.routing.source != firmware::llm::RoutingOptions::Source::None)
+        throw std::invalid_argument("expert routing (--gating, --trace) is for wsc llm infer");
+    const firmware::llm::RoutingSource routing(spec.routing, spec.model, spec.plan, res.rank_die,
+                                               dies, spec.batch * spec.seq);
+    if (routing.enabled()) res.routing = routing.describe();
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;
     res.dies = dies.dies();
@@ -383,6 +416,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         s.batch = spec.batch;
         s.seq = seq;
         s.dtype = spec.dtype;
+        s.routing =
+            routing.forTokens(mode == StepSpec::Mode::Decode ? spec.batch : spec.batch * spec.seq);
+        if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
         StepBuilder b(spec.model, spec.plan, res.rank_die, dies, die, s);
         const uint64_t L = b.stageLayers();
         // Memory: the whole stage, every layer (a build, not simulated).
@@ -474,6 +510,7 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                s.train ? "" : fmt::format(", generate {}", s.generate),
                firmware::dtypeName(s.dtype), s.plan.microBatches());
     if (!r.mapping.empty()) fmt::print(os, "  {}\n", r.mapping);
+    if (!r.routing.empty()) fmt::print(os, "  routing: {}\n", r.routing);
     for (const auto& p : r.phases) {
         const double sec = r.seconds(p);
         fmt::print(os, "  {:<8} {:.4g} s ({:.4g} cycles)", p.name, sec, p.cycles);
@@ -581,6 +618,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
     j["placement"] = r.placement;
     j["rank_die"] = r.rank_die;
     if (!r.mapping.empty()) j["mapping"] = r.mapping;
+    if (!r.routing.empty()) j["routing"] = r.routing;
     j["batch"] = r.spec.batch;
     j["seq"] = r.spec.seq;
     j["generate"] = r.spec.generate;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "firmware/llm/MemoryLedger.h"
+#include "firmware/llm/RoutingSource.h"
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/model/ModelConfig.h"
 #include "firmware/plan/ParallelPlan.h"
@@ -37,6 +38,7 @@ struct LlmSpec {
     firmware::DType dtype = firmware::DType::FP16;
     bool full = false;  // simulate every layer instead of composing from 1 and 2 per stage
     uint64_t seed = 1;
+    firmware::llm::RoutingOptions routing;  // inference with ep > 1: skewed or traced routing
 };
 
 // One simulated build (a number of layers per stage, one phase).
@@ -102,6 +104,7 @@ struct LlmResult {
     uint64_t sram_max = 0, sram_capacity = 0;
     std::string composition;  // the rule used, for the report
     std::string mapping;      // placement tcme: TATP link loads before and after TCME
+    std::string routing;      // expert routing: the source, balancer and rows per die
     double wall_seconds = 0;
     uint64_t peak_rss_kb = 0;
 

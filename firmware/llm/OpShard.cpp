@@ -56,6 +56,7 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     if (ep) {
         x.instances = split(o.instances, p.ep, o, "experts", "ep");
         x.rows = tokens(o.rows, "tokens");
+        if (!o.isMatrix()) x.elems = tokens(o.elems, "elements");  // the expert's activation
     } else {
         switch (o.kind) {
             case OpKind::Linear:

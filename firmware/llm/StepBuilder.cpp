@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "firmware/collectives/Collectives.h"
 #include "firmware/llm/DieEmitter.h"
@@ -145,6 +146,13 @@ class Build {
         out_.ledger = MemoryLedger(nodes, die.hbm_bytes);
         e_ = dtypeBytes(s.dtype);
         die_flops_.assign(grid_.ranks(), 0);
+        if (s.routing) {
+            if (s.mode == StepSpec::Mode::Train || p.ep < 2)
+                throw std::invalid_argument(
+                    fmt::format("expert routing is for inference with ep > 1 (plan {}, {})",
+                                p.str(), modeName(s.mode)));
+            router_ = std::make_unique<ExpertRouter>(p, m.moe.experts);
+        }
         for (uint32_t r = 0; r < grid_.ranks(); ++r)
             em_.push_back(std::make_unique<DieEmitter>(out_.fw.program(rank_die[r]), rank_die[r],
                                                        die, s.dtype, p.tatp > 1));
@@ -185,6 +193,7 @@ class Build {
         uint64_t pp_rx[2][2] = {{0, 0}, {0, 0}};  // pipeline receive slots per direction
         uint64_t pp_recvs[2] = {0, 0};            // pipeline receives posted so far
         uint64_t kv = 0;
+        uint64_t copies = 0;  // expert copies (routing with a balancer's placement)
     };
     struct PendingComm {
         CommRecord rec;
@@ -207,9 +216,12 @@ class Build {
     // ---- communication ------------------------------------------------------------------
     void coll(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
               uint64_t elems, uint32_t stream, const std::vector<uint64_t>& in,
-              const std::vector<uint64_t>& out, const std::string& label, DType dt = DType::FP16) {
+              const std::vector<uint64_t>& out, const std::string& label, DType dt = DType::FP16,
+              const std::vector<uint64_t>* counts = nullptr) {
         if (ranks.size() < 2 || elems == 0) return;
         coll::CollectiveSpec cs;
+        if (counts)
+            cs.counts = std::vector<uint64_t>(*counts);  // all-to-all-v: elems = largest row
         cs.kind = c;
         cs.algo = c == coll::Collective::AllToAll ? coll::Algorithm::Direct : coll::Algorithm::Ring;
         for (uint32_t r : ranks) cs.ranks.push_back(die(r));
@@ -263,6 +275,11 @@ class Build {
             pc.rec.kind = kind;
             pc.rec.label = label;
             pc.rec.bytes = elems * dtypeBytes(dt);
+            if (counts) {
+                pc.rec.bytes = 0;
+                for (size_t j = 0; j < ranks.size(); ++j)
+                    pc.rec.bytes += (*counts)[i * ranks.size() + j] * dtypeBytes(dt);
+            }
             pc.begin = before[i];
             pc.end = em(ranks[i]).streamSize(stream);
             pending_comms_.push_back(pc);
@@ -272,13 +289,14 @@ class Build {
     // A blocking collective on stream 1: compute signals, the stream runs it, compute waits.
     void blocking(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
                   uint64_t elems, const std::vector<uint64_t>& in, const std::vector<uint64_t>& out,
-                  const std::string& label, DType dt = DType::FP16) {
+                  const std::string& label, DType dt = DType::FP16,
+                  const std::vector<uint64_t>* counts = nullptr) {
         if (ranks.size() < 2 || elems == 0) return;
         for (uint32_t r : ranks) {
             em(r).ready(kTensorComm);
             em(r).awaitReady(kTensorComm);
         }
-        coll(kind, c, ranks, elems, kTensorComm, in, out, label, dt);
+        coll(kind, c, ranks, elems, kTensorComm, in, out, label, dt, counts);
         for (uint32_t r : ranks) {
             em(r).done(kTensorComm);
             out_.waits.push_back({die(r), em(r).awaitDone(kTensorComm), kind});
@@ -330,6 +348,7 @@ class Build {
                 }
             }
             const uint32_t d = die(r);
+            if (router_) routedMemory(st, us, r, max_out);
             if (p_.fsdp > 1)
                 for (auto& g : rm.gather)
                     g = out_.ledger.alloc(d, MemKind::Buffers, max_unit * e_,
@@ -351,6 +370,48 @@ class Build {
                         rx =
                             out_.ledger.alloc(d, MemKind::Buffers, pipeBytes(), "pipeline receive");
         }
+    }
+
+    // Routing: the scratch must hold the die's routed rows (sent, received, and through the
+    // experts' widths), and every expert copy a balancer placed here needs its weights.
+    void routedMemory(uint32_t st, const std::vector<Unit>& us, uint32_t r, uint64_t& max_out) {
+        const uint32_t first = grid_.stage(st).front(), me = memberOf(r);
+        uint64_t copy_elems = 0;
+        for (const Unit& u : us) {
+            uint64_t width = m_.hidden, expert_params = 0;
+            for (const Operator& o : u.block->ops)
+                if (o.ffn == FfnRole::RoutedExpert && o.kind == OpKind::Linear)
+                    width = std::max({width, o.in, o.out}), expert_params += o.params;
+            for (uint32_t mb = 0; mb < p_.microBatches(); ++mb) {
+                const RoutedLayer* rl = routedFor(st, u.layer, mb);
+                if (!rl) continue;
+                for (size_t g = 0; g < rl->groups.size(); ++g) {
+                    const auto& grp = rl->groups[g];
+                    const size_t n = grp.size();
+                    for (size_t q = 0; q < n; ++q) {
+                        if (grp[q] != r) continue;
+                        uint64_t sent = 0, recv = 0;
+                        for (size_t j = 0; j < n; ++j)
+                            sent += rl->pairs[g][q * n + j], recv += rl->pairs[g][j * n + q];
+                        max_out = std::max(max_out, std::max(sent, recv) * m_.hidden);
+                    }
+                }
+                uint64_t rows = 0;
+                for (const auto& er : rl->rows[r - first]) rows += er.second;
+                max_out = std::max(max_out, rows * width);
+            }
+            const uint64_t j =
+                u.layer == ~0ull || u.layer >= moe_index_.size() ? ~0ull : moe_index_[u.layer];
+            if (j == ~0ull || j >= s_.routing->hosts.size()) continue;
+            uint64_t copies = 0;
+            for (uint32_t e = 0; e < s_.routing->hosts[j].size(); ++e)
+                for (uint32_t m : s_.routing->hosts[j][e])
+                    if (m == me && router_->nativeMember(e) != me) ++copies;
+            copy_elems += copies * expert_params;
+        }
+        if (copy_elems)
+            mem_[r].copies =
+                out_.ledger.alloc(die(r), MemKind::Weights, copy_elems * e_, "expert copies");
     }
 
     uint64_t pipeBytes() const { return tokensLocal() * m_.hidden / (p_.seqpar ? p_.tp : 1) * e_; }
@@ -470,17 +531,10 @@ class Build {
     // sequence parallelism), a die dispatches its group's tokens only to the experts of its FTD,
     // the ranks sharing its tp index (one die of every TP group), and takes the results back from
     // them; the TP group then sums its dies' partial expert outputs.
-    bool ftd() const {
-        return p_.ep > 1 && p_.tp > 1 && !p_.seqpar && p_.sp == 1 && p_.tatp == 1 &&
-               p_.ep == p_.stageRanks();
-    }
+    bool ftd() const { return ExpertRouter::ftd(p_); }
     // The all-to-all groups of the expert layer on stage st: the FTDs, or the EP groups.
     std::vector<std::vector<uint32_t>> a2aGroups(uint32_t st) const {
-        if (ftd()) return groupsOf(st, {Dim::DP, Dim::FSDP});
-        std::vector<std::vector<uint32_t>> out;
-        for (uint32_t r : grid_.stage(st))
-            if (r == grid_.epGroup(r)[0]) out.push_back(grid_.epGroup(r));
-        return out;
+        return ExpertRouter::groups(grid_, st);
     }
     // The TP group's sum of its dies' partial expert outputs (FTD dispatch), forward after the
     // combine and backward after the dispatch's reverse.
@@ -488,6 +542,64 @@ class Build {
         for (const auto& grp : groupsOf(st, {Dim::TP}))
             blocking("moe all-reduce", coll::Collective::AllReduce, grp, tokensLocal() * m_.hidden,
                      addrs(grp, &Build::scratchOut), {}, lbl);
+    }
+
+    // ---- expert routing (StepSpec::routing) -----------------------------------------------
+    // The routed layer of model layer `layer` (its MoE index among the model's layers) for
+    // micro-batch mb on stage st; null for a dense layer or without routing.
+    const RoutedLayer* routedFor(uint32_t st, uint64_t layer, uint32_t mb) {
+        if (!router_ || layer == ~0ull) return nullptr;
+        while (moe_index_.size() <= layer) {
+            const uint64_t i = moe_index_.size();
+            bool moe = false;
+            for (const Operator& o : g_.layer(i).ops) moe = moe || o.ffn == FfnRole::RoutedExpert;
+            uint64_t before = 0;
+            for (uint64_t j : moe_index_)
+                if (j != ~0ull) ++before;
+            moe_index_.push_back(moe ? before : ~0ull);
+        }
+        const uint64_t j = moe_index_[layer];
+        if (j == ~0ull) return nullptr;
+        const ExpertRouting& rt = *s_.routing;
+        if (j >= rt.layers.size())
+            throw std::invalid_argument(
+                fmt::format("expert routing: model layer {} is MoE layer {}, the routing has {}",
+                            layer, j, rt.layers.size()));
+        const auto key = std::make_tuple(st, j, mb);
+        auto it = routed_cache_.find(key);
+        if (it == routed_cache_.end())
+            it = routed_cache_
+                     .emplace(key, router_->route(st, mb, rt.layers[j],
+                                                  j < rt.hosts.size()
+                                                      ? rt.hosts[j]
+                                                      : std::vector<std::vector<uint32_t>>{}))
+                     .first;
+        return &it->second;
+    }
+    // Dispatch (or, reversed, combine) of the routed layer: an all-to-all-v per group with the
+    // routed rows of `hidden` elements each; in/out per rank of the stage.
+    void routedAllToAll(const std::string& kind, bool reverse, const std::vector<uint64_t>& in,
+                        const std::vector<uint64_t>& out, const std::string& lbl) {
+        const uint32_t first = grid_.stage(grid_.coord(routed_->groups[0][0]).pp).front();
+        for (size_t g = 0; g < routed_->groups.size(); ++g) {
+            const auto& grp = routed_->groups[g];
+            const size_t n = grp.size();
+            std::vector<uint64_t> counts(n * n);
+            uint64_t most = 0;
+            for (size_t q = 0; q < n; ++q) {
+                uint64_t row = 0;
+                for (size_t j = 0; j < n; ++j) {
+                    const uint64_t c = routed_->pairs[g][reverse ? j * n + q : q * n + j];
+                    counts[q * n + j] = c * m_.hidden;
+                    row += c * m_.hidden;
+                }
+                most = std::max(most, row);
+            }
+            std::vector<uint64_t> gi, go;
+            for (uint32_t r : grp) gi.push_back(in[r - first]), go.push_back(out[r - first]);
+            blocking(kind, coll::Collective::AllToAll, grp, most, gi, go, lbl, DType::FP16,
+                     &counts);
+        }
     }
 
     // ---- forward ------------------------------------------------------------------------
@@ -603,6 +715,7 @@ class Build {
         const auto& all = u.block->ops;
         block_ = u.block;
         const auto ranks = grid_.stage(st);
+        routed_ = routedFor(st, u.layer, mb);
         std::vector<size_t> idx(all.size());
         for (size_t j = 0; j < all.size(); ++j) idx[j] = fwd ? j : all.size() - 1 - j;
         for (size_t n = 0; n < idx.size(); ++n) {
@@ -631,18 +744,33 @@ class Build {
                     }
                 postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
             }
-            flops(ranks, sh, fwd);
+            flops(ranks, o, sh, fwd);
             ++turn_;
         }
+        routed_ = nullptr;
     }
 
-    void flops(const std::vector<uint32_t>& ranks, const OpShard& sh, bool fwd) {
+    void flops(const std::vector<uint32_t>& ranks, const Operator& o, const OpShard& sh, bool fwd) {
         const uint64_t f = fwd ? sh.flops_fwd : sh.flops_bwd;
-        out_.model_flops += f * ranks.size();
         for (uint32_t r : ranks) {
-            die_flops_[r] += f;
+            uint64_t fr = f;
+            if (routed_ && o.ffn == FfnRole::RoutedExpert) {
+                // FLOPs are linear in the rows: the whole operator's per row, times this die's.
+                const double per_row =
+                    o.rows ? double(o.fwd_flops) / double(o.rows) : double(o.row_cost.fwd_flops);
+                fr = uint64_t(per_row * double(routedRows(r)) + 0.5);
+            }
+            out_.model_flops += fr;
+            die_flops_[r] += fr;
             out_.die_flops_max = std::max(out_.die_flops_max, die_flops_[r]);
         }
+    }
+    // Rows the routed layer gives rank r (all its expert copies).
+    uint64_t routedRows(uint32_t r) const {
+        uint64_t n = 0;
+        for (const auto& er : routed_->rows[r - grid_.stage(grid_.coord(r).pp).front()])
+            n += er.second;
+        return n;
     }
 
     void attention(const std::vector<uint32_t>& ranks, const Operator& score, bool fwd,
@@ -680,10 +808,10 @@ class Build {
                              kv_local * cp, addrs(grp, &Build::scratchOut), {}, lbl);
         }
         // FLOPs of score, softmax and context together.
-        flops(ranks, sh, fwd);
+        flops(ranks, score, sh, fwd);
         for (const Operator& o : block_->ops)
             if (o.kind == OpKind::Softmax || o.kind == OpKind::AttnContext)
-                flops(ranks, shardOf(o, p_), fwd);
+                flops(ranks, o, shardOf(o, p_), fwd);
         ++turn_;
     }
 
@@ -708,6 +836,11 @@ class Build {
             ((fwd && o.tp == TpSplit::Column) || (!fwd && o.tp == TpSplit::Row))) {
             // Each die sends tokens/tp x k rows: a TP rank's share of its group's tokens to the
             // whole EP group, or (FTD) all of them routed to its FTD's dp of the tp x dp dies.
+            if (routed_) {
+                routedAllToAll("ep dispatch", false, addrs(grid_.stage(st), &Build::scratchIn),
+                               addrs(grid_.stage(st), &Build::scratchOut), lbl);
+                return;
+            }
             const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
             for (const auto& grp : a2aGroups(st))
                 blocking(fwd ? "ep dispatch" : "ep combine (backward)", coll::Collective::AllToAll,
@@ -751,10 +884,14 @@ class Build {
         if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
             ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column))) {
             const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
-            for (const auto& grp : a2aGroups(st))
-                blocking(fwd ? "ep combine" : "ep dispatch (backward)", coll::Collective::AllToAll,
-                         grp, elems, addrs(grp, &Build::scratchOut), addrs(grp, &Build::scratchIn),
-                         lbl);
+            if (routed_)
+                routedAllToAll("ep combine", true, addrs(grid_.stage(st), &Build::scratchOut),
+                               addrs(grid_.stage(st), &Build::scratchIn), lbl);
+            else
+                for (const auto& grp : a2aGroups(st))
+                    blocking(fwd ? "ep combine" : "ep dispatch (backward)",
+                             coll::Collective::AllToAll, grp, elems, addrs(grp, &Build::scratchOut),
+                             addrs(grp, &Build::scratchIn), lbl);
             if (ftd()) moeReduce(st, lbl);
             // With tp > 1 each TP rank dispatched a share of the tokens: gather them back.
             else if (fwd && p_.tp > 1 && !p_.seqpar)
@@ -815,10 +952,33 @@ class Build {
     // The die's compute for one operator.
     void compute(uint32_t r, const Operator& o, const OpShard& sh, size_t ui, bool fwd,
                  uint32_t mb) {
-        const model::Operator& x = sh.op;
+        // Routed experts' element-wise operators run over all the die's routed rows.
+        const bool routed = routed_ && o.ffn == FfnRole::RoutedExpert;
+        model::Operator routed_op;
+        if (routed && sh.op.kind != OpKind::Linear) {
+            routed_op = sh.op;
+            routed_op.elems = routedRows(r) * sh.op.out, routed_op.instances = 1;
+        }
+        const model::Operator& x = routed && sh.op.kind != OpKind::Linear ? routed_op : sh.op;
         DieEmitter& d = em(r);
         const uint64_t w_addr =
             p_.fsdp > 1 ? mem_[r].gather[(gather_uses_[r] - 1) & 1] : mem_[r].weights[ui];
+        if (routed && x.kind == OpKind::Linear) {
+            // One GEMM per expert copy with the rows routed to it (the activation, below, runs
+            // over all of them).
+            const uint64_t per = m_.moe.experts / p_.ep;
+            for (const auto& [e, n] : routed_->rows[r - grid_.stage(grid_.coord(r).pp).front()]) {
+                MatrixWork w;
+                w.m = n, w.k = x.in, w.n = x.out;
+                // Native experts lie in the unit's weights, copies in their own slots.
+                w.b_addr = router_->nativeMember(e) == memberOf(r)
+                               ? w_addr + (e % per) * x.in * x.out * e_
+                               : mem_[r].copies;
+                w.a_addr = scratchIn(r), w.c_addr = scratchOut(r);
+                d.matrix(w);
+            }
+            return;
+        }
         if (x.kind == OpKind::Linear) {
             if (x.rows == 0) return;  // an expert no token was routed to
             MatrixWork w;
@@ -845,7 +1005,8 @@ class Build {
             return;
         }
         VectorWork v;
-        v.elems = x.elems;
+        // Every instance (routed or shared expert) runs the element-wise operator.
+        v.elems = x.elems * x.instances;
         v.in_addr = {scratchIn(r)};
         v.out_addr = scratchOut(r);
         switch (x.kind) {
@@ -944,6 +1105,14 @@ class Build {
     uint64_t turn_ = 0;
     std::vector<uint64_t> die_flops_;
     const Block* block_ = nullptr;  // the block whose operators are being emitted
+    // Expert routing: the router, every model layer's MoE index (~0: dense), the routed layers
+    // by (stage, MoE layer, micro-batch), and the one of the operators being emitted.
+    std::unique_ptr<ExpertRouter> router_;
+    std::vector<uint64_t> moe_index_;
+    std::map<std::tuple<uint32_t, uint64_t, uint32_t>, RoutedLayer> routed_cache_;
+    const RoutedLayer* routed_ = nullptr;
+    // A rank's member index in its EP group.
+    uint32_t memberOf(uint32_t r) const { return r - grid_.epGroup(r)[0]; }
 };
 
 }  // namespace

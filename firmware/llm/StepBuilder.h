@@ -11,11 +11,13 @@
 // model from builds of 1 and 2 layers per stage, or a build of every layer is simulated whole.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "firmware/Firmware.h"
 #include "firmware/llm/DieSpec.h"
+#include "firmware/llm/ExpertRouter.h"
 #include "firmware/llm/MemoryLedger.h"
 #include "firmware/model/LayerGraph.h"
 #include "firmware/placement/Placement.h"
@@ -31,6 +33,9 @@ struct StepSpec {
     DType dtype = DType::FP16;
     uint64_t layers = 0;    // transformer layers built per stage (0: all of the stage's)
     bool optimizer = true;  // train: the Adam update after the last backward
+    // Inference with ep > 1: the tokens' chosen experts and the experts' copies (ExpertRouter).
+    // Null: every expert gets tokens x k / E rows (balanced routing).
+    std::shared_ptr<const ExpertRouting> routing;
 };
 const char* modeName(StepSpec::Mode m);
 

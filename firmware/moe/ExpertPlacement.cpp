@@ -26,6 +26,28 @@ ExpertPlacement ExpertPlacement::contiguous(uint32_t experts, uint32_t dies, uin
     return p;
 }
 
+ExpertPlacement ExpertPlacement::fromNative(const std::vector<std::vector<uint32_t>>& native,
+                                            uint32_t shadowSlots) {
+    uint32_t experts = 0;
+    for (const auto& n : native) experts += uint32_t(n.size());
+    if (native.empty() || experts == 0)
+        throw std::invalid_argument("expert placement: no dies or no experts");
+    ExpertPlacement p;
+    p.shadowSlots_ = shadowSlots;
+    p.native_ = native;
+    p.shadow_.assign(native.size(), {});
+    p.hosts_.assign(experts, {});
+    for (uint32_t d = 0; d < native.size(); ++d)
+        for (uint32_t e : native[d]) {
+            if (e >= experts || !p.hosts_[e].empty())
+                throw std::invalid_argument(fmt::format(
+                    "expert placement: expert {} on die {} is out of range (0..{}) or placed twice",
+                    e, d, experts - 1));
+            p.hosts_[e].push_back(d);
+        }
+    return p;
+}
+
 bool ExpertPlacement::hosts(uint32_t die, uint32_t expert) const {
     const auto& h = hosts_.at(expert);
     return std::find(h.begin(), h.end(), die) != h.end();

@@ -14,6 +14,11 @@ class ExpertPlacement {
     // Die d natively hosts experts d * E / dies .. (d + 1) * E / dies - 1 (E a multiple of the
     // dies: E/D >= 1), plus `shadowSlots` empty slots per die. Throws std::invalid_argument.
     static ExpertPlacement contiguous(uint32_t experts, uint32_t dies, uint32_t shadowSlots);
+    // Die d natively hosts native[d] (every expert exactly once over the dies), plus
+    // `shadowSlots` empty slots per die: a contiguous placement over ranks laid on dies in any
+    // order. Throws std::invalid_argument.
+    static ExpertPlacement fromNative(const std::vector<std::vector<uint32_t>>& native,
+                                      uint32_t shadowSlots);
 
     uint32_t experts() const { return uint32_t(hosts_.size()); }
     uint32_t dies() const { return uint32_t(native_.size()); }
