@@ -2,6 +2,7 @@
 // Runs collectives from firmware/collectives on a NoC with cores (CoreArray::run, no SystemC)
 // and checks every rank's output against a plain reference.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -201,6 +202,17 @@ inline core::CoreParams bigCore() {
     core::CoreParams cp;
     cp.sram.capacity_bytes = uint64_t(1) << 36;
     return cp;
+}
+
+// Runs one collective on a big core and checks every rank's output against the reference.
+inline void checkCorrect(const noc::NocParams& np, const firmware::coll::CollectiveSpec& s) {
+    INFO(firmware::coll::describe(s));
+    std::string nodes;
+    for (uint32_t r : s.ranks) nodes += std::to_string(r) + " ";
+    INFO("nodes " << nodes);
+    const CollRun r = runCollectives(np, bigCore(), {s});
+    INFO(r.first_error);
+    CHECK(r.correct);
 }
 
 }  // namespace wsc::test

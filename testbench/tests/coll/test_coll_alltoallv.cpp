@@ -58,16 +58,6 @@ const std::vector<uint64_t> kSkew5 = {0, 13, 0, 4, 100,  //
                                       7, 0,  0, 9, 33,   //
                                       1, 17, 0, 0, 0};
 
-void checkOne(const noc::NocParams& np, const CollectiveSpec& s) {
-    INFO(describe(s));
-    std::string nodes;
-    for (uint32_t r : s.ranks) nodes += std::to_string(r) + " ";
-    INFO("nodes " << nodes);
-    const test::CollRun r = test::runCollectives(np, test::bigCore(), {s});
-    INFO(r.first_error);
-    CHECK(r.correct);
-}
-
 bool sameFirmware(const firmware::Firmware& a, const firmware::Firmware& b) {
     if (a.cores() != b.cores()) return false;
     for (uint32_t c = 0; c < a.cores(); ++c) {
@@ -93,10 +83,10 @@ TEST_CASE("all-to-all-v with skewed per-pair counts equals the reference", "[col
             for (uint32_t pieces : {1u, 3u}) {
                 CollectiveSpec s =
                     allToAllV(scattered(n, 32, n + pieces), counts, pieces, staggered);
-                checkOne(die, s);
+                test::checkCorrect(die, s);
                 s.elems = largestRow(s);  // elems given: the largest rank input
                 s.ranks = scattered(n, 16, n + pieces + 1);
-                checkOne(mesh, s);
+                test::checkCorrect(mesh, s);
             }
     }
     // Random skews: a fifth of the pairs empty, the rest 1 .. 40, one hot receiver getting 8x.
@@ -110,7 +100,8 @@ TEST_CASE("all-to-all-v with skewed per-pair counts equals the reference", "[col
                     const uint64_t c = rng() % 5 == 0 ? 0 : 1 + rng() % 40;
                     counts[q * n + j] = j == hot ? 8 * c : c;
                 }
-            checkOne(die, allToAllV(scattered(n, 32, 100 + trial), counts, 2, trial % 2 == 0));
+            test::checkCorrect(die,
+                               allToAllV(scattered(n, 32, 100 + trial), counts, 2, trial % 2 == 0));
         }
 }
 

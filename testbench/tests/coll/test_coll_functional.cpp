@@ -47,16 +47,6 @@ CollectiveSpec ring(Collective k, std::vector<uint32_t> ranks, uint64_t elems, u
     return s;
 }
 
-void checkOne(const noc::NocParams& np, const CollectiveSpec& s) {
-    INFO(describe(s));
-    std::string nodes;
-    for (uint32_t r : s.ranks) nodes += std::to_string(r) + " ";
-    INFO("nodes " << nodes);
-    const test::CollRun r = test::runCollectives(np, test::bigCore(), {s});
-    INFO(r.first_error);
-    CHECK(r.correct);
-}
-
 const Collective kRingKinds[] = {Collective::AllReduce, Collective::ReduceScatter,
                                  Collective::AllGather};
 
@@ -71,9 +61,9 @@ TEST_CASE("ring all-reduce, reduce-scatter and all-gather equal the reference on
                 for (uint32_t pieces : {1u, 3u})
                     // Not divisible by n (nor by 2 n pieces), and fewer elements than messages.
                     for (uint64_t elems : {uint64_t(37 * n + 5), uint64_t(5)}) {
-                        checkOne(np, ring(k, snake(n), elems, pieces, bidir));
-                        checkOne(np,
-                                 ring(k, scattered(n, 32, n * 101 + elems), elems, pieces, bidir));
+                        test::checkCorrect(np, ring(k, snake(n), elems, pieces, bidir));
+                        test::checkCorrect(
+                            np, ring(k, scattered(n, 32, n * 101 + elems), elems, pieces, bidir));
                     }
 }
 
@@ -86,8 +76,8 @@ TEST_CASE("ring collectives equal the reference on a core mesh, contiguous and s
                 for (uint32_t pieces : {1u, 4u}) {
                     std::vector<uint32_t> line(n);
                     std::iota(line.begin(), line.end(), 0);  // row-major: wrap hops are long
-                    checkOne(np, ring(k, line, 1000 + n, pieces, bidir));
-                    checkOne(np, ring(k, scattered(n, 16, n), 999, pieces, bidir));
+                    test::checkCorrect(np, ring(k, line, 1000 + n, pieces, bidir));
+                    test::checkCorrect(np, ring(k, scattered(n, 16, n), 999, pieces, bidir));
                 }
 }
 
@@ -153,7 +143,7 @@ TEST_CASE("2D ring collectives (rows, then columns) equal the reference", "[coll
                             for (uint32_t i = 0; i < g.rows; ++i)
                                 for (uint32_t j = 0; j < g.cols; ++j) s.ranks.push_back(i * 4 + j);
                         }
-                        checkOne(np, s);
+                        test::checkCorrect(np, s);
                     }
 }
 
@@ -168,9 +158,9 @@ TEST_CASE("direct all-to-all equals the reference, staggered or not", "[coll][al
                     s.kind = Collective::AllToAll, s.algo = Algorithm::Direct, s.prefix = "a";
                     s.elems = elems, s.pieces = pieces, s.staggered = staggered;
                     s.ranks = scattered(n, 32, n + elems);
-                    checkOne(die, s);
+                    test::checkCorrect(die, s);
                     s.ranks = scattered(n, 16, n + elems + 1);
-                    checkOne(mesh, s);
+                    test::checkCorrect(mesh, s);
                 }
 }
 
@@ -203,10 +193,10 @@ TEST_CASE("broadcast and reduce trees and send-recv equal the reference", "[coll
                 s.kind = k, s.algo = Algorithm::Tree, s.prefix = "b", s.pieces = pieces;
                 s.elems = 13 * n + 1, s.root = (n * 5) % n;
                 s.ranks = scattered(n, 32, n * 7);
-                checkOne(die, s);
+                test::checkCorrect(die, s);
                 s.root = n - 1;
                 s.ranks = scattered(n, 16, n * 7 + 1);
-                checkOne(mesh, s);
+                test::checkCorrect(mesh, s);
             }
     struct G {
         uint32_t rows, cols, root;
@@ -218,16 +208,16 @@ TEST_CASE("broadcast and reduce trees and send-recv equal the reference", "[coll
             s.rows = g.rows, s.cols = g.cols, s.root = g.root, s.elems = 100;
             for (uint32_t i = 0; i < g.rows; ++i)
                 for (uint32_t j = 0; j < g.cols; ++j) s.ranks.push_back(i * 4 + j);
-            checkOne(mesh, s);
-            checkOne(die, s);
+            test::checkCorrect(mesh, s);
+            test::checkCorrect(die, s);
         }
     for (uint32_t pieces : {1u, 4u}) {
         CollectiveSpec s;
         s.kind = Collective::SendRecv, s.algo = Algorithm::Direct, s.prefix = "p";
         s.elems = 1001, s.pieces = pieces, s.ranks = {31, 2};
-        checkOne(die, s);
+        test::checkCorrect(die, s);
         s.ranks = {0, 15};
-        checkOne(mesh, s);
+        test::checkCorrect(mesh, s);
     }
 }
 
