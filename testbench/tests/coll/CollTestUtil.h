@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -202,6 +204,17 @@ inline core::CoreParams bigCore() {
     core::CoreParams cp;
     cp.sram.capacity_bytes = uint64_t(1) << 36;
     return cp;
+}
+
+// n distinct nodes out of `nodes`, in a random order (non-contiguous: logical hops cross
+// several routers and share no pattern).
+inline std::vector<uint32_t> scattered(uint32_t n, uint32_t nodes, uint64_t seed) {
+    std::vector<uint32_t> all(nodes);
+    std::iota(all.begin(), all.end(), 0);
+    std::mt19937_64 rng(seed);
+    std::shuffle(all.begin(), all.end(), rng);
+    all.resize(n);
+    return all;
 }
 
 // Runs one collective on a big core and checks every rank's output against the reference.

@@ -14,15 +14,6 @@ using namespace wsc::firmware::coll;
 
 namespace {
 
-std::vector<uint32_t> scattered(uint32_t n, uint32_t nodes, uint64_t seed) {
-    std::vector<uint32_t> all(nodes);
-    std::iota(all.begin(), all.end(), 0);
-    std::mt19937_64 rng(seed);
-    std::shuffle(all.begin(), all.end(), rng);
-    all.resize(n);
-    return all;
-}
-
 CollectiveSpec allToAllV(std::vector<uint32_t> ranks, std::vector<uint64_t> counts, uint32_t pieces,
                          bool staggered) {
     CollectiveSpec s;
@@ -82,10 +73,10 @@ TEST_CASE("all-to-all-v with skewed per-pair counts equals the reference", "[col
         for (bool staggered : {true, false})
             for (uint32_t pieces : {1u, 3u}) {
                 CollectiveSpec s =
-                    allToAllV(scattered(n, 32, n + pieces), counts, pieces, staggered);
+                    allToAllV(test::scattered(n, 32, n + pieces), counts, pieces, staggered);
                 test::checkCorrect(die, s);
                 s.elems = largestRow(s);  // elems given: the largest rank input
-                s.ranks = scattered(n, 16, n + pieces + 1);
+                s.ranks = test::scattered(n, 16, n + pieces + 1);
                 test::checkCorrect(mesh, s);
             }
     }
@@ -100,8 +91,8 @@ TEST_CASE("all-to-all-v with skewed per-pair counts equals the reference", "[col
                     const uint64_t c = rng() % 5 == 0 ? 0 : 1 + rng() % 40;
                     counts[q * n + j] = j == hot ? 8 * c : c;
                 }
-            test::checkCorrect(die,
-                               allToAllV(scattered(n, 32, 100 + trial), counts, 2, trial % 2 == 0));
+            test::checkCorrect(
+                die, allToAllV(test::scattered(n, 32, 100 + trial), counts, 2, trial % 2 == 0));
         }
 }
 
@@ -158,7 +149,7 @@ TEST_CASE(
                 for (bool staggered : {true, false}) {
                     CollectiveSpec u;
                     u.kind = Collective::AllToAll, u.algo = Algorithm::Direct, u.prefix = "a";
-                    u.ranks = scattered(n, 32, n * 3 + elems), u.elems = elems;
+                    u.ranks = test::scattered(n, 32, n * 3 + elems), u.elems = elems;
                     u.pieces = pieces, u.staggered = staggered, u.dtype = firmware::DType::FP16;
                     CollectiveSpec v = u;
                     v.counts = uniformCounts(elems, n), v.elems = 0;
@@ -196,7 +187,7 @@ TEST_CASE(
     for (uint32_t n : {4u, 8u}) {
         CollectiveSpec u;
         u.kind = Collective::AllToAll, u.algo = Algorithm::Direct, u.prefix = "a";
-        u.ranks = scattered(n, 32, n), u.elems = 100000 * n + 5, u.pieces = 4;
+        u.ranks = test::scattered(n, 32, n), u.elems = 100000 * n + 5, u.pieces = 4;
         u.dtype = firmware::DType::FP16;
         CollectiveSpec v = u;
         v.counts = uniformCounts(u.elems, n), v.elems = 0;

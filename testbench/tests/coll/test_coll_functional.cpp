@@ -28,17 +28,6 @@ std::vector<uint32_t> snake(uint32_t n, uint32_t x = 4) {
     return down;
 }
 
-// n distinct nodes out of `nodes`, in a random order (non-contiguous: logical hops cross
-// several routers and share no pattern).
-std::vector<uint32_t> scattered(uint32_t n, uint32_t nodes, uint64_t seed) {
-    std::vector<uint32_t> all(nodes);
-    std::iota(all.begin(), all.end(), 0);
-    std::mt19937_64 rng(seed);
-    std::shuffle(all.begin(), all.end(), rng);
-    all.resize(n);
-    return all;
-}
-
 CollectiveSpec ring(Collective k, std::vector<uint32_t> ranks, uint64_t elems, uint32_t pieces,
                     bool bidir) {
     CollectiveSpec s;
@@ -62,8 +51,8 @@ TEST_CASE("ring all-reduce, reduce-scatter and all-gather equal the reference on
                     // Not divisible by n (nor by 2 n pieces), and fewer elements than messages.
                     for (uint64_t elems : {uint64_t(37 * n + 5), uint64_t(5)}) {
                         test::checkCorrect(np, ring(k, snake(n), elems, pieces, bidir));
-                        test::checkCorrect(
-                            np, ring(k, scattered(n, 32, n * 101 + elems), elems, pieces, bidir));
+                        test::checkCorrect(np, ring(k, test::scattered(n, 32, n * 101 + elems),
+                                                    elems, pieces, bidir));
                     }
 }
 
@@ -77,7 +66,7 @@ TEST_CASE("ring collectives equal the reference on a core mesh, contiguous and s
                     std::vector<uint32_t> line(n);
                     std::iota(line.begin(), line.end(), 0);  // row-major: wrap hops are long
                     test::checkCorrect(np, ring(k, line, 1000 + n, pieces, bidir));
-                    test::checkCorrect(np, ring(k, scattered(n, 16, n), 999, pieces, bidir));
+                    test::checkCorrect(np, ring(k, test::scattered(n, 16, n), 999, pieces, bidir));
                 }
 }
 
@@ -87,7 +76,8 @@ TEST_CASE("a reduce-scatter followed by an all-gather on the same buffers is an 
     // very buffers the AG sends from.
     const noc::NocParams np = test::loadConfig("temp_4x8_die_level.yaml").noc;
     for (bool bidir : {false, true}) {
-        CollectiveSpec rs = ring(Collective::ReduceScatter, scattered(6, 32, 3), 200, 2, bidir);
+        CollectiveSpec rs =
+            ring(Collective::ReduceScatter, test::scattered(6, 32, 3), 200, 2, bidir);
         CollectiveSpec ag = rs;
         ag.kind = Collective::AllGather;
         firmware::Firmware fw(32);
@@ -138,7 +128,7 @@ TEST_CASE("2D ring collectives (rows, then columns) equal the reference", "[coll
                         s.prefix = "h", s.pieces = pieces, s.bidirectional = bidir;
                         s.elems = 7 * g.rows * g.cols + 3;
                         if (scatter) {
-                            s.ranks = scattered(g.rows * g.cols, 32, g.rows * 10 + g.cols);
+                            s.ranks = test::scattered(g.rows * g.cols, 32, g.rows * 10 + g.cols);
                         } else {  // the top-left rows x cols dies of the 4-wide array
                             for (uint32_t i = 0; i < g.rows; ++i)
                                 for (uint32_t j = 0; j < g.cols; ++j) s.ranks.push_back(i * 4 + j);
@@ -157,9 +147,9 @@ TEST_CASE("direct all-to-all equals the reference, staggered or not", "[coll][al
                     CollectiveSpec s;
                     s.kind = Collective::AllToAll, s.algo = Algorithm::Direct, s.prefix = "a";
                     s.elems = elems, s.pieces = pieces, s.staggered = staggered;
-                    s.ranks = scattered(n, 32, n + elems);
+                    s.ranks = test::scattered(n, 32, n + elems);
                     test::checkCorrect(die, s);
-                    s.ranks = scattered(n, 16, n + elems + 1);
+                    s.ranks = test::scattered(n, 16, n + elems + 1);
                     test::checkCorrect(mesh, s);
                 }
 }
@@ -192,10 +182,10 @@ TEST_CASE("broadcast and reduce trees and send-recv equal the reference", "[coll
                 CollectiveSpec s;
                 s.kind = k, s.algo = Algorithm::Tree, s.prefix = "b", s.pieces = pieces;
                 s.elems = 13 * n + 1, s.root = (n * 5) % n;
-                s.ranks = scattered(n, 32, n * 7);
+                s.ranks = test::scattered(n, 32, n * 7);
                 test::checkCorrect(die, s);
                 s.root = n - 1;
-                s.ranks = scattered(n, 16, n * 7 + 1);
+                s.ranks = test::scattered(n, 16, n * 7 + 1);
                 test::checkCorrect(mesh, s);
             }
     struct G {

@@ -103,6 +103,19 @@ core::CoreParams stagedCore() {
     return cp;
 }
 
+// Within a budget of a few hundred elements: correct, in several segments, and the fewest that
+// fit (more than half the budget used).
+void checkManySegments(noc::NocShell& shell, hw::MemorySystem& mem, const noc::NocParams& np,
+                       const core::CoreParams& cp, const CollectiveSpec& s) {
+    const uint64_t budget = 1500;
+    const Result r = runStaged(shell, mem, np, cp, s, budget);
+    INFO(r.error);
+    CHECK(r.correct);
+    CHECK(r.plan.segments > 1);
+    CHECK(r.plan.sram_bytes <= budget);
+    CHECK(r.plan.sram_bytes > budget / 2);
+}
+
 }  // namespace
 
 TEST_CASE("staged collectives move HBM tensors through an SRAM budget and equal the reference",
@@ -132,13 +145,7 @@ TEST_CASE("staged collectives move HBM tensors through an SRAM budget and equal 
     add(Collective::SendRecv, Algorithm::Direct, {15, 0}, 1500, 2, false);
     for (const CollectiveSpec& s : specs) {
         INFO(describe(s));
-        const uint64_t budget = 1500;  // a few hundred elements: many segments
-        const Result r = runStaged(shell, mem, np, cp, s, budget);
-        INFO(r.error);
-        CHECK(r.correct);
-        CHECK(r.plan.segments > 1);
-        CHECK(r.plan.sram_bytes <= budget);
-        CHECK(r.plan.sram_bytes > budget / 2);  // the fewest segments that fit
+        checkManySegments(shell, mem, np, cp, s);
     }
 }
 
@@ -229,12 +236,6 @@ TEST_CASE(
         s.kind = Collective::AllToAll, s.algo = Algorithm::Direct, s.ranks = c.ranks;
         s.counts = *c.counts, s.pieces = c.pieces, s.staggered = c.staggered, s.prefix = "v";
         INFO(describe(s));
-        const uint64_t budget = 1500;
-        const Result r = runStaged(shell, mem, np, cp, s, budget);
-        INFO(r.error);
-        CHECK(r.correct);
-        CHECK(r.plan.segments > 1);
-        CHECK(r.plan.sram_bytes <= budget);
-        CHECK(r.plan.sram_bytes > budget / 2);  // the fewest segments that fit
+        checkManySegments(shell, mem, np, cp, s);
     }
 }
