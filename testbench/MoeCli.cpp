@@ -10,7 +10,6 @@
 #include "firmware/moe/FtdAnalysis.h"
 #include "firmware/moe/GatingModel.h"
 #include "firmware/moe/MoeMapping.h"
-#include "firmware/moe/TraceError.h"
 #include "testbench/CliArgs.h"
 
 namespace wsc::tb {
@@ -51,11 +50,7 @@ int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
         c.experts = o.experts, c.topK = o.top_k, c.layers = o.layers, c.tokens = o.tokens;
         c.seed = o.seed, c.zipfS = o.zipf_s, c.hotExperts = o.hot;
         c.hotProbability = o.hot_probability, c.driftRate = o.drift;
-        try {
-            ExpertTrace::fromModel(GatingModel(c), o.iterations).writeFile(o.out);
-        } catch (const TraceError& e) {
-            throw std::invalid_argument(e.what());
-        }
+        ExpertTrace::fromModel(GatingModel(c), o.iterations).writeFile(o.out);
         fmt::print(os, "wrote {} ({} iterations x {} layers x {} tokens, top-{} of {} experts)\n",
                    o.out, o.iterations, o.layers, o.tokens, o.top_k, o.experts);
         return 0;

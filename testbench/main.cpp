@@ -21,6 +21,7 @@
 
 #include "core/SramOverflowError.h"
 #include "firmware/model/LayerGraph.h"
+#include "firmware/moe/TraceError.h"
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
 #include "hw/InputLimits.h"
@@ -534,6 +535,10 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const UsageError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const firmware::moe::TraceError& e) {
+        // An expert trace that cannot be read or written (file, line, column, key).
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const std::invalid_argument& e) {

@@ -42,7 +42,13 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
     } else {
         moe::GatingConfig g = o.gating;
         g.experts = E, g.topK = k, g.layers = moe_layers_, g.tokens = 1;
-        moe::GatingModel check(g);  // throws naming the field
+        try {
+            moe::GatingModel check(g);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(
+                fmt::format("--gating {} with model {} ({} experts, top-{}): {}",
+                            moe::gatingName(g.kind), m.name, E, k, e.what()));
+        }
         std::string knobs;
         if (g.kind == moe::GatingKind::Zipf) knobs = fmt::format(" s={}", g.zipfS);
         if (g.kind == moe::GatingKind::Temporal)
