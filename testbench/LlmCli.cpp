@@ -71,6 +71,11 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
         c->add_option("--expert-slots", o.expert_slots,
                       "--balancer: shadow slots per die (default 1)");
     }
+    if (train)
+        c->add_option("--recompute", o.recompute,
+                      "activation recomputation per pipeline stage (docs/LLM.md "
+                      "\"Recomputation\"): none (default), uniform (one choice sized for the "
+                      "fullest stage) or gcmr (WATOS Algorithm 2: a choice per stage)");
     CliArgs::addUInt(c, "--micro-batches", o.micro_batches, 1, 1u << 16,
                      "micro-batches per step (default: the plan's mb, else pp)");
     c->add_option("--dtype", o.dtype, "weights and activations: fp16 or bf16 (default fp16)");
@@ -249,6 +254,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         }
     }
     base.dtype = parseDType(o.dtype);
+    base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
     base.full = o.full;
     base.seed = o.seed;
     if (train) {

@@ -338,6 +338,68 @@ LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const Ll
     return p;
 }
 
+namespace {
+
+// Peak memory of each pipeline stage: the highest of its dies' peaks.
+std::vector<uint64_t> stagePeaks(const LlmResult& r) {
+    const firmware::plan::RankGrid grid(r.spec.plan);
+    std::vector<uint64_t> out;
+    for (uint32_t st = 0; st < r.spec.plan.pp; ++st) {
+        uint64_t m = 0;
+        for (uint32_t rank : grid.stage(st))
+            if (r.rank_die[rank] < r.peak.size()) m = std::max(m, r.peak[r.rank_die[rank]]);
+        out.push_back(m);
+    }
+    return out;
+}
+
+// The recomputation of every stage for a training step (RecomputePlanner): the menu of the
+// model's block, one accounting build per option for every stage's peak; throws
+// OutOfMemoryError when even the most recomputation leaves a stage above its dies' memory.
+firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
+                                                    const std::vector<uint32_t>& rank_die,
+                                                    const firmware::placement::DieArray& dies,
+                                                    const firmware::llm::DieSpec& die) {
+    using firmware::llm::RecomputePlanner;
+    RecomputePlanner::Plan none;
+    if (!spec.train || spec.recompute == RecomputePlanner::Policy::None) return none;
+    StepSpec s;
+    s.mode = StepSpec::Mode::Train;
+    s.batch = spec.batch;
+    s.seq = spec.seq;
+    s.dtype = spec.dtype;
+    const StepBuilder base(spec.model, spec.plan, rank_die, dies, die, s);
+    const auto menu = RecomputePlanner::menu(base.graph(), spec.plan, die, spec.dtype);
+    const firmware::plan::RankGrid grid(spec.plan);
+    auto account = [&](const std::vector<uint64_t>& masks) {
+        StepSpec t = s;
+        t.recompute = masks;
+        const StepBuilder b(spec.model, spec.plan, rank_die, dies, die, t);
+        const StepProgram sp = b.build(0, /*emit=*/false);
+        RecomputePlanner::StageFigures f;
+        for (uint32_t st = 0; st < spec.plan.pp; ++st) {
+            uint64_t peak = 0, flops = 0;
+            for (uint32_t r : grid.stage(st)) {
+                peak = std::max(peak, sp.ledger.peak(rank_die[r]));
+                flops = std::max(flops, sp.die_flops[r]);
+            }
+            f.peak.push_back(peak), f.flops.push_back(flops);
+        }
+        return f;
+    };
+    RecomputePlanner::Plan plan =
+        RecomputePlanner::plan(spec.recompute, menu, account, spec.plan.pp, base.stageLayers(),
+                               spec.plan.microBatches(), die);
+    if (!plan.feasible)
+        throw firmware::llm::OutOfMemoryError(
+            fmt::format("--recompute {}: the plan {} does not fit even with every droppable tensor "
+                        "recomputed: {}",
+                        RecomputePlanner::name(spec.recompute), spec.plan.str(), plan.why));
+    return plan;
+}
+
+}  // namespace
+
 void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const Placed placed = place(hwc, spec);
     StepSpec s;
@@ -348,6 +410,7 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const firmware::llm::RoutingSource src(spec.routing, spec.model, spec.plan, placed.rank_die,
                                            placed.dies, spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
+    s.recompute = planRecompute(spec, placed.rank_die, placed.dies, dieSpec(hwc)).masks;
     const StepBuilder b(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
     b.build(0, /*emit=*/false).ledger.check();
     if (!spec.train && spec.generate > 0) {
@@ -408,6 +471,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.hbm_bytes_per_cycle = die.hbm_bytes_per_cycle;
     res.sram_capacity = die.sram_bytes;
     res.hbm_capacity = die.hbm_bytes;
+    res.recompute = planRecompute(spec, res.rank_die, dies, die);
 
     auto phase = [&](StepSpec::Mode mode, uint64_t seq, const std::string& name,
                      bool observe) -> LlmPhase {
@@ -419,6 +483,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         s.routing =
             routing.forTokens(mode == StepSpec::Mode::Decode ? spec.batch : spec.batch * spec.seq);
         if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
+        if (mode == StepSpec::Mode::Train) s.recompute = res.recompute.masks;
         StepBuilder b(spec.model, spec.plan, res.rank_die, dies, die, s);
         const uint64_t L = b.stageLayers();
         // Memory: the whole stage, every layer (a build, not simulated).
@@ -511,6 +576,13 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                firmware::dtypeName(s.dtype), s.plan.microBatches());
     if (!r.mapping.empty()) fmt::print(os, "  {}\n", r.mapping);
     if (!r.routing.empty()) fmt::print(os, "  routing: {}\n", r.routing);
+    if (!r.recompute.masks.empty()) {
+        fmt::print(os, "  recompute {}: dropped (re-run before the backward) per stage:\n",
+                   firmware::llm::RecomputePlanner::name(r.recompute.policy));
+        for (size_t st = 0; st < r.recompute.masks.size(); ++st)
+            fmt::print(os, "    stage {}: {} (peak {} per die)\n", st, r.recompute.names[st],
+                       firmware::llm::MemoryLedger::size(r.recompute.peak[st]));
+    }
     for (const auto& p : r.phases) {
         const double sec = r.seconds(p);
         fmt::print(os, "  {:<8} {:.4g} s ({:.4g} cycles)", p.name, sec, p.cycles);
@@ -539,7 +611,13 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                                    100.0 * v[i].first / std::max(1.0, p.hbm_bytes));
             if (!top.empty()) fmt::print(os, "      by operator: {}\n", top);
         }
+        if (p.comm.count("recompute"))
+            fmt::print(os,
+                       "    recomputation (critical die) {:.4g} cycles, {:.1f}% of the phase (its "
+                       "re-run collectives are counted with their kind)\n",
+                       p.comm.at("recompute"), 100.0 * p.comm.at("recompute") / p.cycles);
         for (const auto& [k, v] : p.comm) {
+            if (k == "recompute") continue;
             const double ex = p.exposed.count(k) ? p.exposed.at(k) : 0.0;
             if (v < 0.5 && ex < 0.5) continue;  // composed to nothing (present in 1 layer only)
             fmt::print(
@@ -574,6 +652,12 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
         fmt::print(os, "  SRAM staging per die {} of {}\n",
                    firmware::llm::MemoryLedger::size(r.sram_max),
                    firmware::llm::MemoryLedger::size(r.sram_capacity));
+    }
+    if (r.spec.plan.pp > 1 && !r.peak.empty()) {
+        std::string v;
+        for (uint64_t b : stagePeaks(r))
+            v += (v.empty() ? "" : ", ") + firmware::llm::MemoryLedger::size(b);
+        fmt::print(os, "  memory per stage (peak of its dies, stage 0 first): {}\n", v);
     }
     fmt::print(os, "  composition: {}; {} simulated runs, {:.2f} s wall, peak RSS {} MB\n",
                r.composition, r.runs.size(), r.wall_seconds, r.peak_rss_kb / 1024);
@@ -642,6 +726,16 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         for (size_t k = 0; k < firmware::llm::MemoryLedger::kKinds; ++k)
             m[firmware::llm::memKindName(firmware::llm::MemKind(k))] = r.at_peak[d][k];
         j["memory"]["die_" + std::to_string(d)] = m;
+    }
+    if (r.spec.plan.pp > 1)
+        for (uint64_t b : stagePeaks(r)) j["memory"]["stage_peak_bytes"].push_back(b);
+    if (!r.recompute.masks.empty()) {
+        nlohmann::json& rc = j["recompute"];
+        rc["policy"] = firmware::llm::RecomputePlanner::name(r.recompute.policy);
+        for (size_t st = 0; st < r.recompute.masks.size(); ++st)
+            rc["stages"].push_back({{"dropped", r.recompute.names[st]},
+                                    {"peak_bytes", r.recompute.peak[st]},
+                                    {"estimated_cycles", r.recompute.est_cycles[st]}});
     }
     for (const auto& run : r.runs) {
         nlohmann::json x;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "firmware/llm/MemoryLedger.h"
+#include "firmware/llm/RecomputePlanner.h"
 #include "firmware/llm/RoutingSource.h"
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/model/ModelConfig.h"
@@ -39,6 +40,9 @@ struct LlmSpec {
     bool full = false;  // simulate every layer instead of composing from 1 and 2 per stage
     uint64_t seed = 1;
     firmware::llm::RoutingOptions routing;  // inference with ep > 1: skewed or traced routing
+    // Training: activation recomputation per stage (docs/LLM.md, "Recomputation").
+    firmware::llm::RecomputePlanner::Policy recompute =
+        firmware::llm::RecomputePlanner::Policy::None;
 };
 
 // One simulated build (a number of layers per stage, one phase).
@@ -103,8 +107,10 @@ struct LlmResult {
     std::vector<firmware::llm::MemoryLedger::Breakdown> at_peak;
     uint64_t sram_max = 0, sram_capacity = 0;
     std::string composition;  // the rule used, for the report
-    std::string mapping;      // placement tcme: TATP link loads before and after TCME
-    std::string routing;      // expert routing: the source, balancer and rows per die
+    // Recomputation chosen per stage (empty without): the dropped items, the stage's peak.
+    firmware::llm::RecomputePlanner::Plan recompute;
+    std::string mapping;  // placement tcme: TATP link loads before and after TCME
+    std::string routing;  // expert routing: the source, balancer and rows per die
     double wall_seconds = 0;
     uint64_t peak_rss_kb = 0;
 

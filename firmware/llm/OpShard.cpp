@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace wsc::firmware::llm {
@@ -111,6 +112,14 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     s.in_elems = x.isMatrix() ? x.batch * x.rows * x.in * x.instances : x.elems;
     s.out_elems = x.outputElems() * x.instances;
     return s;
+}
+
+uint64_t savedElemsOnDie(const model::Operator& o, const OpShard& sh) {
+    const double f = o.isMatrix() || o.elems == 0
+                         ? double(sh.in_elems) /
+                               double(std::max<uint64_t>(1, o.batch * o.rows * o.in * o.instances))
+                         : double(sh.op.elems) / double(o.elems);
+    return uint64_t(double(o.saved_elems * o.instances) * f + 0.5);
 }
 
 }  // namespace wsc::firmware::llm

@@ -30,4 +30,9 @@ struct OpShard {
 // the dimension it splits), naming the operator, the dimension and the degree.
 OpShard shardOf(const model::Operator& op, const plan::ParallelPlan& p);
 
+// Elements the die keeps for the operator's backward (every instance on the die): the
+// operator's saved elements scaled by the die's share of its input (matrix operators) or of its
+// elements (element-wise ones).
+uint64_t savedElemsOnDie(const model::Operator& op, const OpShard& sh);
+
 }  // namespace wsc::firmware::llm

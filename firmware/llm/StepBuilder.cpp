@@ -12,6 +12,7 @@
 #include "firmware/collectives/Collectives.h"
 #include "firmware/llm/DieEmitter.h"
 #include "firmware/llm/OpShard.h"
+#include "firmware/llm/RecomputeBlock.h"
 #include "firmware/llm/TatpLowering.h"
 #include "firmware/plan/RankGrid.h"
 
@@ -109,6 +110,10 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
     }
     if (s.mode != StepSpec::Mode::Train && (p.fsdp > 1))
         throw std::invalid_argument("fsdp shards training state; inference plans use dp, tp, pp");
+    if (!s.recompute.empty() && (s.mode != StepSpec::Mode::Train || s.recompute.size() != p.pp))
+        throw std::invalid_argument(fmt::format(
+            "recomputation is for training steps, one choice per pipeline stage ({} given, pp={})",
+            s.recompute.size(), p.pp));
     graph_ = model::LayerGraph::build(m, shapeOf(s, mb_sequences_));
     // Every operator must split under the plan (throws naming the operator).
     for (const Block& b : graph_.blocks())
@@ -172,6 +177,7 @@ class Build {
             out_.sram_bytes.push_back(em_[r]->sramBytes());
             out_.hbm_by_op[die(r)] = em_[r]->hbmBytesByTag();
         }
+        out_.die_flops = die_flops_;
         if (emit_ && !(capped_ && split_.empty())) out_.fw.validate();
         return std::move(out_);
     }
@@ -613,17 +619,13 @@ class Build {
             const std::string lbl = fmt::format("mb {} {}", i, u.name);
             gatherBefore(st, u, ui);
             if (train_) {  // the activations this micro-batch keeps for its backward
+                const uint64_t mask = recomputeMask(st, u);
+                const RecomputeBlock rb(*u.block);
                 for (uint32_t r : ranks) {
                     uint64_t saved = 0;
-                    for (const Operator& o : u.block->ops) {
-                        const OpShard sh = shardOf(o, p_);
-                        const double f = o.isMatrix() || o.elems == 0
-                                             ? double(sh.in_elems) /
-                                                   double(std::max<uint64_t>(
-                                                       1, o.batch * o.rows * o.in * o.instances))
-                                             : double(sh.op.elems) / double(o.elems);
-                        saved += uint64_t(double(o.saved_elems * o.instances) * f + 0.5);
-                    }
+                    for (size_t k = 0; k < u.block->ops.size(); ++k)
+                        if (!mask || !rb.drops(mask, k))
+                            saved += savedElemsOnDie(u.block->ops[k], shardOf(u.block->ops[k], p_));
                     act[r][size_t(i) * us.size() + ui] =
                         out_.ledger.alloc(die(r), MemKind::Activations,
                                           std::max<uint64_t>(saved, 1) * e_, lbl + " activations");
@@ -647,7 +649,43 @@ class Build {
         for (size_t k = us.size(); k-- > 0;) {
             const Unit& u = us[k];
             gatherBefore(st, u, k);
-            ops(st, u, k, i, false);
+            const uint64_t mask = recomputeMask(st, u);
+            if (!mask) {
+                ops(st, u, k, i, false);
+            } else {
+                // Segment by segment from the last: re-run the forward ranges that regenerate
+                // the segment's dropped tensors, then its backward (docs/LLM.md).
+                const RecomputeBlock rb(*u.block);
+                const auto reruns = rb.reruns(mask);
+                const size_t nops = u.block->ops.size();
+                for (size_t sg = rb.segments(); sg-- > 0;) {
+                    size_t a = nops, b = 0;
+                    for (size_t o = 0; o < nops; ++o)
+                        if (rb.segmentOf(o) == sg) a = std::min(a, o), b = std::max(b, o + 1);
+                    if (a >= b) continue;
+                    // The regenerated tensors live until the segment's backward is done.
+                    std::vector<uint64_t> transient(grid_.ranks(), 0);
+                    bool any = false;
+                    for (const auto& rr : reruns) any = any || rr.segment == sg;
+                    if (any)
+                        for (uint32_t r : ranks) {
+                            uint64_t bytes = 0;
+                            for (size_t o = a; o < b; ++o)
+                                if (rb.drops(mask, o))
+                                    bytes += savedElemsOnDie(u.block->ops[o],
+                                                             shardOf(u.block->ops[o], p_)) *
+                                             e_;
+                            transient[r] = out_.ledger.alloc(
+                                die(r), MemKind::Activations, std::max<uint64_t>(bytes, 1),
+                                fmt::format("mb {} {} recomputed activations", i, u.name));
+                        }
+                    for (const auto& rr : reruns)
+                        if (rr.segment == sg) rerun(st, u, k, i, rr.first, rr.last);
+                    ops(st, u, k, i, false, a, b);
+                    if (any)
+                        for (uint32_t r : ranks) out_.ledger.free(die(r), transient[r]);
+                }
+            }
             gatherAfter(st);
             for (uint32_t r : ranks) out_.ledger.free(die(r), act[r][size_t(i) * us.size() + k]);
             gradReduce(st, u, k, i);
@@ -710,14 +748,45 @@ class Build {
         grad_signals_.clear();
     }
 
+    // ---- recomputation --------------------------------------------------------------------
+    uint64_t recomputeMask(uint32_t st, const Unit& u) const {
+        if (!train_ || s_.recompute.empty() || u.layer == ~0ull) return 0;
+        return s_.recompute[st];
+    }
+    // Forward operators [first, last) of a unit re-run before a backward: compute tagged
+    // "recompute", and one "recompute" record per die spanning the compute stream's
+    // instructions (the report's recomputation time; re-run collectives are their own kind).
+    void rerun(uint32_t st, const Unit& u, size_t ui, uint32_t mb, size_t first, size_t last) {
+        const auto ranks = grid_.stage(st);
+        std::vector<uint32_t> before;
+        for (uint32_t r : ranks) before.push_back(em(r).streamSize(kCompute));
+        rerun_ = true;
+        ops(st, u, ui, mb, true, first, last);
+        rerun_ = false;
+        if (!emit_) return;
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            PendingComm pc;
+            pc.rec.die = die(ranks[i]);
+            pc.rec.stream = kCompute;
+            pc.rec.kind = "recompute";
+            pc.rec.label = fmt::format("mb {} {} ops {}-{}", mb, u.name, first, last);
+            pc.begin = before[i];
+            pc.end = em(ranks[i]).streamSize(kCompute);
+            if (pc.end > pc.begin) pending_comms_.push_back(pc);
+        }
+    }
+
     // ---- the operators of a unit, forward or backward ------------------------------------
-    void ops(uint32_t st, const Unit& u, size_t ui, uint32_t mb, bool fwd) {
+    // The operators [from, to) of a unit (forward order), forward or backward.
+    void ops(uint32_t st, const Unit& u, size_t ui, uint32_t mb, bool fwd, size_t from = 0,
+             size_t to = ~size_t{0}) {
         const auto& all = u.block->ops;
         block_ = u.block;
         const auto ranks = grid_.stage(st);
         routed_ = routedFor(st, u.layer, mb);
-        std::vector<size_t> idx(all.size());
-        for (size_t j = 0; j < all.size(); ++j) idx[j] = fwd ? j : all.size() - 1 - j;
+        to = std::min(to, all.size());
+        std::vector<size_t> idx;
+        for (size_t j = from; j < to; ++j) idx.push_back(fwd ? j : to - 1 - (j - from));
         for (size_t n = 0; n < idx.size(); ++n) {
             const Operator& o = all[idx[n]];
             const std::string lbl = fmt::format("mb {} {} {}", mb, u.name, o.name);
@@ -739,7 +808,7 @@ class Build {
                     tatpLinear(ranks, o, sh, ui, fwd, mb, lbl);
                 else
                     for (uint32_t r : ranks) {
-                        em(r).tag(o.name + (fwd ? " fwd" : " bwd"));
+                        em(r).tag(o.name + (rerun_ ? " recompute" : fwd ? " fwd" : " bwd"));
                         compute(r, o, sh, ui, fwd, mb);
                     }
                 postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
@@ -760,7 +829,10 @@ class Build {
                     o.rows ? double(o.fwd_flops) / double(o.rows) : double(o.row_cost.fwd_flops);
                 fr = uint64_t(per_row * double(routedRows(r)) + 0.5);
             }
-            out_.model_flops += fr;
+            if (rerun_)
+                out_.recompute_flops += fr;
+            else
+                out_.model_flops += fr;
             die_flops_[r] += fr;
             out_.die_flops_max = std::max(out_.die_flops_max, die_flops_[r]);
         }
@@ -799,7 +871,7 @@ class Build {
                 if (s_.mode == StepSpec::Mode::Decode && mem_[r].kv)
                     w.k_addr = w.v_addr = mem_[r].kv;
                 w.backward = !fwd;
-                em(r).tag(fwd ? "attention fwd" : "attention bwd");
+                em(r).tag(rerun_ ? "attention recompute" : fwd ? "attention fwd" : "attention bwd");
                 em(r).attention(w);
             }
             if (!fwd && cp > 1)
@@ -1105,6 +1177,7 @@ class Build {
     uint64_t turn_ = 0;
     std::vector<uint64_t> die_flops_;
     const Block* block_ = nullptr;  // the block whose operators are being emitted
+    bool rerun_ = false;            // emitting a recomputation's forward re-run
     // Expert routing: the router, every model layer's MoE index (~0: dense), the routed layers
     // by (stage, MoE layer, micro-batch), and the one of the operators being emitted.
     std::unique_ptr<ExpertRouter> router_;

@@ -36,6 +36,10 @@ struct StepSpec {
     // Inference with ep > 1: the tokens' chosen experts and the experts' copies (ExpertRouter).
     // Null: every expert gets tokens x k / E rows (balanced routing).
     std::shared_ptr<const ExpertRouting> routing;
+    // Training: per pipeline stage, the RecomputeBlock mask applied to every transformer layer
+    // of the stage (dropped saved tensors, re-run before their segment's backward). Empty: every
+    // operator keeps its saved tensors.
+    std::vector<uint64_t> recompute;
 };
 const char* modeName(StepSpec::Mode m);
 
@@ -66,6 +70,8 @@ struct StepProgram {
     uint64_t layers_per_stage = 0;     // built
     uint64_t model_flops = 0;          // FLOPs of the model in this build (all dies)
     uint64_t die_flops_max = 0;        // the busiest die's FLOPs in this build
+    std::vector<uint64_t> die_flops;   // per rank: FLOPs executed, re-runs included
+    uint64_t recompute_flops = 0;      // of them, re-run by recomputation (all dies)
     std::vector<uint64_t> sram_bytes;  // per die
     // HBM bytes of every die's compute lowering by operator ("mlp.up bwd", "attention fwd",
     // "optimizer", "pipeline transfer"); collectives' staging is not included.
