@@ -11,7 +11,7 @@ namespace wsc::hw {
 
 firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     w.checkKeys({"type", "mode", "model", "plan", "placement", "batch", "seq", "prompt", "generate",
-                 "dtype", "memory", "full", "seed"});
+                 "dtype", "memory", "full", "seed", "recompute"});
     firmware::llm::LlmWorkload l;
     l.train = w.getEnum("mode", {"train", "infer"}, std::string("train")) == "train";
     const std::string rel = w.getString("model");
@@ -70,6 +70,9 @@ firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     l.dtype = w.getEnum("dtype", {"fp16", "bf16"}, l.dtype);
     l.memory = w.getEnum("memory", {"bandwidth", "hbm"}, l.memory);
     l.full = w.getBool("full", false);
+    if (w.has("recompute") && !l.train)
+        w.fail("recompute", "no 'recompute' in inference (mode: infer): it is a training choice");
+    l.recompute = w.getEnum("recompute", {"none", "uniform", "gcmr"}, l.recompute);
     l.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
     return l;
 }

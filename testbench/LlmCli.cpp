@@ -154,6 +154,7 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
     else
         o.prompt = w.seq, o.generate = w.generate;
     o.full = w.full;
+    o.recompute = w.recompute;
     o.seed = w.seed;
     o.stats = stats, o.heatmap = heatmap, o.perfetto = perfetto;
     o.command_line = "wsc run " + shellQuote(scenario_file);

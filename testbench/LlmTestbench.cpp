@@ -391,10 +391,8 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
         RecomputePlanner::plan(spec.recompute, menu, account, spec.plan.pp, base.stageLayers(),
                                spec.plan.microBatches(), die);
     if (!plan.feasible)
-        throw firmware::llm::OutOfMemoryError(
-            fmt::format("--recompute {}: the plan {} does not fit even with every droppable tensor "
-                        "recomputed: {}",
-                        RecomputePlanner::name(spec.recompute), spec.plan.str(), plan.why));
+        throw firmware::llm::OutOfMemoryError(fmt::format(
+            "even with --recompute {}: {}", RecomputePlanner::name(spec.recompute), plan.why));
     return plan;
 }
 

@@ -134,6 +134,7 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
         s.seq = w.seq;
         s.generate = w.generate;
         s.dtype = w.dtype == "bf16" ? firmware::DType::BF16 : firmware::DType::FP16;
+        s.recompute = firmware::llm::RecomputePlanner::parse(w.recompute);
         try {
             LlmTestbench::check(sc.hardware(), s);
         } catch (const firmware::llm::OutOfMemoryError& e) {

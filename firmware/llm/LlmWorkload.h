@@ -23,6 +23,7 @@ struct LlmWorkload {
     std::string dtype = "fp16";
     std::string memory = "bandwidth";  // bandwidth | hbm
     bool full = false;
+    std::string recompute = "none";  // train: none, uniform or gcmr (RecomputePlanner)
     uint64_t seed = 1;
 };
 

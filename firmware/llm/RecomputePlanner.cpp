@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "firmware/llm/Gcmr.h"
+#include "firmware/llm/MemoryLedger.h"
 #include "firmware/llm/OpShard.h"
 #include "firmware/llm/RecomputeBlock.h"
 
@@ -144,9 +145,10 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
         out.est_cycles.push_back(time[s][choice[s]]);
         if (mem[s][choice[s]] > cap && out.why.empty())
             out.why = fmt::format(
-                "stage {} needs {:.2f} GB per die with the most recomputation ({}), the die has "
-                "{:.2f} GB",
-                s, double(mem[s][choice[s]]) / 1e9, menu[choice[s]].name, double(cap) / 1e9);
+                "stage {} needs {} per die with the most recomputation (dropping {}), the die "
+                "has {}",
+                s, MemoryLedger::size(mem[s][choice[s]]), menu[choice[s]].name,
+                MemoryLedger::size(cap));
     }
     return out;
 }
