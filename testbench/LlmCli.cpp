@@ -82,6 +82,9 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
     c->add_option("--memory", o.memory,
                   "HBM fidelity: bandwidth (latency/bandwidth model of each stack, default) or "
                   "hbm (cycle-level HBM3 controllers)");
+    c->add_flag("--memory-only", o.memory_only,
+                "build the whole step's memory ledger (and --recompute's choices) and report "
+                "memory per die and per stage without simulating (milliseconds)");
     c->add_flag("--full", o.full,
                 "simulate every layer instead of composing from 1 and 2 layers per stage");
     c->add_option("--compare", o.compare,
@@ -257,6 +260,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     base.dtype = parseDType(o.dtype);
     base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
     base.full = o.full;
+    base.memory_only = o.memory_only;
     base.seed = o.seed;
     if (train) {
         if (!o.batch || !o.seq)
@@ -284,11 +288,15 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                 "--compare-mappings runs --plan under each mapping; drop --compare, --mapping and "
                 "--placement");
         if (o.plan.empty()) throw std::invalid_argument("--compare-mappings needs --plan");
+        if (o.memory_only)
+            throw std::invalid_argument("--memory-only reports one plan: drop --compare-mappings");
         for (const auto& m : CliArgs::parseStrings(o.compare_mappings, "--compare-mappings", ','))
             placements.push_back(placementOf("--compare-mappings", m));
         plans.assign(placements.size(), o.plan);
     } else if (!o.compare.empty()) {
         if (!o.plan.empty()) throw std::invalid_argument("--compare lists the plans; drop --plan");
+        if (o.memory_only)
+            throw std::invalid_argument("--memory-only reports one plan: drop --compare");
         plans = CliArgs::parseStrings(o.compare, "--compare", ';');
     } else {
         if (o.plan.empty()) throw std::invalid_argument("wsc llm needs --plan (or --compare)");
@@ -382,10 +390,19 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         }
     }
     if (!o.stats.empty()) {
-        stats["inputs"] = {{"model", o.model},    {"hw", o.hw},      {"placement", o.placement},
-                           {"batch", base.batch}, {"seq", base.seq}, {"generate", base.generate},
-                           {"memory", o.memory},  {"seed", o.seed},  {"full", o.full},
-                           {"dtype", o.dtype},    {"plans", plans}};
+        stats["inputs"] = {{"model", o.model},
+                           {"hw", o.hw},
+                           {"placement", o.placement},
+                           {"batch", base.batch},
+                           {"seq", base.seq},
+                           {"generate", base.generate},
+                           {"memory", o.memory},
+                           {"seed", o.seed},
+                           {"full", o.full},
+                           {"dtype", o.dtype},
+                           {"plans", plans},
+                           {"recompute", o.recompute},
+                           {"memory_only", o.memory_only}};
         stats["command_line"] = o.command_line;
         // What the run resolved from its inputs: the die the step builder saw, the model.
         const firmware::llm::DieSpec die = LlmTestbench::dieSpec(hwc);

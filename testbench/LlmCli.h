@@ -23,7 +23,7 @@ class LlmCli {
         uint64_t batch = 0, seq = 0, prompt = 0, generate = 0, micro_batches = 0, seed = 1;
         std::string dtype = "fp16";
         std::string recompute = "none";  // train: none, uniform or gcmr
-        bool full = false;
+        bool full = false, memory_only = false;
         std::string stats, heatmap, perfetto, table;
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;

@@ -387,9 +387,11 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
         }
         return f;
     };
-    RecomputePlanner::Plan plan =
-        RecomputePlanner::plan(spec.recompute, menu, account, spec.plan.pp, base.stageLayers(),
-                               spec.plan.microBatches(), die);
+    std::vector<uint64_t> layers;
+    for (uint32_t st = 0; st < spec.plan.pp; ++st)
+        layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
+    RecomputePlanner::Plan plan = RecomputePlanner::plan(spec.recompute, menu, account, layers,
+                                                         spec.plan.microBatches(), die);
     if (!plan.feasible)
         throw firmware::llm::OutOfMemoryError(fmt::format(
             "even with --recompute {}: {}", RecomputePlanner::name(spec.recompute), plan.why));
@@ -497,9 +499,17 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             }
             if (res.step_tokens == 0) res.step_tokens = b.stepTokens();
         }
+        if (spec.memory_only) {
+            LlmPhase none;
+            none.name = name;
+            return none;
+        }
         const Composition comp = compositionFor(spec.model, L, spec.plan.pp, spec.full);
         const std::vector<uint64_t>& ks = comp.builds;
         res.composition = comp.rule;
+        if (spec.model.layers % spec.plan.pp && !spec.full && comp.builds.size() > 1)
+            res.composition += fmt::format(
+                " (stages of {} layers composed as {}: an upper bound, --full is exact)", L - 1, L);
         std::vector<const LlmRun*> rs;
         const size_t first = res.runs.size();
         for (size_t i = 0; i < ks.size(); ++i) {
@@ -582,6 +592,10 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                        firmware::llm::MemoryLedger::size(r.recompute.peak[st]));
     }
     for (const auto& p : r.phases) {
+        if (p.cycles <= 0) {
+            fmt::print(os, "  {:<8} not simulated (--memory-only)\n", p.name);
+            continue;
+        }
         const double sec = r.seconds(p);
         fmt::print(os, "  {:<8} {:.4g} s ({:.4g} cycles)", p.name, sec, p.cycles);
         if (p.name == "decode")
@@ -647,9 +661,10 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                    firmware::llm::MemoryLedger::size(r.peak[hi]), hi,
                    firmware::llm::MemoryLedger::size(r.hbm_capacity), parts,
                    firmware::llm::MemoryLedger::size(r.peak[lo]), lo);
-        fmt::print(os, "  SRAM staging per die {} of {}\n",
-                   firmware::llm::MemoryLedger::size(r.sram_max),
-                   firmware::llm::MemoryLedger::size(r.sram_capacity));
+        if (!r.runs.empty())
+            fmt::print(os, "  SRAM staging per die {} of {}\n",
+                       firmware::llm::MemoryLedger::size(r.sram_max),
+                       firmware::llm::MemoryLedger::size(r.sram_capacity));
     }
     if (r.spec.plan.pp > 1 && !r.peak.empty()) {
         std::string v;
@@ -657,8 +672,11 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
             v += (v.empty() ? "" : ", ") + firmware::llm::MemoryLedger::size(b);
         fmt::print(os, "  memory per stage (peak of its dies, stage 0 first): {}\n", v);
     }
-    fmt::print(os, "  composition: {}; {} simulated runs, {:.2f} s wall, peak RSS {} MB\n",
-               r.composition, r.runs.size(), r.wall_seconds, r.peak_rss_kb / 1024);
+    if (r.runs.empty())
+        fmt::print(os, "  {:.2f} s wall, peak RSS {} MB\n", r.wall_seconds, r.peak_rss_kb / 1024);
+    else
+        fmt::print(os, "  composition: {}; {} simulated runs, {:.2f} s wall, peak RSS {} MB\n",
+                   r.composition, r.runs.size(), r.wall_seconds, r.peak_rss_kb / 1024);
 }
 
 void LlmTestbench::printCompareHeader(std::ostream& os) {
@@ -706,6 +724,7 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
     j["generate"] = r.spec.generate;
     j["composition"] = r.composition;
     for (const auto& p : r.phases) {
+        if (p.cycles <= 0) continue;  // --memory-only
         nlohmann::json& q = j["phases"][p.name];
         q["cycles"] = p.cycles;
         q["seconds"] = r.seconds(p);

@@ -37,7 +37,8 @@ struct LlmSpec {
     uint64_t batch = 1, seq = 1;
     uint64_t generate = 0;  // inference: tokens decoded after the prefill
     firmware::DType dtype = firmware::DType::FP16;
-    bool full = false;  // simulate every layer instead of composing from 1 and 2 per stage
+    bool full = false;         // simulate every layer instead of composing from 1 and 2 per stage
+    bool memory_only = false;  // the whole step's ledger (and recomputation) only: no simulation
     uint64_t seed = 1;
     firmware::llm::RoutingOptions routing;  // inference with ep > 1: skewed or traced routing
     // Training: activation recomputation per stage (docs/LLM.md, "Recomputation").

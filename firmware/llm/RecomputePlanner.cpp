@@ -90,9 +90,10 @@ std::vector<RecomputeOption> RecomputePlanner::menu(const model::LayerGraph& g,
 
 RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
                                               const std::vector<RecomputeOption>& menu,
-                                              const Accounting& account, uint32_t stages,
-                                              uint64_t stage_layers, uint32_t micro_batches,
-                                              const DieSpec& die) {
+                                              const Accounting& account,
+                                              const std::vector<uint64_t>& stage_layers,
+                                              uint32_t micro_batches, const DieSpec& die) {
+    const uint32_t stages = static_cast<uint32_t>(stage_layers.size());
     Plan out;
     out.policy = policy;
     if (menu.empty()) throw std::invalid_argument("recompute: empty menu");
@@ -110,7 +111,7 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
     for (uint32_t s = 0; s < stages; ++s)
         for (size_t o = 0; o < n; ++o) {
             time[s][o] = double(per[0].flops[s]) / peak +
-                         double(stage_layers) * micro_batches * menu[o].rerun_cycles;
+                         double(stage_layers[s]) * micro_batches * menu[o].rerun_cycles;
             mem[s][o] = per[o].peak[s];
         }
     std::vector<size_t> choice(stages, 0);

@@ -66,9 +66,9 @@ class RecomputePlanner {
         std::vector<double> est_cycles;  // per stage: pre-screen step estimate
         std::string why;                 // infeasible: which stage needs how much
     };
-    // `stage_layers`: transformer layers per stage; `micro_batches`: per step.
+    // `stage_layers`: transformer layers of every stage; `micro_batches`: per step.
     static Plan plan(Policy policy, const std::vector<RecomputeOption>& menu,
-                     const Accounting& account, uint32_t stages, uint64_t stage_layers,
+                     const Accounting& account, const std::vector<uint64_t>& stage_layers,
                      uint32_t micro_batches, const DieSpec& die);
 };
 

@@ -68,10 +68,10 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
                         dies.dies(), dies.x, dies.y));
     if (rank_die_.size() != p.dies())
         throw std::invalid_argument("step builder: one die per rank expected");
-    if (m.layers % p.pp)
-        throw std::invalid_argument(fmt::format(
-            "plan {}: pp={} does not divide the model's {} layers (stages must be equal)", p.str(),
-            p.pp, m.layers));
+    if (m.layers < p.pp)
+        throw std::invalid_argument(
+            fmt::format("plan {}: pp={} stages for the model's {} layers (a stage needs a layer)",
+                        p.str(), p.pp, m.layers));
     const uint64_t ways = uint64_t(p.dataWays()) * p.microBatches();
     if (s.batch == 0 || s.batch % ways)
         throw std::invalid_argument(
@@ -121,7 +121,19 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
 }
 
 uint64_t StepBuilder::stageLayers() const {
-    return model_.layers / plan_.pp;
+    return (model_.layers + plan_.pp - 1) / plan_.pp;
+}
+
+uint64_t StepBuilder::stageLayers(const model::ModelConfig& m, uint32_t pp, uint32_t st) {
+    // When pp does not divide the layers, the last L mod pp stages take one more: the early
+    // stages hold the most micro-batches' activations under 1F1B (docs/LLM.md, "Schedule").
+    return m.layers / pp + (st >= pp - m.layers % pp ? 1 : 0);
+}
+
+uint64_t StepBuilder::firstLayer(const model::ModelConfig& m, uint32_t pp, uint32_t st) {
+    uint64_t first = 0;
+    for (uint32_t s = 0; s < st; ++s) first += stageLayers(m, pp, s);
+    return first;
 }
 
 uint64_t StepBuilder::stepTokens() const {
@@ -212,8 +224,9 @@ class Build {
     std::vector<Unit> units(uint32_t st) const {
         std::vector<Unit> u;
         if (st == 0) u.push_back({&g_.embedding(), ~0ull, "embedding"});
-        const uint64_t first = st * (m_.layers / p_.pp);
-        for (uint64_t i = 0; i < layers_; ++i)
+        const uint64_t first = StepBuilder::firstLayer(m_, p_.pp, st);
+        const uint64_t n = std::min(layers_, StepBuilder::stageLayers(m_, p_.pp, st));
+        for (uint64_t i = 0; i < n; ++i)
             u.push_back({&g_.layer(first + i), first + i, fmt::format("layer {}", first + i)});
         if (st + 1 == p_.pp) u.push_back({&g_.head(), ~0ull, "head"});
         return u;

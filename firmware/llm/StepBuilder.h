@@ -6,7 +6,8 @@
 // (firmware/collectives), pipeline transfers, and every die's memory ledger. docs/LLM.md has the
 // schedule, the streams, the sharding and the collectives each dimension needs.
 //
-// A build covers `layers` transformer layers per pipeline stage (the first ones of each stage)
+// A build covers `layers` transformer layers per pipeline stage (the first ones of each stage,
+// at most the stage's own)
 // plus the embedding (first stage) and the head (last stage); StepComposer composes the whole
 // model from builds of 1 and 2 layers per stage, or a build of every layer is simulated whole.
 #include <cstdint>
@@ -87,8 +88,11 @@ class StepBuilder {
                 std::vector<uint32_t> rank_die, const placement::DieArray& dies, const DieSpec& die,
                 const StepSpec& s);
 
-    // Layers per stage of the whole model.
+    // Layers per stage of the whole model: the most any stage has (stages differ by one when pp
+    // does not divide the layers; the later stages take the extra ones).
     uint64_t stageLayers() const;
+    static uint64_t stageLayers(const model::ModelConfig& m, uint32_t pp, uint32_t stage);
+    static uint64_t firstLayer(const model::ModelConfig& m, uint32_t pp, uint32_t stage);
     // The step with `layers` layers per stage (0: all). The ledger is filled, not checked.
     // emit = false walks the same schedule for the ledger and the FLOPs only (no instructions,
     // no collectives): the memory of a whole model in milliseconds instead of minutes.
