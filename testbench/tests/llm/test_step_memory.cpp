@@ -129,3 +129,26 @@ TEST_CASE("1F1B: stage s keeps min(pp - s, micro-batches) micro-batches' activat
     // So the peak falls from the first stages to the last (the skew WATOS balances).
     CHECK(b.sp.ledger.peak(die_of_stage(1)) > b.sp.ledger.peak(die_of_stage(6)));
 }
+
+TEST_CASE("uneven stages: the last layers mod pp stages take one more layer, 1F1B alike",
+          "[llm][memory]") {
+    // Llama-30B has 60 layers: over pp=8, stages 0-3 hold 7 and stages 4-7 hold 8 (WATOS runs it
+    // at tp=4, pp=8); 16 micro-batches, so stage s has pp - s in flight.
+    const Built b = build("llama-30b.json", "tp=4,pp=8,mb=16", 128, 2048);
+    REQUIRE(b.m.layers == 60);
+    uint64_t sum = 0;
+    for (uint32_t s = 0; s < 8; ++s) {
+        CHECK(llm::StepBuilder::stageLayers(b.m, 8, s) == (s < 4 ? 7u : 8u));
+        CHECK(llm::StepBuilder::firstLayer(b.m, 8, s) == sum);
+        sum += llm::StepBuilder::stageLayers(b.m, 8, s);
+    }
+    CHECK(sum == 60);
+    // Activations per (micro-batch in flight x layer) are the same on every stage without the
+    // embedding or the head.
+    auto act = [&](uint32_t s) { return at(b.sp, s * 4, MemKind::Activations); };
+    auto layers = [&](uint32_t s) { return llm::StepBuilder::stageLayers(b.m, 8, s); };
+    for (uint32_t s = 2; s < 7; ++s)
+        CHECK(act(s) * (8 - 1) * layers(1) == act(1) * (8 - s) * layers(s));
+    // A stage's weights follow its layers: stage 4's 8 layers against stage 3's 7.
+    CHECK(at(b.sp, 4 * 4, MemKind::Weights) * 7 == at(b.sp, 3 * 4, MemKind::Weights) * 8);
+}
