@@ -41,14 +41,19 @@ llm::StepProgram llamaStep(const std::vector<uint64_t>& masks) {
     return sb.build(0, /*emit=*/false);
 }
 
-const model::Block& llamaBlock(model::LayerGraph& keep) {
-    const auto m = hw::ModelConfigLoader::loadFile(src("configs/models/llama2-7b.json"));
+// A training graph as StepBuilder builds it (fused attention, no dropout).
+model::LayerGraph trainGraph(const std::string& model, uint64_t sequences, uint64_t seq_len) {
     model::GraphShape g;
-    g.sequences = 1;
-    g.seq_len = 128;
+    g.sequences = sequences;
+    g.seq_len = seq_len;
     g.flash_attention = true;
     g.dropout = false;
-    keep = model::LayerGraph::build(m, g);
+    return model::LayerGraph::build(hw::ModelConfigLoader::loadFile(src("configs/models/" + model)),
+                                    g);
+}
+
+const model::Block& llamaBlock(model::LayerGraph& keep) {
+    keep = trainGraph("llama2-7b.json", 1, 128);
     return keep.blocks()[1];
 }
 
@@ -103,12 +108,7 @@ TEST_CASE("a dense block has two segments, six droppable items and re-runs along
 
 TEST_CASE("an MoE block keeps its experts' tensors (only attention and the router re-run)",
           "[llm][recompute]") {
-    const auto m = hw::ModelConfigLoader::loadFile(src("configs/models/tiny-moe.json"));
-    model::GraphShape gs;
-    gs.seq_len = 64;
-    gs.flash_attention = true;
-    gs.dropout = false;
-    const auto g = model::LayerGraph::build(m, gs);
+    const auto g = trainGraph("tiny-moe.json", 1, 64);
     const model::Block& b = g.blocks()[1];
     const RecomputeBlock rb(b);
     for (size_t i : rb.droppable()) {
@@ -202,13 +202,7 @@ TEST_CASE("recomputing every droppable item keeps two residual-stream tensors pe
     // Re-run per layer and micro-batch: both norms replicated, QKV, the fused attention,
     // gate_up and the activation split by tp = 4; on 32 dies x 4 layers x 8 micro-batches.
     uint64_t per_die = 0;
-    const auto m = hw::ModelConfigLoader::loadFile(src("configs/models/llama2-7b.json"));
-    model::GraphShape gs;
-    gs.sequences = 16;
-    gs.seq_len = 4096;
-    gs.flash_attention = true;
-    gs.dropout = false;
-    const auto big = model::LayerGraph::build(m, gs);
+    const auto big = trainGraph("llama2-7b.json", 16, 4096);
     for (const auto& o : big.blocks()[1].ops) {
         const bool rerun = o.name == "attn.norm" || o.name == "attn.qkv" ||
                            o.name == "attn.score" || o.name == "attn.softmax" ||
