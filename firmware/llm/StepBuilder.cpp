@@ -114,6 +114,12 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
         throw std::invalid_argument(fmt::format(
             "recomputation is for training steps, one choice per pipeline stage ({} given, pp={})",
             s.recompute.size(), p.pp));
+    if (p.tatp > 1 && std::any_of(s.recompute.begin(), s.recompute.end(),
+                                  [](uint64_t mask) { return mask != 0; }))
+        throw std::invalid_argument(fmt::format(
+            "plan {}: recomputation with tatp={} is not supported (a re-run would repeat the "
+            "TATP rounds, which is not built): drop --recompute or tatp",
+            p.str(), p.tatp));
     graph_ = model::LayerGraph::build(m, shapeOf(s, mb_sequences_));
     // Every operator must split under the plan (throws naming the operator).
     for (const Block& b : graph_.blocks())
