@@ -59,9 +59,14 @@ std::vector<RecomputeOption> RecomputePlanner::menu(const model::LayerGraph& g,
         const OpShard sh = shardOf(o, p);
         saved[i] = savedElemsOnDie(o, sh) * e;
         flops[i] = sh.flops_fwd;
-        // Fused attention keeps its scores in SRAM: count its Q, K, V in and output out once.
-        const bool fused = o.kind == OpKind::Softmax;
-        const double bytes = fused ? 0.0 : double(sh.in_elems + sh.out_elems + sh.weight_elems) * e;
+        // Fused attention keeps its scores in SRAM (as StepBuilder's scratch sizing does): it
+        // reads Q and K (the score's input, twice) and V and writes its output (the context's
+        // output, twice); the score matrix never reaches HBM.
+        uint64_t elems = sh.in_elems + sh.out_elems + sh.weight_elems;
+        if (o.kind == OpKind::AttnScore) elems = 2 * sh.in_elems;
+        if (o.kind == OpKind::Softmax) elems = 0;
+        if (o.kind == OpKind::AttnContext) elems = 2 * sh.out_elems;
+        const double bytes = double(elems) * e;
         cycles[i] = std::max(peak > 0 ? double(flops[i]) / peak : 0.0, bw > 0 ? bytes / bw : 0.0);
     }
     std::vector<RecomputeOption> all;

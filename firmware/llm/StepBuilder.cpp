@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -638,13 +639,9 @@ class Build {
             const std::string lbl = fmt::format("mb {} {}", i, u.name);
             gatherBefore(st, u, ui);
             if (train_) {  // the activations this micro-batch keeps for its backward
-                const uint64_t mask = recomputeMask(st, u);
-                const RecomputeBlock rb(*u.block);
+                // Every rank of the stage holds the same shard.
+                const uint64_t saved = keptElems(u, recomputeMask(st, u), 0, u.block->ops.size());
                 for (uint32_t r : ranks) {
-                    uint64_t saved = 0;
-                    for (size_t k = 0; k < u.block->ops.size(); ++k)
-                        if (!mask || !rb.drops(mask, k))
-                            saved += savedElemsOnDie(u.block->ops[k], shardOf(u.block->ops[k], p_));
                     act[r][size_t(i) * us.size() + ui] =
                         out_.ledger.alloc(die(r), MemKind::Activations,
                                           std::max<uint64_t>(saved, 1) * e_, lbl + " activations");
@@ -682,22 +679,17 @@ class Build {
                     for (size_t o = 0; o < nops; ++o)
                         if (rb.segmentOf(o) == sg) a = std::min(a, o), b = std::max(b, o + 1);
                     if (a >= b) continue;
-                    // The regenerated tensors live until the segment's backward is done.
+                    // The regenerated tensors (what the segment keeps with everything, less
+                    // what it keeps under the mask) live until the segment's backward is done.
                     std::vector<uint64_t> transient(grid_.ranks(), 0);
                     bool any = false;
                     for (const auto& rr : reruns) any = any || rr.segment == sg;
+                    const uint64_t bytes = (keptElems(u, 0, a, b) - keptElems(u, mask, a, b)) * e_;
                     if (any)
-                        for (uint32_t r : ranks) {
-                            uint64_t bytes = 0;
-                            for (size_t o = a; o < b; ++o)
-                                if (rb.drops(mask, o))
-                                    bytes += savedElemsOnDie(u.block->ops[o],
-                                                             shardOf(u.block->ops[o], p_)) *
-                                             e_;
+                        for (uint32_t r : ranks)
                             transient[r] = out_.ledger.alloc(
                                 die(r), MemKind::Activations, std::max<uint64_t>(bytes, 1),
                                 fmt::format("mb {} {} recomputed activations", i, u.name));
-                        }
                     for (const auto& rr : reruns)
                         if (rr.segment == sg) rerun(st, u, k, i, rr.first, rr.last);
                     ops(st, u, k, i, false, a, b);
@@ -771,6 +763,16 @@ class Build {
     uint64_t recomputeMask(uint32_t st, const Unit& u) const {
         if (!train_ || s_.recompute.empty() || u.layer == ~0ull) return 0;
         return s_.recompute[st];
+    }
+    // Saved elements a die keeps for the unit's operators [a, b) under a mask (0: all).
+    uint64_t keptElems(const Unit& u, uint64_t mask, size_t a, size_t b) const {
+        const auto& ops = u.block->ops;
+        std::optional<RecomputeBlock> rb;
+        if (mask) rb.emplace(*u.block);
+        uint64_t n = 0;
+        for (size_t k = a; k < b; ++k)
+            if (!rb || !rb->drops(mask, k)) n += savedElemsOnDie(ops[k], shardOf(ops[k], p_));
+        return n;
     }
     // Forward operators [first, last) of a unit re-run before a backward: compute tagged
     // "recompute", and one "recompute" record per die spanning the compute stream's
