@@ -30,14 +30,11 @@ Gcmr::Result Gcmr::solve(const std::vector<std::vector<double>>& time,
     const size_t S = time.size();
     // Memory units: options round up (never under-count), capacities round down.
     auto units = [&](uint64_t b) { return size_t((b + grain - 1) / grain); };
+    // The whole pipeline's budget is the stages' capacities summed; without pooling each stage
+    // is also held to its own (the check in run()).
     std::vector<size_t> cap(S);
     size_t budget = 0;
     for (size_t s = 0; s < S; ++s) cap[s] = size_t(capacity[s] / grain), budget += cap[s];
-    if (!pooled) {
-        // Each stage within its own capacity: the budget of stages t.. is the sum of theirs.
-        budget = 0;
-        for (size_t s = 0; s < S; ++s) budget += cap[s];
-    }
     const size_t M = budget + 1;
     // Pass 1: T[t][m] = least max time of stages t..S-1 given m units (Algorithm 2 lines 2-5).
     // Pass 2 (bound = T*): least total time with every stage within the bound.
