@@ -11,10 +11,11 @@
 // combination of dropped items, each with the bytes a die keeps per micro-batch and layer and a
 // pre-screen estimate of the re-run's cycles (roofline of each re-run operator on the die: its
 // FLOPs at the PE array's peak, or its weights, inputs and outputs at the HBM bandwidth,
-// whichever is longer; fused attention moves Q, K, V and its output, not the scores); options that keep more and re-run no less than another are dropped.
-// The memory of a stage under an option is not estimated: it is the peak of the stage's dies in
-// the accounting build (StepBuilder::build without instructions) of that option. The chosen
-// plan is then simulated cycle by cycle: the re-runs' real cost is in the simulated step.
+// whichever is longer; fused attention moves Q, K, V and its output, not the scores); options that
+// keep more and re-run no less than another are dropped. The memory of a stage under an option is
+// not estimated: it is the peak of the stage's dies in the accounting build (StepBuilder::build
+// without instructions) of that option. The chosen plan is then simulated cycle by cycle: the
+// re-runs' real cost is in the simulated step.
 #include <cstdint>
 #include <functional>
 #include <string>
