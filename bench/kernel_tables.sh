@@ -28,4 +28,27 @@ run gemm_192_pq gemm --compare --mesh 4x8,8x4,6x8,8x6,8x16,16x8,16x32 --shape 19
 run gemv_512 gemv --compare --mesh 8,16,32,64 --shape 512
 run gemv_4096 gemv --compare --mesh 8,16,32,64 --shape 4096
 run gemv_512_pq gemv --compare --mesh 8x16,16x8,16x32,32x16,32x64,64x32 --shape 512
+# "Scaling P at communication-bound shapes (WaferLLM Fig. 9)": a t x t tile per core (shape t P),
+# so one run per P; from P = 128 one algorithm per run (allgather skipped). The page's tables are
+# the rows of these files put together.
+run gemm_t1_p8 gemm --compare --mesh 8 --shape 8
+run gemm_t1_p16 gemm --compare --mesh 16 --shape 16
+run gemm_t1_p32 gemm --compare --mesh 32 --shape 32
+run gemm_t1_p64 gemm --compare --mesh 64 --shape 64
+run gemm_t2_p8 gemm --compare --mesh 8 --shape 16
+run gemm_t2_p16 gemm --compare --mesh 16 --shape 32
+run gemm_t2_p32 gemm --compare --mesh 32 --shape 64
+run gemm_t2_p64 gemm --compare --mesh 64 --shape 128
+run gemm_t1_p128_meshgemm gemm --algo meshgemm --mesh 128 --shape 128
+run gemm_t1_p128_cannon gemm --algo cannon --mesh 128 --shape 128
+run gemm_t1_p128_summa gemm --algo summa --mesh 128 --shape 128
+run gemm_t2_p128_meshgemm gemm --algo meshgemm --mesh 128 --shape 256
+run gemm_t2_p128_cannon gemm --algo cannon --mesh 128 --shape 256
+run gemm_t2_p128_summa gemm --algo summa --mesh 128 --shape 256
+# The same kernels with no receive buffer (configs/wse2_kernels.yaml plus `rx_buffer: 0 B` under
+# `core:`): early tiles wait in the network instead of SRAM. Cannon at t = 2, P = 16 deadlocks.
+sed 's/^core:$/core:\n  rx_buffer: 0 B/' "$CFG" > "$OUT/wse2_kernels_rx0.yaml"
+CFG=$OUT/wse2_kernels_rx0.yaml run rx0_t1_p64_meshgemm gemm --algo meshgemm --mesh 64 --shape 64
+CFG=$OUT/wse2_kernels_rx0.yaml run rx0_t1_p64_cannon gemm --algo cannon --mesh 64 --shape 64
+CFG=$OUT/wse2_kernels_rx0.yaml run rx0_t2_p16_cannon gemm --algo cannon --mesh 16 --shape 32
 echo "wrote $OUT"
