@@ -11,7 +11,7 @@ namespace wsc::hw {
 
 firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     w.checkKeys({"type", "mode", "model", "plan", "placement", "batch", "seq", "prompt", "generate",
-                 "dtype", "memory", "full", "seed", "recompute"});
+                 "dtype", "memory", "full", "seed", "recompute", "offload"});
     firmware::llm::LlmWorkload l;
     l.train = w.getEnum("mode", {"train", "infer"}, std::string("train")) == "train";
     const std::string rel = w.getString("model");
@@ -73,6 +73,9 @@ firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     if (w.has("recompute") && !l.train)
         w.fail("recompute", "no 'recompute' in inference (mode: infer): it is a training choice");
     l.recompute = w.getEnum("recompute", {"none", "uniform", "gcmr"}, l.recompute);
+    if (w.has("offload") && !l.train)
+        w.fail("offload", "no 'offload' in inference (mode: infer): it is a training choice");
+    l.offload = w.getBool("offload", false);
     l.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
     return l;
 }

@@ -76,6 +76,13 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                       "activation recomputation per pipeline stage (docs/LLM.md "
                       "\"Recomputation\"): none (default), uniform (one choice sized for the "
                       "fullest stage) or gcmr (WATOS Algorithm 2: a choice per stage)");
+    if (train)
+        c->add_flag("--offload", o.offload,
+                    "checkpoint offload (docs/LLM.md \"Checkpoint offload\"): stages over their "
+                    "dies' memory send their first layers' kept activations to stages with room "
+                    "over D2D and take them back for the backward (WATOS Algorithm 3); with "
+                    "--recompute gcmr the programme pools the stages' memory; simulates every "
+                    "layer");
     CliArgs::addUInt(c, "--micro-batches", o.micro_batches, 1, 1u << 16,
                      "micro-batches per step (default: the plan's mb, else pp)");
     c->add_option("--dtype", o.dtype, "weights and activations: fp16 or bf16 (default fp16)");
@@ -158,6 +165,7 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
         o.prompt = w.seq, o.generate = w.generate;
     o.full = w.full;
     o.recompute = w.recompute;
+    o.offload = w.offload;
     o.seed = w.seed;
     o.stats = stats, o.heatmap = heatmap, o.perfetto = perfetto;
     o.command_line = "wsc run " + shellQuote(scenario_file);
@@ -259,6 +267,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     }
     base.dtype = parseDType(o.dtype);
     base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
+    base.offload = o.offload;
     base.full = o.full;
     base.memory_only = o.memory_only;
     base.seed = o.seed;
@@ -390,19 +399,13 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         }
     }
     if (!o.stats.empty()) {
-        stats["inputs"] = {{"model", o.model},
-                           {"hw", o.hw},
-                           {"placement", o.placement},
-                           {"batch", base.batch},
-                           {"seq", base.seq},
-                           {"generate", base.generate},
-                           {"memory", o.memory},
-                           {"seed", o.seed},
-                           {"full", o.full},
-                           {"dtype", o.dtype},
-                           {"plans", plans},
-                           {"recompute", o.recompute},
-                           {"memory_only", o.memory_only}};
+        stats["inputs"] = {{"model", o.model},         {"hw", o.hw},
+                           {"placement", o.placement}, {"batch", base.batch},
+                           {"seq", base.seq},          {"generate", base.generate},
+                           {"memory", o.memory},       {"seed", o.seed},
+                           {"full", o.full},           {"dtype", o.dtype},
+                           {"plans", plans},           {"recompute", o.recompute},
+                           {"offload", o.offload},     {"memory_only", o.memory_only}};
         stats["command_line"] = o.command_line;
         // What the run resolved from its inputs: the die the step builder saw, the model.
         const firmware::llm::DieSpec die = LlmTestbench::dieSpec(hwc);

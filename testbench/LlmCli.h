@@ -24,6 +24,7 @@ class LlmCli {
         std::string dtype = "fp16";
         std::string recompute = "none";  // train: none, uniform or gcmr
         bool full = false, memory_only = false;
+        bool offload = false;  // train: checkpoint offload to stages with free memory
         std::string stats, heatmap, perfetto, table;
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;

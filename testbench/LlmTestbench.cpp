@@ -359,7 +359,8 @@ std::vector<uint64_t> stagePeaks(const LlmResult& r) {
 firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
                                                     const std::vector<uint32_t>& rank_die,
                                                     const firmware::placement::DieArray& dies,
-                                                    const firmware::llm::DieSpec& die) {
+                                                    const firmware::llm::DieSpec& die,
+                                                    bool pooled) {
     using firmware::llm::RecomputePlanner;
     RecomputePlanner::Plan none;
     if (!spec.train || spec.recompute == RecomputePlanner::Policy::None) return none;
@@ -391,11 +392,95 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
     for (uint32_t st = 0; st < spec.plan.pp; ++st)
         layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
     RecomputePlanner::Plan plan = RecomputePlanner::plan(spec.recompute, menu, account, layers,
-                                                         spec.plan.microBatches(), die);
+                                                         spec.plan.microBatches(), die, pooled);
     if (!plan.feasible)
         throw firmware::llm::OutOfMemoryError(fmt::format(
             "even with --recompute {}: {}", RecomputePlanner::name(spec.recompute), plan.why));
     return plan;
+}
+
+// The checkpoint offload of a training step under the recomputation chosen (empty without
+// --offload or when every stage fits). A Sender's path cost to a Helper is the mesh hops between
+// their dies, summed over the stage's ranks (rank t sends to rank t).
+firmware::watos::OffloadPlanner::Plan planOffload(const LlmSpec& spec,
+                                                  const std::vector<uint32_t>& rank_die,
+                                                  const firmware::placement::DieArray& dies,
+                                                  const firmware::llm::DieSpec& die,
+                                                  const std::vector<uint64_t>& masks) {
+    using firmware::watos::OffloadPlanner;
+    if (!spec.train || !spec.offload) return {};
+    StepSpec s;
+    s.mode = StepSpec::Mode::Train;
+    s.batch = spec.batch;
+    s.seq = spec.seq;
+    s.dtype = spec.dtype;
+    s.recompute = masks;
+    const firmware::plan::RankGrid grid(spec.plan);
+    auto account = [&](const firmware::llm::OffloadSpec& o) {
+        StepSpec t = s;
+        t.offload = o;
+        const StepBuilder b(spec.model, spec.plan, rank_die, dies, die, t);
+        const StepProgram sp = b.build(0, /*emit=*/false);
+        OffloadPlanner::Figures f;
+        for (uint32_t st = 0; st < spec.plan.pp; ++st) {
+            uint64_t ext = 0;
+            for (uint32_t r : grid.stage(st)) ext = std::max(ext, sp.ledger.extent(rank_die[r]));
+            f.extent.push_back(ext);
+            f.held.push_back(sp.offload_held.empty() ? 0 : sp.offload_held[st]);
+        }
+        return f;
+    };
+    auto cost = [&](uint32_t snd, uint32_t hlp) {
+        const auto a = grid.stage(snd), b = grid.stage(hlp);
+        double hops = 0;
+        for (size_t t = 0; t < a.size(); ++t) hops += dies.hops(rank_die[a[t]], rank_die[b[t]]);
+        return hops;
+    };
+    std::vector<uint64_t> layers;
+    for (uint32_t st = 0; st < spec.plan.pp; ++st)
+        layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
+    return OffloadPlanner::plan(account, layers, die.hbm_bytes, cost);
+}
+
+// Recomputation and offload together. With --offload and gcmr, the programme first pools the
+// stages' memory (WATOS Algorithm 2 as printed) and the offload moves the overflow; if the
+// Helpers cannot take it, the per-die programme's choice (which needs no offload) is used and
+// the note says so.
+struct MemoryPlan {
+    firmware::llm::RecomputePlanner::Plan recompute;
+    firmware::watos::OffloadPlanner::Plan offload;
+    std::string note;
+};
+MemoryPlan planMemory(const LlmSpec& spec, const std::vector<uint32_t>& rank_die,
+                      const firmware::placement::DieArray& dies,
+                      const firmware::llm::DieSpec& die) {
+    using firmware::llm::RecomputePlanner;
+    MemoryPlan m;
+    const bool pooled = spec.offload && spec.recompute == RecomputePlanner::Policy::Gcmr;
+    if (pooled) {
+        bool pooled_ok = true;
+        try {
+            m.recompute = planRecompute(spec, rank_die, dies, die, true);
+        } catch (const firmware::llm::OutOfMemoryError&) {
+            pooled_ok = false;
+        }
+        if (pooled_ok) {
+            m.offload = planOffload(spec, rank_die, dies, die, m.recompute.masks);
+            if (m.offload.feasible) {
+                m.note = "gcmr over pooled memory";
+                return m;
+            }
+            m.note =
+                fmt::format("gcmr over pooled memory could not be balanced ({}); gcmr per die used",
+                            m.offload.why);
+        }
+    }
+    m.recompute = planRecompute(spec, rank_die, dies, die, false);
+    m.offload = planOffload(spec, rank_die, dies, die, m.recompute.masks);
+    if (!m.offload.feasible)
+        throw firmware::llm::OutOfMemoryError(
+            fmt::format("checkpoint offload cannot fit the plan: {}", m.offload.why));
+    return m;
 }
 
 }  // namespace
@@ -410,7 +495,9 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const firmware::llm::RoutingSource src(spec.routing, spec.model, spec.plan, placed.rank_die,
                                            placed.dies, spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
-    s.recompute = planRecompute(spec, placed.rank_die, placed.dies, dieSpec(hwc)).masks;
+    const MemoryPlan mp = planMemory(spec, placed.rank_die, placed.dies, dieSpec(hwc));
+    s.recompute = mp.recompute.masks;
+    s.offload = mp.offload.spec;
     const StepBuilder b(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
     b.build(0, /*emit=*/false).ledger.check();
     if (!spec.train && spec.generate > 0) {
@@ -471,7 +558,12 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.hbm_bytes_per_cycle = die.hbm_bytes_per_cycle;
     res.sram_capacity = die.sram_bytes;
     res.hbm_capacity = die.hbm_bytes;
-    res.recompute = planRecompute(spec, res.rank_die, dies, die);
+    {
+        MemoryPlan mp = planMemory(spec, res.rank_die, dies, die);
+        res.recompute = std::move(mp.recompute);
+        res.offload = std::move(mp.offload);
+        res.offload_note = std::move(mp.note);
+    }
 
     auto phase = [&](StepSpec::Mode mode, uint64_t seq, const std::string& name,
                      bool observe) -> LlmPhase {
@@ -483,7 +575,10 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         s.routing =
             routing.forTokens(mode == StepSpec::Mode::Decode ? spec.batch : spec.batch * spec.seq);
         if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
-        if (mode == StepSpec::Mode::Train) s.recompute = res.recompute.masks;
+        if (mode == StepSpec::Mode::Train) {
+            s.recompute = res.recompute.masks;
+            s.offload = res.offload.spec;
+        }
         StepBuilder b(spec.model, spec.plan, res.rank_die, dies, die, s);
         const uint64_t L = b.stageLayers();
         // Memory: the whole stage, every layer (a build, not simulated).
@@ -504,7 +599,10 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             none.name = name;
             return none;
         }
-        const Composition comp = compositionFor(spec.model, L, spec.plan.pp, spec.full);
+        // An offload moves the first layers of a stage: builds of 1 and 2 layers would not
+        // scale to the whole stage, so the whole step is simulated.
+        const Composition comp =
+            compositionFor(spec.model, L, spec.plan.pp, spec.full || !s.offload.empty());
         const std::vector<uint64_t>& ks = comp.builds;
         res.composition = comp.rule;
         if (spec.model.layers % spec.plan.pp && !spec.full && comp.builds.size() > 1)
@@ -590,6 +688,21 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
         for (size_t st = 0; st < r.recompute.masks.size(); ++st)
             fmt::print(os, "    stage {}: {} (peak {} per die)\n", st, r.recompute.names[st],
                        firmware::llm::MemoryLedger::size(r.recompute.peak[st]));
+    }
+    if (r.spec.offload) {
+        const auto& o = r.offload;
+        fmt::print(
+            os, "  checkpoint offload{}: {}\n",
+            r.offload_note.empty() ? "" : " (" + r.offload_note + ")",
+            o.spec.empty() ? "nothing to move, every stage fits its dies" : o.balance.summary());
+        for (const std::string& line : firmware::watos::OffloadPlanner::describe(o))
+            fmt::print(os, "    {}\n", line);
+        if (!o.spec.empty())
+            for (size_t st = 0; st < o.before.size(); ++st)
+                if (o.before[st] != o.after[st])
+                    fmt::print(os, "    stage {}: {} -> {} per die (highest address in use)\n", st,
+                               firmware::llm::MemoryLedger::size(o.before[st]),
+                               firmware::llm::MemoryLedger::size(o.after[st]));
     }
     for (const auto& p : r.phases) {
         if (p.cycles <= 0) {
@@ -746,6 +859,20 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
     }
     if (r.spec.plan.pp > 1)
         for (uint64_t b : stagePeaks(r)) j["memory"]["stage_peak_bytes"].push_back(b);
+    if (r.spec.offload) {
+        nlohmann::json& oj = j["offload"];
+        oj["note"] = r.offload_note;
+        oj["layers"] = r.offload.spec.layers;
+        oj["pairs"] = nlohmann::json::array();
+        for (const auto& q : r.offload.spec.pairs)
+            oj["pairs"].push_back({{"sender_stage", q.sender},
+                                   {"helper_stage", q.helper},
+                                   {"share", q.share},
+                                   {"held_bytes_per_die",
+                                    uint64_t(double(r.offload.held[q.sender]) * q.share + 0.5)}});
+        oj["extent_before_bytes"] = r.offload.before;
+        oj["extent_after_bytes"] = r.offload.after;
+    }
     if (!r.recompute.masks.empty()) {
         nlohmann::json& rc = j["recompute"];
         rc["policy"] = firmware::llm::RecomputePlanner::name(r.recompute.policy);

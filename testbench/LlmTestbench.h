@@ -20,6 +20,7 @@
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/model/ModelConfig.h"
 #include "firmware/plan/ParallelPlan.h"
+#include "firmware/watos/OffloadPlanner.h"
 #include "hw/EnergyEvents.h"
 #include "hw/EnergyReport.h"
 #include "hw/HardwareConfig.h"
@@ -44,6 +45,10 @@ struct LlmSpec {
     // Training: activation recomputation per stage (docs/LLM.md, "Recomputation").
     firmware::llm::RecomputePlanner::Policy recompute =
         firmware::llm::RecomputePlanner::Policy::None;
+    // Training: checkpoint offload from stages over their dies' memory to stages with room
+    // (WATOS's memory scheduler; docs/LLM.md, "Checkpoint offload"). With recompute gcmr the
+    // programme pools the stages' memory. Simulates every layer (no composition).
+    bool offload = false;
 };
 
 // One simulated build (a number of layers per stage, one phase).
@@ -110,6 +115,9 @@ struct LlmResult {
     std::string composition;  // the rule used, for the report
     // Recomputation chosen per stage (empty without): the dropped items, the stage's peak.
     firmware::llm::RecomputePlanner::Plan recompute;
+    // Checkpoint offload (empty spec without), and how the plan was reached.
+    firmware::watos::OffloadPlanner::Plan offload;
+    std::string offload_note;
     std::string mapping;  // placement tcme: TATP link loads before and after TCME
     std::string routing;  // expert routing: the source, balancer and rows per die
     double wall_seconds = 0;

@@ -135,6 +135,7 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
         s.generate = w.generate;
         s.dtype = w.dtype == "bf16" ? firmware::DType::BF16 : firmware::DType::FP16;
         s.recompute = firmware::llm::RecomputePlanner::parse(w.recompute);
+        s.offload = w.offload;
         try {
             LlmTestbench::check(sc.hardware(), s);
         } catch (const firmware::llm::OutOfMemoryError& e) {

@@ -339,35 +339,61 @@ uint32_t DieEmitter::awaitDone(uint32_t s) {
     return p_.streamSize(kCompute) - 1;  // stream 0 starts at pc 0
 }
 
+void DieEmitter::sendSegments(uint32_t s, uint16_t cts, const uint16_t seg_buf[2], uint32_t& turn,
+                              uint32_t to, uint64_t addr, uint64_t bytes) {
+    const uint64_t seg = p_.buffer(seg_buf[0]).bytes();
+    for (uint64_t off = 0; off < bytes; off += seg) {
+        const uint64_t n = std::min(seg, bytes - off);
+        const uint16_t b = seg_buf[turn++ & 1];
+        load(b, addr + off, n);  // from memory while the receiver's clear-to-send is on its way
+        waitEvent(s, cts);
+        Instruction snd;
+        snd.op = Opcode::Send;
+        snd.a = b, snd.peer = to, snd.bytes = n;
+        emit(snd);
+    }
+}
+
+void DieEmitter::recvSegments(uint16_t cts, const uint16_t seg_buf[2], uint32_t& turn,
+                              uint32_t from, uint64_t addr, uint64_t bytes) {
+    const uint64_t seg = p_.buffer(seg_buf[0]).bytes();
+    const uint64_t segs = (bytes + seg - 1) / seg;
+    const uint32_t first = turn;
+    turn += static_cast<uint32_t>(segs);
+    // Segment k: post its receive, then clear the sender to send it (a one-flit put raising
+    // `cts` there; every die declares the same buffers, so the CTS buffer exists on the sender).
+    // Two segments are posted ahead of the stores, so the transfer streams at the link rate
+    // while no segment ever arrives before its receive.
+    auto post = [&](uint64_t k) {
+        postReceive(cts, seg_buf[(first + k) & 1], from, std::min(seg, bytes - k * seg));
+    };
+    for (uint64_t k = 0; k < std::min<uint64_t>(segs, 2); ++k) post(k);
+    for (uint64_t k = 0; k < segs; ++k) {
+        store(seg_buf[(first + k) & 1], addr + k * seg, std::min(seg, bytes - k * seg));
+        if (k + 2 < segs) post(k + 2);
+    }
+}
+
 void DieEmitter::sendTensor(bool forward, uint32_t to, uint64_t addr, uint64_t bytes) {
-    use(forward ? kPipeComm : kPipeBack);
+    const uint32_t s = forward ? kPipeComm : kPipeBack;
+    use(s);
     const std::string was = tag_;
     tag("pipeline transfer");
     const int d = forward ? 0 : 1;
-    const uint64_t seg = p_.buffer(P2P_[d][0]).bytes();
-    for (uint64_t off = 0; off < bytes; off += seg) {
-        const uint64_t n = std::min(seg, bytes - off);
-        const uint16_t b = P2P_[d][p2p_turn_[d]++ & 1];
-        load(b, addr + off, n);  // from memory while the receiver's clear-to-send is on its way
-        waitEvent(forward ? kPipeComm : kPipeBack, ctsEvent(forward));
-        Instruction s;
-        s.op = Opcode::Send;
-        s.a = b, s.peer = to, s.bytes = n;
-        emit(s);
-    }
+    sendSegments(s, ctsEvent(forward), P2P_[d], p2p_turn_[d], to, addr, bytes);
     tag(was);
 }
 
-void DieEmitter::postReceive(bool forward, uint16_t buf, uint32_t from, uint64_t bytes) {
+void DieEmitter::postReceive(uint16_t cts, uint16_t buf, uint32_t from, uint64_t bytes) {
     Instruction r;
     r.op = Opcode::Recv;
     r.c = buf, r.peer = from, r.bytes = bytes;
     emit(r);
-    Instruction put;  // a one-flit put raising ctsEvent(forward) on the sender
+    Instruction put;  // a one-flit put raising `cts` on the sender
     put.op = Opcode::DmaPut;
     put.a = CTS_, put.rbuf = CTS_, put.peer = from;
     put.bytes = p_.buffer(CTS_).bytes();
-    put.event = ctsEvent(forward), put.raise = true;
+    put.event = cts, put.raise = true;
     emit(put);
 }
 
@@ -376,22 +402,34 @@ void DieEmitter::recvTensor(bool forward, uint32_t from, uint64_t addr, uint64_t
     const std::string was = tag_;
     tag("pipeline transfer");
     const int d = forward ? 0 : 1;
-    const uint64_t seg = p_.buffer(P2P_[d][0]).bytes();
-    const uint64_t segs = (bytes + seg - 1) / seg;
-    const uint32_t turn = p2p_turn_[d];
-    p2p_turn_[d] += static_cast<uint32_t>(segs);
-    // Segment k: post its receive, then clear the sender to send it (a one-flit put raising
-    // ctsEvent there; every die declares the same buffers, so pp.cts exists on the sender).
-    // Two segments are posted ahead of the stores, so the transfer streams at the link rate
-    // while no segment ever arrives before its receive.
-    auto post = [&](uint64_t k) {
-        postReceive(forward, P2P_[d][(turn + k) & 1], from, std::min(seg, bytes - k * seg));
-    };
-    for (uint64_t k = 0; k < std::min<uint64_t>(segs, 2); ++k) post(k);
-    for (uint64_t k = 0; k < segs; ++k) {
-        store(P2P_[d][(turn + k) & 1], addr + k * seg, std::min(seg, bytes - k * seg));
-        if (k + 2 < segs) post(k + 2);
-    }
+    recvSegments(ctsEvent(forward), P2P_[d], p2p_turn_[d], from, addr, bytes);
+    tag(was);
+}
+
+DieEmitter::Channel DieEmitter::channel(uint32_t stream, const std::string& name) {
+    Channel c;
+    c.stream = stream;
+    const uint64_t e = elemBytes();
+    const uint64_t elems = std::max<uint64_t>(commBudget() / 16 / e, 1);
+    for (int i = 0; i < 2; ++i) c.seg[i] = buf(fmt::format("{}{}", name, i), elems);
+    return c;
+}
+
+void DieEmitter::sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes,
+                        const std::string& hbm_tag) {
+    use(c.stream);
+    const std::string was = tag_;
+    tag(hbm_tag);
+    sendSegments(c.stream, channelCtsEvent(c.stream), c.seg, c.turn, to, addr, bytes);
+    tag(was);
+}
+
+void DieEmitter::recvOn(Channel& c, uint32_t from, uint64_t addr, uint64_t bytes,
+                        const std::string& hbm_tag) {
+    use(c.stream);
+    const std::string was = tag_;
+    tag(hbm_tag);
+    recvSegments(channelCtsEvent(c.stream), c.seg, c.turn, from, addr, bytes);
     tag(was);
 }
 
@@ -408,7 +446,8 @@ void DieEmitter::exchange(bool forward, uint32_t to, uint64_t send_addr, uint64_
     const uint32_t rturn = rx_turn_[d];
     rx_turn_[d] += static_cast<uint32_t>(rx);
     auto post = [&](uint64_t k) {
-        postReceive(forward, RX_[d][(rturn + k) & 1], from, std::min(seg, recv_bytes - k * seg));
+        postReceive(ctsEvent(forward), RX_[d][(rturn + k) & 1], from,
+                    std::min(seg, recv_bytes - k * seg));
     };
     // Receives first (the neighbour's sends wait for their clear-to-send), then the segments of
     // both ways interleaved, so the two links of the round stream at once.

@@ -116,6 +116,22 @@ class DieEmitter {
     void exchange(bool forward, uint32_t to, uint64_t send_addr, uint64_t send_bytes, uint32_t from,
                   uint64_t recv_addr, uint64_t recv_bytes);
 
+    // A point-to-point channel besides the pipeline's two (checkpoint offload): its own stream
+    // (the same index on both dies, so stream s of one die talks to stream s of the other), two
+    // SRAM segments of its own ("<name>0", "<name>1", a sixteenth of a communication share
+    // each) and its own clear-to-send event, channelCtsEvent(stream). Transfers on it are
+    // receiver-driven exactly like the pipeline's (sendTensor / recvTensor).
+    struct Channel {
+        uint32_t stream = 0;
+        uint16_t seg[2] = {kNoBuf, kNoBuf};
+        uint32_t turn = 0;
+    };
+    Channel channel(uint32_t stream, const std::string& name);
+    // HBM bytes of the transfer's loads or stores are tagged `hbm_tag`.
+    void sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes, const std::string& hbm_tag);
+    void recvOn(Channel& c, uint32_t from, uint64_t addr, uint64_t bytes,
+                const std::string& hbm_tag);
+
     // Instructions so far in stream s (for pc ranges of collectives).
     uint32_t streamSize(uint32_t s) const;
     void use(uint32_t s) { p_.setStream(s); }
@@ -130,8 +146,13 @@ class DieEmitter {
 
   private:
     // One receive-driven segment: post the receive into `buf`, then clear the sender `from` to
-    // send it (recvTensor and exchange).
-    void postReceive(bool forward, uint16_t buf, uint32_t from, uint64_t bytes);
+    // send it by raising `cts` there (recvTensor, recvOn and exchange).
+    void postReceive(uint16_t cts, uint16_t buf, uint32_t from, uint64_t bytes);
+    // The segment loops under sendTensor / sendOn and recvTensor / recvOn, in the current stream.
+    void sendSegments(uint32_t s, uint16_t cts, const uint16_t seg[2], uint32_t& turn, uint32_t to,
+                      uint64_t addr, uint64_t bytes);
+    void recvSegments(uint16_t cts, const uint16_t seg[2], uint32_t& turn, uint32_t from,
+                      uint64_t addr, uint64_t bytes);
     struct Buf {
         uint16_t idx;
         uint64_t elems;
@@ -158,7 +179,7 @@ class DieEmitter {
     std::map<std::string, uint64_t> hbm_by_tag_;
 };
 
-// Events of the compute <-> stream s semaphores.
+// Events of the compute <-> stream s semaphores (streams up to 255: events up to 512).
 constexpr uint16_t readyEvent(uint32_t s) {
     return static_cast<uint16_t>(2 * s + 1);
 }
@@ -169,12 +190,16 @@ constexpr uint16_t doneEvent(uint32_t s) {
 // activations sent to the next stage, otherwise gradients sent to the previous one (a die has
 // one peer each way, so two events keep the two directions apart).
 constexpr uint16_t ctsEvent(bool forward) {
-    return static_cast<uint16_t>(2 * kStreams + (forward ? 1 : 2));
+    return static_cast<uint16_t>(1024 + (forward ? 1 : 2));
 }
 // Compute has finished with a pipeline receive slot of that direction (the receive stream may
 // post the receive that reuses it).
 constexpr uint16_t slotEvent(bool forward) {
-    return static_cast<uint16_t>(2 * kStreams + (forward ? 3 : 4));
+    return static_cast<uint16_t>(1024 + (forward ? 3 : 4));
+}
+// Clear-to-send of a DieEmitter::Channel on stream s, raised on its sender by its receiver.
+constexpr uint16_t channelCtsEvent(uint32_t s) {
+    return static_cast<uint16_t>(2048 + s);
 }
 
 }  // namespace wsc::firmware::llm

@@ -24,6 +24,7 @@ struct LlmWorkload {
     std::string memory = "bandwidth";  // bandwidth | hbm
     bool full = false;
     std::string recompute = "none";  // train: none, uniform or gcmr (RecomputePlanner)
+    bool offload = false;            // train: checkpoint offload (watos::OffloadPlanner)
     uint64_t seed = 1;
 };
 

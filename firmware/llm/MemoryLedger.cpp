@@ -61,6 +61,7 @@ uint64_t MemoryLedger::alloc(uint32_t die, MemKind k, uint64_t bytes, const std:
         d.overflow_top += len;
     }
     d.blocks[addr] = Block{len, k, label};
+    d.extent = std::max(d.extent, addr + len);
     d.used += len;
     d.now[static_cast<size_t>(k)] += len;
     if (d.used > d.peak) {

@@ -51,6 +51,11 @@ class MemoryLedger {
         return dies_.at(die).now[static_cast<size_t>(k)];
     }
     uint64_t peak(uint32_t die) const { return dies_.at(die).peak; }
+    // The highest address any block reached (above capacity when a block did not fit): what
+    // the die's address space must hold, fragmentation included (first fit can leave holes, so
+    // it may exceed the peak). Another user of the die's memory reserved below everything else
+    // fits as long as extent + its size <= capacity.
+    uint64_t extent(uint32_t die) const { return dies_.at(die).extent; }
     const Breakdown& peakBreakdown(uint32_t die) const { return dies_.at(die).at_peak; }
     uint32_t peakDie() const;  // the die with the highest peak (lowest index on ties)
     bool overflowed() const;
@@ -68,7 +73,7 @@ class MemoryLedger {
         std::string label;
     };
     struct Die {
-        uint64_t used = 0, peak = 0;
+        uint64_t used = 0, peak = 0, extent = 0;
         Breakdown now{}, at_peak{};
         std::map<uint64_t, Block> blocks;        // address -> live block
         std::map<uint64_t, uint64_t> free_list;  // address -> length, in [0, capacity)

@@ -97,7 +97,8 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
                                               const std::vector<RecomputeOption>& menu,
                                               const Accounting& account,
                                               const std::vector<uint64_t>& stage_layers,
-                                              uint32_t micro_batches, const DieSpec& die) {
+                                              uint32_t micro_batches, const DieSpec& die,
+                                              bool pooled) {
     const uint32_t stages = static_cast<uint32_t>(stage_layers.size());
     Plan out;
     out.policy = policy;
@@ -138,7 +139,7 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
         // Grain: 1/1024 of a die's memory (the programme has stages x 1024 x stages cells).
         const uint64_t grain = std::max<uint64_t>(1, cap / 1024);
         const Gcmr::Result r =
-            Gcmr::solve(time, mem, std::vector<uint64_t>(stages, cap), /*pooled=*/false, grain);
+            Gcmr::solve(time, mem, std::vector<uint64_t>(stages, cap), pooled, grain);
         if (r.feasible)
             choice = r.choice;
         else
@@ -149,7 +150,7 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
         out.names.push_back(menu[choice[s]].name);
         out.peak.push_back(mem[s][choice[s]]);
         out.est_cycles.push_back(time[s][choice[s]]);
-        if (mem[s][choice[s]] > cap && out.why.empty())
+        if (mem[s][choice[s]] > cap && out.why.empty() && !(pooled && out.feasible))
             out.why = fmt::format(
                 "stage {} needs {} per die with the most recomputation (dropping {}), the die "
                 "has {}",

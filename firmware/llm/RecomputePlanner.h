@@ -67,10 +67,12 @@ class RecomputePlanner {
         std::vector<double> est_cycles;  // per stage: pre-screen step estimate
         std::string why;                 // infeasible: which stage needs how much
     };
-    // `stage_layers`: transformer layers of every stage; `micro_batches`: per step.
+    // `stage_layers`: transformer layers of every stage; `micro_batches`: per step. `pooled`
+    // (gcmr only, with checkpoint offload): the stages' memory need only fit the sum of their
+    // dies' (Gcmr's pooled programme); a stage above its die becomes a Sender.
     static Plan plan(Policy policy, const std::vector<RecomputeOption>& menu,
                      const Accounting& account, const std::vector<uint64_t>& stage_layers,
-                     uint32_t micro_batches, const DieSpec& die);
+                     uint32_t micro_batches, const DieSpec& die, bool pooled = false);
 };
 
 }  // namespace wsc::firmware::llm

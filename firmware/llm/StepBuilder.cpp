@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -184,6 +185,8 @@ class Build {
     }
 
     StepProgram run() {
+        mem_.resize(grid_.ranks());
+        setupOffload();
         for (uint32_t st = 0; st < p_.pp; ++st) stage(st);
         // Convert per-stream indices to pcs and finish.
         for (auto& c : pending_comms_) {
@@ -632,8 +635,10 @@ class Build {
     void forward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
                  std::vector<std::vector<uint64_t>>& act) {
         const auto ranks = grid_.stage(st);
+        releaseOffloaded(st, us, act);
         if (st > 0 && emit_)  // activations of micro-batch i from the previous stage
             for (uint32_t r : ranks) pipeRecv(r, st - 1, true);
+        const std::vector<size_t> off = offloadedUnits(st, us);
         for (size_t ui = 0; ui < us.size(); ++ui) {
             const Unit& u = us[ui];
             const std::string lbl = fmt::format("mb {} {}", i, u.name);
@@ -649,6 +654,8 @@ class Build {
             }
             ops(st, u, ui, i, true);
             gatherAfter(st);
+            if (std::find(off.begin(), off.end(), ui) != off.end())
+                offloadUnit(st, us, ui, i, act, ui == off.back());
         }
         if (st > 0 && emit_)
             for (uint32_t r : ranks) pipeSlotFree(r, true);
@@ -660,10 +667,19 @@ class Build {
     void backward(uint32_t st, const std::vector<Unit>& us, uint32_t i,
                   std::vector<std::vector<uint64_t>>& act) {
         const auto ranks = grid_.stage(st);
+        releaseOffloaded(st, us, act);
+        const std::vector<size_t> off = offloadedUnits(st, us);
+        reload(st, us, i, act, off);
         if (st + 1 < p_.pp && emit_)  // gradients of micro-batch i from the next stage
             for (uint32_t r : ranks) pipeRecv(r, st + 1, false);
         for (size_t k = us.size(); k-- > 0;) {
             const Unit& u = us[k];
+            if (!off.empty() && k == off.back() && emit_)  // the reloaded tensors are needed now
+                for (const OffPair& op : off_)
+                    if (op.p.sender == st)
+                        for (uint32_t r : ranks)
+                            out_.waits.push_back(
+                                {die(r), em(r).awaitDone(op.s_rel), "checkpoint reload"});
             gatherBefore(st, u, k);
             const uint64_t mask = recomputeMask(st, u);
             if (!mask) {
@@ -757,6 +773,240 @@ class Build {
                                 mem_[r].weights[k]);
             }
         grad_signals_.clear();
+    }
+
+    // ---- checkpoint offload (StepSpec::offload) -------------------------------------------
+    struct OffPair {
+        OffloadPair p;
+        uint32_t s_off = 0, s_rel = 0;  // streams: sender -> helper, helper -> sender
+        uint64_t slots = 0;             // micro-batches the helper holds at once
+        uint64_t slot_bytes = 0;        // one micro-batch's pieces, per rank
+        std::vector<uint64_t> piece;    // per unit of the sender stage: bytes this helper stores
+        std::vector<uint64_t> at;       // per unit: offset of the piece in the tensor
+        std::vector<uint64_t> in_slot;  // per unit: offset of the piece in a slot
+        std::vector<uint64_t> region;   // per rank index in the stage: the helper's HBM region
+    };
+    // Events on the helper: its receive stream has stored micro-batch i's pieces (the reload
+    // stream may send them back).
+    static uint16_t storedEvent(uint32_t s) { return static_cast<uint16_t>(3072 + s); }
+
+    // The units (indices into units(st)) whose kept tensors a Sender stage offloads: its first
+    // `layers` transformer layers that this build holds.
+    std::vector<size_t> offloadedUnits(uint32_t st, const std::vector<Unit>& us) const {
+        std::vector<size_t> out;
+        if (s_.offload.empty() || st >= s_.offload.layers.size()) return out;
+        for (size_t ui = 0; ui < us.size() && out.size() < s_.offload.layers[st]; ++ui)
+            if (us[ui].layer != ~0ull) out.push_back(ui);
+        return out;
+    }
+
+    void setupOffload() {
+        const OffloadSpec& o = s_.offload;
+        off_pending_.assign(p_.pp, -1);
+        if (o.empty()) return;
+        if (!train_)
+            throw std::invalid_argument("checkpoint offload is for training steps (wsc llm train)");
+        if (o.layers.size() != p_.pp)
+            throw std::invalid_argument(fmt::format(
+                "checkpoint offload: {} per-stage layer counts for pp={}", o.layers.size(), p_.pp));
+        std::vector<double> shares(p_.pp, 0.0);
+        std::vector<bool> helper(p_.pp, false);
+        for (const OffloadPair& q : o.pairs) {
+            if (q.sender >= p_.pp || q.helper >= p_.pp || q.sender == q.helper)
+                throw std::invalid_argument(fmt::format(
+                    "checkpoint offload: pair {} -> {} needs two different stages below pp={}",
+                    q.sender, q.helper, p_.pp));
+            if (!(q.share > 0 && q.share <= 1))
+                throw std::invalid_argument(
+                    fmt::format("checkpoint offload: pair {} -> {} share {} is not in (0, 1]",
+                                q.sender, q.helper, q.share));
+            shares[q.sender] += q.share;
+            helper[q.helper] = true;
+        }
+        for (uint32_t st = 0; st < p_.pp; ++st) {
+            const bool sender = o.layers[st] > 0;
+            if (sender != (shares[st] > 0) || (sender && std::abs(shares[st] - 1.0) > 1e-9))
+                throw std::invalid_argument(fmt::format(
+                    "checkpoint offload: stage {} offloads {} layers but its helpers' shares sum "
+                    "to {}",
+                    st, o.layers[st], shares[st]));
+            if (sender && helper[st])
+                throw std::invalid_argument(
+                    fmt::format("checkpoint offload: stage {} is both a Sender and a Helper", st));
+        }
+        const uint32_t mb = p_.microBatches();
+        for (size_t j = 0; j < o.pairs.size(); ++j) {
+            OffPair op;
+            op.p = o.pairs[j];
+            op.s_off = kStreams + 2 * static_cast<uint32_t>(j);
+            op.s_rel = op.s_off + 1;
+            if (op.s_rel > 255)
+                throw std::invalid_argument(fmt::format(
+                    "checkpoint offload: {} pairs need more than 256 streams", o.pairs.size()));
+            op.slots = std::min<uint64_t>(p_.pp - op.p.sender, mb);
+            off_.push_back(std::move(op));
+        }
+        // Pieces: a Sender's tensor is cut in its pairs' order, each helper's share rounded down
+        // to whole elements and the last helper taking the rest.
+        for (uint32_t st = 0; st < p_.pp; ++st) {
+            if (!o.layers[st]) continue;
+            const std::vector<Unit> us = units(st);
+            const std::vector<size_t> units_off = offloadedUnits(st, us);
+            std::vector<uint64_t> cut(us.size(), 0);
+            OffPair* last = nullptr;
+            for (OffPair& op : off_)
+                if (op.p.sender == st) last = &op;
+            for (OffPair& op : off_) {
+                if (op.p.sender != st) continue;
+                op.piece.assign(us.size(), 0), op.at.assign(us.size(), 0);
+                op.in_slot.assign(us.size(), 0);
+                for (size_t ui : units_off) {
+                    const uint64_t elems = std::max<uint64_t>(
+                        keptElems(us[ui], recomputeMask(st, us[ui]), 0, us[ui].block->ops.size()),
+                        1);
+                    const uint64_t n = &op == last
+                                           ? elems - cut[ui]
+                                           : static_cast<uint64_t>(double(elems) * op.p.share);
+                    op.at[ui] = cut[ui] * e_;
+                    op.piece[ui] = n * e_;
+                    op.in_slot[ui] = op.slot_bytes;
+                    op.slot_bytes += n * e_;
+                    cut[ui] += n;
+                }
+            }
+        }
+        out_.offload_held.assign(p_.pp, 0);
+        for (const OffPair& op : off_) out_.offload_held[op.p.sender] += op.slots * op.slot_bytes;
+        // Every Helper reserves its region for the whole step (WATOS Algorithm 3 gives it that
+        // much of its free memory), before its own stage allocates anything.
+        for (OffPair& op : off_) {
+            const auto snd = grid_.stage(op.p.sender), hlp = grid_.stage(op.p.helper);
+            for (size_t t = 0; t < snd.size(); ++t)
+                op.region.push_back(out_.ledger.alloc(
+                    die(hlp[t]), MemKind::Checkpoints,
+                    std::max<uint64_t>(op.slots * op.slot_bytes, 1),
+                    fmt::format("checkpoints offloaded from die {}", die(snd[t]))));
+        }
+    }
+
+    DieEmitter::Channel& chan(uint32_t r, uint32_t stream) {
+        auto it = chan_.find({r, stream});
+        if (it == chan_.end())
+            it = chan_
+                     .emplace(std::make_pair(r, stream),
+                              em(r).channel(stream, fmt::format("ckpt{}.", stream)))
+                     .first;
+        return it->second;
+    }
+
+    // After unit ui's forward of micro-batch i on a Sender stage: its kept tensors go to the
+    // helpers (each pair on its own stream, once compute has produced them); after the last
+    // offloaded unit, the micro-batch is pending release.
+    void offloadUnit(uint32_t st, const std::vector<Unit>& us, size_t ui, uint32_t i,
+                     const std::vector<std::vector<uint64_t>>& act, bool last) {
+        const auto ranks = grid_.stage(st);
+        for (OffPair& op : off_) {
+            if (op.p.sender != st) continue;
+            const auto hlp = grid_.stage(op.p.helper);
+            for (size_t t = 0; emit_ && t < ranks.size(); ++t) {
+                const uint32_t r = ranks[t], h = hlp[t];
+                const uint64_t b = op.piece[ui];
+                em(r).ready(op.s_off);
+                em(r).awaitReady(op.s_off);
+                const uint32_t sb = em(r).streamSize(op.s_off), hb = em(h).streamSize(op.s_off);
+                if (b) {
+                    em(r).sendOn(chan(r, op.s_off), die(h),
+                                 act[r][size_t(i) * us.size() + ui] + op.at[ui], b,
+                                 "checkpoint offload");
+                    em(h).recvOn(chan(h, op.s_off), die(r),
+                                 op.region[t] + (i % op.slots) * op.slot_bytes + op.in_slot[ui], b,
+                                 "checkpoint offload");
+                }
+                if (last) {
+                    em(r).done(op.s_off);
+                    em(h).signalEvent(op.s_off, storedEvent(op.s_off));
+                }
+                const std::string lbl = fmt::format("mb {} {} to die {}", i, us[ui].name, die(h));
+                offloadRecord(r, op.s_off, sb, "checkpoint offload", lbl, b);
+                offloadRecord(h, op.s_off, hb, "checkpoint offload", lbl, b);
+            }
+        }
+        if (last) off_pending_[st] = i;
+    }
+    void offloadRecord(uint32_t r, uint32_t stream, uint32_t begin, const std::string& kind,
+                       const std::string& lbl, uint64_t bytes) {
+        PendingComm pc;
+        pc.rec.die = die(r), pc.rec.stream = stream, pc.rec.kind = kind, pc.rec.label = lbl;
+        pc.rec.bytes = bytes;
+        pc.begin = begin, pc.end = em(r).streamSize(stream);
+        if (pc.end > pc.begin) pending_comms_.push_back(pc);
+    }
+
+    // Before the item after an offloading forward: compute waits until the micro-batch's
+    // tensors have left and frees them (so the ledger's free is true in time, not only in
+    // program order).
+    void releaseOffloaded(uint32_t st, const std::vector<Unit>& us,
+                          std::vector<std::vector<uint64_t>>& act) {
+        if (off_pending_.empty() || off_pending_[st] < 0) return;
+        const uint32_t i = static_cast<uint32_t>(off_pending_[st]);
+        off_pending_[st] = -1;
+        const auto ranks = grid_.stage(st);
+        if (emit_)
+            for (const OffPair& op : off_)
+                if (op.p.sender == st)
+                    for (uint32_t r : ranks)
+                        out_.waits.push_back(
+                            {die(r), em(r).awaitDone(op.s_off), "checkpoint offload"});
+        for (size_t ui : offloadedUnits(st, us))
+            for (uint32_t r : ranks) out_.ledger.free(die(r), act[r][size_t(i) * us.size() + ui]);
+    }
+
+    // When micro-batch i's backward starts: its offloaded tensors get their memory back and
+    // come home, last layer first (the order the backward needs them); each helper sends its
+    // pieces once it has stored them.
+    void reload(uint32_t st, const std::vector<Unit>& us, uint32_t i,
+                std::vector<std::vector<uint64_t>>& act, const std::vector<size_t>& off) {
+        if (off.empty()) return;
+        const auto ranks = grid_.stage(st);
+        for (size_t ui : off) {
+            const uint64_t bytes =
+                std::max<uint64_t>(
+                    keptElems(us[ui], recomputeMask(st, us[ui]), 0, us[ui].block->ops.size()), 1) *
+                e_;
+            for (uint32_t r : ranks)
+                act[r][size_t(i) * us.size() + ui] = out_.ledger.alloc(
+                    die(r), MemKind::Activations, bytes,
+                    fmt::format("mb {} {} activations (reloaded)", i, us[ui].name));
+        }
+        if (!emit_) return;
+        for (OffPair& op : off_) {
+            if (op.p.sender != st) continue;
+            const auto hlp = grid_.stage(op.p.helper);
+            for (size_t t = 0; t < ranks.size(); ++t) {
+                const uint32_t r = ranks[t], h = hlp[t];
+                em(r).ready(op.s_rel);
+                em(r).awaitReady(op.s_rel);
+                em(h).waitEvent(op.s_rel, storedEvent(op.s_off));
+                const uint32_t sb = em(r).streamSize(op.s_rel), hb = em(h).streamSize(op.s_rel);
+                uint64_t total = 0;
+                for (size_t n = off.size(); n-- > 0;) {
+                    const size_t ui = off[n];
+                    const uint64_t b = op.piece[ui];
+                    if (!b) continue;
+                    total += b;
+                    em(h).sendOn(chan(h, op.s_rel), die(r),
+                                 op.region[t] + (i % op.slots) * op.slot_bytes + op.in_slot[ui], b,
+                                 "checkpoint reload");
+                    em(r).recvOn(chan(r, op.s_rel), die(h),
+                                 act[r][size_t(i) * us.size() + ui] + op.at[ui], b,
+                                 "checkpoint reload");
+                }
+                em(r).done(op.s_rel);
+                const std::string lbl = fmt::format("mb {} from die {}", i, die(h));
+                offloadRecord(r, op.s_rel, sb, "checkpoint reload", lbl, total);
+                offloadRecord(h, op.s_rel, hb, "checkpoint reload", lbl, total);
+            }
+        }
     }
 
     // ---- recomputation --------------------------------------------------------------------
@@ -1205,6 +1455,11 @@ class Build {
     std::vector<uint64_t> moe_index_;
     std::map<std::tuple<uint32_t, uint64_t, uint32_t>, RoutedLayer> routed_cache_;
     const RoutedLayer* routed_ = nullptr;
+    // Checkpoint offload: the pairs, the micro-batch each stage has offloaded and not yet
+    // released (-1: none), and the channels by (rank, stream).
+    std::vector<OffPair> off_;
+    std::vector<int64_t> off_pending_;
+    std::map<std::pair<uint32_t, uint32_t>, DieEmitter::Channel> chan_;
     // A rank's member index in its EP group.
     uint32_t memberOf(uint32_t r) const { return r - grid_.epGroup(r)[0]; }
 };

@@ -26,6 +26,21 @@
 
 namespace wsc::firmware::llm {
 
+// Training: checkpoint offload (WATOS's memory scheduler; docs/LLM.md, "Checkpoint offload"). A
+// Sender stage sends the kept activations of its first `layers[stage]` transformer layers of every
+// micro-batch to its Helper stages once their forward is done and takes them back when that
+// micro-batch's backward starts; rank t of the Sender stage pairs with rank t of each Helper
+// stage, which stores `share` of every such tensor (a Sender's shares sum to 1).
+struct OffloadPair {
+    uint32_t sender = 0, helper = 0;  // pipeline stages
+    double share = 1.0;
+};
+struct OffloadSpec {
+    std::vector<uint64_t> layers;  // per stage; 0: the stage keeps its activations
+    std::vector<OffloadPair> pairs;
+    bool empty() const { return pairs.empty(); }
+};
+
 struct StepSpec {
     enum class Mode : uint8_t { Train, Prefill, Decode };
     Mode mode = Mode::Train;
@@ -41,6 +56,7 @@ struct StepSpec {
     // of the stage (dropped saved tensors, re-run before their segment's backward). Empty: every
     // operator keeps its saved tensors.
     std::vector<uint64_t> recompute;
+    OffloadSpec offload;
 };
 const char* modeName(StepSpec::Mode m);
 
@@ -68,11 +84,14 @@ struct StepProgram {
     std::vector<uint32_t> rank_die;  // die (NoC node) of every rank
     std::vector<CommRecord> comms;
     std::vector<WaitRecord> waits;
-    uint64_t layers_per_stage = 0;     // built
-    uint64_t model_flops = 0;          // FLOPs of the model in this build (all dies)
-    uint64_t die_flops_max = 0;        // the busiest die's FLOPs in this build
-    std::vector<uint64_t> die_flops;   // per rank: FLOPs executed, re-runs included
-    uint64_t recompute_flops = 0;      // of them, re-run by recomputation (all dies)
+    uint64_t layers_per_stage = 0;    // built
+    uint64_t model_flops = 0;         // FLOPs of the model in this build (all dies)
+    uint64_t die_flops_max = 0;       // the busiest die's FLOPs in this build
+    std::vector<uint64_t> die_flops;  // per rank: FLOPs executed, re-runs included
+    uint64_t recompute_flops = 0;     // of them, re-run by recomputation (all dies)
+    // Checkpoint offload, per stage: the most bytes one rank of a Sender stage holds on its
+    // helpers at once (over all its pairs; 0 for other stages).
+    std::vector<uint64_t> offload_held;
     std::vector<uint64_t> sram_bytes;  // per die
     // HBM bytes of every die's compute lowering by operator ("mlp.up bwd", "attention fwd",
     // "optimizer", "pipeline transfer"); collectives' staging is not included.

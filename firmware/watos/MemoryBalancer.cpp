@@ -7,6 +7,8 @@
 #include <queue>
 #include <stdexcept>
 
+#include "firmware/llm/MemoryLedger.h"
+
 namespace wsc::firmware::watos {
 
 uint64_t BalanceResult::receivedBy(uint32_t helper) const {
@@ -24,11 +26,12 @@ uint64_t BalanceResult::offloadedFrom(uint32_t sender) const {
 }
 
 std::string BalanceResult::summary() const {
-    const std::string head = fmt::format("{} senders, {} helpers: {:.2f} GB overflow",
-                                         senders.size(), helpers.size(), double(overflow) / 1e9);
+    using llm::MemoryLedger;
+    const std::string head = fmt::format("{} senders, {} helpers: {} overflow", senders.size(),
+                                         helpers.size(), MemoryLedger::size(overflow));
     if (feasible()) return head + " placed";
-    return fmt::format("{}, {:.2f} GB free, short by {:.2f} GB", head, double(free) / 1e9,
-                       double(shortfall) / 1e9);
+    return fmt::format("{}, {} free, short by {}", head, MemoryLedger::size(free),
+                       MemoryLedger::size(shortfall));
 }
 
 MemoryBalancer::MemoryBalancer(CostFn cost) : cost_(std::move(cost)) {

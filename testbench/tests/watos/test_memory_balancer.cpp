@@ -141,7 +141,7 @@ TEST_CASE("memory balancer: a helper with exactly the overflow is used up and no
 
 TEST_CASE("memory balancer reports an infeasible balance with the exact shortfall") {
     const DieArray a{4, 1};
-    const uint64_t G = 1000000000;
+    const uint64_t G = uint64_t{1} << 30;  // the summary prints binary GB
     const std::vector<DieMemory> dies{
         {200 * G, 100 * G}, {170 * G, 100 * G}, {40 * G, 100 * G}, {60 * G, 100 * G}};
     const BalanceResult r = MemoryBalancer(MemoryBalancer::hopCost(a)).balance(dies);
