@@ -47,6 +47,7 @@ run gemm_t2_p128_cannon gemm --algo cannon --mesh 128 --shape 256
 run gemm_t2_p128_summa gemm --algo summa --mesh 128 --shape 256
 run gemm_t1_p256_meshgemm gemm --algo meshgemm --mesh 256 --shape 256
 run gemm_t1_p256_cannon gemm --algo cannon --mesh 256 --shape 256
+run gemm_t1_p256_summa gemm --algo summa --mesh 256 --shape 256
 # The same kernels with no receive buffer (configs/wse2_kernels.yaml plus `rx_buffer: 0 B` under
 # `core:`): early tiles wait in the network instead of SRAM. Cannon at t = 2, P = 16 deadlocks.
 sed 's/^core:$/core:\n  rx_buffer: 0 B/' "$CFG" > "$OUT/wse2_kernels_rx0.yaml"
