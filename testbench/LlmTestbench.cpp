@@ -359,8 +359,8 @@ std::vector<uint64_t> stagePeaks(const LlmResult& r) {
 firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
                                                     const std::vector<uint32_t>& rank_die,
                                                     const firmware::placement::DieArray& dies,
-                                                    const firmware::llm::DieSpec& die,
-                                                    bool pooled) {
+                                                    const firmware::llm::DieSpec& die, bool pooled,
+                                                    uint64_t pooled_cut = 0) {
     using firmware::llm::RecomputePlanner;
     RecomputePlanner::Plan none;
     if (!spec.train || spec.recompute == RecomputePlanner::Policy::None) return none;
@@ -391,8 +391,8 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
     std::vector<uint64_t> layers;
     for (uint32_t st = 0; st < spec.plan.pp; ++st)
         layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
-    RecomputePlanner::Plan plan = RecomputePlanner::plan(spec.recompute, menu, account, layers,
-                                                         spec.plan.microBatches(), die, pooled);
+    RecomputePlanner::Plan plan = RecomputePlanner::plan(
+        spec.recompute, menu, account, layers, spec.plan.microBatches(), die, pooled, pooled_cut);
     if (!plan.feasible)
         throw firmware::llm::OutOfMemoryError(fmt::format(
             "even with --recompute {}: {}", RecomputePlanner::name(spec.recompute), plan.why));
@@ -442,10 +442,12 @@ firmware::watos::OffloadPlanner::Plan planOffload(const LlmSpec& spec,
     return OffloadPlanner::plan(account, layers, die.hbm_bytes, cost);
 }
 
-// Recomputation and offload together. With --offload and gcmr, the programme first pools the
-// stages' memory (WATOS Algorithm 2 as printed) and the offload moves the overflow; if the
-// Helpers cannot take it, the per-die programme's choice (which needs no offload) is used and
-// the note says so.
+// Recomputation and offload together. With --offload and gcmr, the programme pools the stages'
+// memory (WATOS Algorithm 2 as printed) and the offload moves the overflow. The programme counts
+// a Sender's overflow at its peak, but its Helpers hold every in-flight micro-batch's offloaded
+// layers (whole layers): when they cannot, the pooled budget is cut by the shortfall (at least
+// 1/16 of a die) and the programme runs again, up to 8 times; then the per-die programme's
+// choice (which needs no offload) is used. The note says which.
 struct MemoryPlan {
     firmware::llm::RecomputePlanner::Plan recompute;
     firmware::watos::OffloadPlanner::Plan offload;
@@ -456,24 +458,28 @@ MemoryPlan planMemory(const LlmSpec& spec, const std::vector<uint32_t>& rank_die
                       const firmware::llm::DieSpec& die) {
     using firmware::llm::RecomputePlanner;
     MemoryPlan m;
-    const bool pooled = spec.offload && spec.recompute == RecomputePlanner::Policy::Gcmr;
-    if (pooled) {
-        bool pooled_ok = true;
-        try {
-            m.recompute = planRecompute(spec, rank_die, dies, die, true);
-        } catch (const firmware::llm::OutOfMemoryError&) {
-            pooled_ok = false;
-        }
-        if (pooled_ok) {
+    if (spec.offload && spec.recompute == RecomputePlanner::Policy::Gcmr) {
+        uint64_t cut = 0;
+        std::string why;
+        for (int attempt = 0; attempt < 8; ++attempt) {
+            try {
+                m.recompute = planRecompute(spec, rank_die, dies, die, true, cut);
+            } catch (const firmware::llm::OutOfMemoryError& e) {
+                why = e.what();
+                break;
+            }
             m.offload = planOffload(spec, rank_die, dies, die, m.recompute.masks);
             if (m.offload.feasible) {
-                m.note = "gcmr over pooled memory";
+                m.note = cut ? fmt::format("gcmr over pooled memory less {}",
+                                           firmware::llm::MemoryLedger::size(cut))
+                             : "gcmr over pooled memory";
                 return m;
             }
-            m.note =
-                fmt::format("gcmr over pooled memory could not be balanced ({}); gcmr per die used",
-                            m.offload.why);
+            why = m.offload.why;
+            cut += std::max(m.offload.balance.shortfall, die.hbm_bytes / 16);
         }
+        m.note = fmt::format(
+            "gcmr over pooled memory could not be balanced ({}); gcmr per die used", why);
     }
     m.recompute = planRecompute(spec, rank_die, dies, die, false);
     m.offload = planOffload(spec, rank_die, dies, die, m.recompute.masks);

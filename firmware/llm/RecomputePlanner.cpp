@@ -98,7 +98,7 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
                                               const Accounting& account,
                                               const std::vector<uint64_t>& stage_layers,
                                               uint32_t micro_batches, const DieSpec& die,
-                                              bool pooled) {
+                                              bool pooled, uint64_t pooled_cut) {
     const uint32_t stages = static_cast<uint32_t>(stage_layers.size());
     Plan out;
     out.policy = policy;
@@ -138,8 +138,13 @@ RecomputePlanner::Plan RecomputePlanner::plan(Policy policy,
     } else if (policy == Policy::Gcmr) {
         // Grain: 1/1024 of a die's memory (the programme has stages x 1024 x stages cells).
         const uint64_t grain = std::max<uint64_t>(1, cap / 1024);
-        const Gcmr::Result r =
-            Gcmr::solve(time, mem, std::vector<uint64_t>(stages, cap), pooled, grain);
+        std::vector<uint64_t> caps(stages, cap);
+        // The pooled programme sums the capacities: the cut comes off the last ones.
+        for (uint32_t s = stages; pooled && pooled_cut && s-- > 0;) {
+            const uint64_t take = std::min(pooled_cut, caps[s]);
+            caps[s] -= take, pooled_cut -= take;
+        }
+        const Gcmr::Result r = Gcmr::solve(time, mem, caps, pooled, grain);
         if (r.feasible)
             choice = r.choice;
         else

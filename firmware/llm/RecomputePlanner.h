@@ -69,10 +69,12 @@ class RecomputePlanner {
     };
     // `stage_layers`: transformer layers of every stage; `micro_batches`: per step. `pooled`
     // (gcmr only, with checkpoint offload): the stages' memory need only fit the sum of their
-    // dies' (Gcmr's pooled programme); a stage above its die becomes a Sender.
+    // dies' (Gcmr's pooled programme), less `pooled_cut` bytes; a stage above its die becomes a
+    // Sender.
     static Plan plan(Policy policy, const std::vector<RecomputeOption>& menu,
                      const Accounting& account, const std::vector<uint64_t>& stage_layers,
-                     uint32_t micro_batches, const DieSpec& die, bool pooled = false);
+                     uint32_t micro_batches, const DieSpec& die, bool pooled = false,
+                     uint64_t pooled_cut = 0);
 };
 
 }  // namespace wsc::firmware::llm
