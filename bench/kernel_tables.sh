@@ -30,7 +30,8 @@ run gemv_4096 gemv --compare --mesh 8,16,32,64 --shape 4096
 run gemv_512_pq gemv --compare --mesh 8x16,16x8,16x32,32x16,32x64,64x32 --shape 512
 # "Scaling P at communication-bound shapes (WaferLLM Fig. 9)": a t x t tile per core (shape t P),
 # so one run per P; from P = 128 one algorithm per run (allgather skipped). The page's tables are
-# the rows of these files put together.
+# the rows of these files put together; its 256^3 table over P = 8..256 takes gemm_256 with the
+# t = 2, P = 128 and t = 1, P = 256 rows.
 run gemm_t1_p8 gemm --compare --mesh 8 --shape 8
 run gemm_t1_p16 gemm --compare --mesh 16 --shape 16
 run gemm_t1_p32 gemm --compare --mesh 32 --shape 32
