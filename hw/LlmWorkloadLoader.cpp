@@ -49,10 +49,10 @@ firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
             l.placement_list.push_back(d);
         }
         if (l.placement_list.empty())
-            w.fail("placement", "ring, snake, row-major, or a list of one die per rank");
+            w.fail("placement", "ring, snake, row-major, watos, or a list of one die per rank");
         l.placement = "list";
     } else {
-        l.placement = w.getEnum("placement", {"ring", "snake", "row-major"}, l.placement);
+        l.placement = w.getEnum("placement", {"ring", "snake", "row-major", "watos"}, l.placement);
     }
     l.batch = w.getUInt64("batch", 1, uint64_t{1} << 32,
                           l.train ? std::nullopt : std::optional<uint64_t>(1));

@@ -32,8 +32,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] or dp=2,tatp=16 (keys dp "
                   "fsdp tp sp pp ep tatp mb); its degrees multiply to the die count");
     c->add_option("--placement", o.placement,
-                  "rank placement: ring (contiguous physical rings), snake, row-major, tcme, or "
-                  "the die of every rank as a list, e.g. 0,1,5,4 (default ring)");
+                  "rank placement: ring (contiguous physical rings), snake, row-major, tcme, "
+                  "watos (WATOS Eq. 2: tp x pp plans, stages placed by their pipeline and "
+                  "--offload traffic), or the die of every rank as a list, e.g. 0,1,5,4 "
+                  "(default ring)");
     c->add_option("--mapping", o.mapping,
                   "a paper's placement: TEMP's smap (sequential: row-major) or tcme (ring "
                   "blocks, TATP chains ordered by TCME's traffic optimizer); MoEntwine's "

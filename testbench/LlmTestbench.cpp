@@ -18,6 +18,7 @@
 #include "firmware/placement/MoePlacement.h"
 #include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
+#include "firmware/watos/WatosPlacement.h"
 #include "hw/EnergyModel.h"
 #include "testbench/CoreTimelineRecorder.h"
 #include "testbench/KernelTestbench.h"
@@ -332,6 +333,11 @@ LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const Ll
     std::unique_ptr<firmware::placement::Placement> pl;
     if (spec.placement == "list")
         pl = std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list);
+    else if (spec.placement == "watos")
+        // WATOS Eq. 2 needs the memory plan's pairs (run() places again once it has them); the
+        // memory plan is placed on the Eq. 2 search without pairs meanwhile.
+        pl = std::make_unique<firmware::watos::WatosPlacement>(
+            std::vector<firmware::watos::MemPair>{});
     else
         pl = firmware::placement::Placement::byName(spec.placement);
     p.rank_die = pl->place(grid, p.dies);
@@ -489,6 +495,37 @@ MemoryPlan planMemory(const LlmSpec& spec, const std::vector<uint32_t>& rank_die
     return m;
 }
 
+// WATOS Eq. 2 placement for a training step with its offload pairs: Comm_PP of a stage boundary
+// is what crosses it per step and rank (each micro-batch's activations forward and gradients
+// back), Comm_pair what a pair moves (each micro-batch's share out and back), both in bytes.
+std::vector<uint32_t> watosPlace(const LlmSpec& spec,
+                                 const firmware::watos::OffloadPlanner::Plan& off,
+                                 const firmware::placement::DieArray& dies, std::string& report) {
+    const uint32_t mb = spec.plan.microBatches();
+    const double e = firmware::dtypeBytes(spec.dtype);
+    const double tokens = double(spec.batch) / double(spec.plan.dp * spec.plan.fsdp * mb) *
+                          double(spec.seq) / (spec.plan.seqpar ? spec.plan.tp : 1);
+    const double boundary = 2.0 * mb * tokens * double(spec.model.hidden) * e;
+    std::vector<firmware::watos::MemPair> pairs;
+    for (const auto& q : off.spec.pairs) {
+        const uint64_t slots = std::min<uint64_t>(spec.plan.pp - q.sender, mb);
+        pairs.push_back(
+            {q.sender, q.helper, 2.0 * mb * double(off.held[q.sender]) * q.share / double(slots)});
+    }
+    const firmware::watos::WatosPlacement wp(
+        pairs, std::vector<double>(spec.plan.pp > 1 ? spec.plan.pp - 1 : 0, boundary));
+    const auto r = wp.placeWithReport(firmware::plan::RankGrid(spec.plan), dies);
+    std::string gam;
+    for (size_t i = 0; i < pairs.size(); ++i)
+        gam += fmt::format("{}{}->{}: {:.1f} hops, {} shared links", i ? "; " : "", pairs[i].sender,
+                           pairs[i].helper, r.cost.pair_dist[i], r.cost.pair_gamma[i]);
+    report =
+        fmt::format("WATOS Eq. 2: {}x{} blocks, {} placements scored{}, pipeline {:.1f} hops{}{}",
+                    r.block_w, r.block_h, r.evaluated, r.exhaustive ? " (every stage order)" : "",
+                    r.cost.pipelineHops(), pairs.empty() ? "" : "; pairs ", gam);
+    return r.rank_die;
+}
+
 }  // namespace
 
 void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
@@ -525,7 +562,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     std::unique_ptr<firmware::placement::Placement> pl =
         spec.placement == "list"
             ? std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list)
-            : firmware::placement::Placement::byName(spec.placement);
+        : spec.placement == "watos" ? std::make_unique<firmware::watos::WatosPlacement>(
+                                          std::vector<firmware::watos::MemPair>{})
+                                    : firmware::placement::Placement::byName(spec.placement);
     res.placement = pl->name();
     res.rank_die = placed.rank_die;
     if (res.placement == "tcme") {
@@ -566,6 +605,12 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.hbm_capacity = die.hbm_bytes;
     {
         MemoryPlan mp = planMemory(spec, res.rank_die, dies, die);
+        if (spec.placement == "watos" && spec.train) {
+            // WATOS Eq. 2: the stages placed with the pipeline's and the pairs' traffic, then
+            // the memory plan again (the Helpers are chosen by path cost on this placement).
+            res.rank_die = watosPlace(spec, mp.offload, dies, res.mapping);
+            mp = planMemory(spec, res.rank_die, dies, die);
+        }
         res.recompute = std::move(mp.recompute);
         res.offload = std::move(mp.offload);
         res.offload_note = std::move(mp.note);
