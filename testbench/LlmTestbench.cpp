@@ -168,17 +168,35 @@ struct Composition {
 };
 
 Composition compositionFor(const firmware::model::ModelConfig& m, uint64_t L, uint32_t pp,
-                           bool full) {
+                           bool full, uint64_t offloaded = 0) {
     Composition c;
     if (full || L <= 2) {
         c.builds = {L}, c.weight = {1.0};
         c.rule = "every layer simulated";
         return c;
     }
-    // Layer kinds of the stage (a dense layer and an MoE layer cost differently; DeepSeek-V3
-    // starts with 3 dense layers, so T(2) - T(1) alone would never see an expert).
     bool mixed = false;
     for (uint64_t l = 1; l < m.layers; ++l) mixed |= m.moeLayer(l) != m.moeLayer(0);
+    if (offloaded) {
+        // Checkpoint offload moves the first `offloaded` layers of a Sender stage: builds of
+        // a = offloaded + 1 and a + 1 layers hold all of them, and the layers after them are
+        // identical: T(L) = T(a) + (L - a) (T(a + 1) - T(a)).
+        const uint64_t a = offloaded + 1;
+        if (mixed || a + 1 >= L) {
+            c.builds = {L}, c.weight = {1.0};
+            c.rule = "every layer simulated (checkpoint offload)";
+            return c;
+        }
+        c.builds = {a, a + 1};
+        c.weight = {1.0 - double(L - a), double(L - a)};
+        c.rule = fmt::format(
+            "T(L) = T({}) + {} (T({}) - T({})) per stage (the first {} layers "
+            "offload)",
+            a, L - a, a + 1, a, offloaded);
+        return c;
+    }
+    // Layer kinds of the stage (a dense layer and an MoE layer cost differently; DeepSeek-V3
+    // starts with 3 dense layers, so T(2) - T(1) alone would never see an expert).
     if (mixed && pp > 1)
         throw std::invalid_argument(fmt::format(
             "composition: {} mixes dense and MoE layers and pp={} gives its stages different "
@@ -650,10 +668,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             none.name = name;
             return none;
         }
-        // An offload moves the first layers of a stage: builds of 1 and 2 layers would not
-        // scale to the whole stage, so the whole step is simulated.
-        const Composition comp =
-            compositionFor(spec.model, L, spec.plan.pp, spec.full || !s.offload.empty());
+        uint64_t offloaded = 0;
+        for (uint64_t k : s.offload.layers) offloaded = std::max(offloaded, k);
+        const Composition comp = compositionFor(spec.model, L, spec.plan.pp, spec.full, offloaded);
         const std::vector<uint64_t>& ks = comp.builds;
         res.composition = comp.rule;
         if (spec.model.layers % spec.plan.pp && !spec.full && comp.builds.size() > 1)

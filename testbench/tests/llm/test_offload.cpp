@@ -206,7 +206,8 @@ TEST_CASE("a step that only fits with checkpoint offload, simulated", "[llm][off
         REQUIRE(ph.comm.count(k));
         CHECK(ph.comm.at(k) > 0);
     }
-    // Every layer simulated (an offload moves a stage's first layers only).
+    // Two layers per stage and the first offloaded: composing needs builds of 2 and 3, so every
+    // layer is simulated.
     CHECK(r.runs.size() == 1);
     // Against recomputation (per-die GCMR), which re-runs operators instead.
     s.offload = false;
@@ -214,4 +215,31 @@ TEST_CASE("a step that only fits with checkpoint offload, simulated", "[llm][off
     const tb::LlmResult g = tb::LlmTestbench::run(wafer, s);
     CHECK(g.phases[0].model_flops == ph.model_flops);
     CHECK(g.offload.spec.empty());
+}
+
+TEST_CASE("offload: composed from builds of k + 1 and k + 2 layers, within 1% of the whole",
+          "[llm][offload][step]") {
+    // 16 layers over pp = 4 (4 per stage) on 8 MB dies; stage 0 offloads its first layer, so the
+    // composition is T(2) + 2 (T(3) - T(2)).
+    hw::HardwareConfig hwc =
+        hw::HardwareLoader::loadFile(src("testbench/tests/llm/hw_offload_2x2.yaml"));
+    REQUIRE(hwc.hbm);
+    hwc.hbm->rows = 8;
+    hw::Wafer wafer("wafer", hwc, hw::MemoryTarget::Simple);
+    tb::LlmSpec s;
+    s.model = hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/tiny-dense-8l.json"));
+    s.model.layers = 16;
+    s.plan = plan::ParallelPlan::parse("pp=4,mb=8");
+    s.batch = 24;
+    s.seq = 56;
+    s.offload = true;
+    const tb::LlmResult c = tb::LlmTestbench::run(wafer, s);
+    REQUIRE(c.offload.spec.layers == std::vector<uint64_t>{1, 0, 0, 0});
+    REQUIRE(c.runs.size() == 2);
+    CHECK(c.runs[0].layers == 2);
+    CHECK(c.runs[1].layers == 3);
+    s.full = true;
+    const tb::LlmResult w = tb::LlmTestbench::run(wafer, s);
+    REQUIRE(w.runs.size() == 1);
+    CHECK(c.phases[0].cycles == Approx(w.phases[0].cycles).epsilon(0.01));
 }
