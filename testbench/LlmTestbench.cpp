@@ -513,35 +513,51 @@ MemoryPlan planMemory(const LlmSpec& spec, const std::vector<uint32_t>& rank_die
     return m;
 }
 
-// WATOS Eq. 2 placement for a training step with its offload pairs: Comm_PP of a stage boundary
-// is what crosses it per step and rank (each micro-batch's activations forward and gradients
-// back), Comm_pair what a pair moves (each micro-batch's share out and back), both in bytes.
-std::vector<uint32_t> watosPlace(const LlmSpec& spec,
-                                 const firmware::watos::OffloadPlanner::Plan& off,
-                                 const firmware::placement::DieArray& dies, std::string& report) {
+// WATOS Eq. 2 for a training step with its offload pairs: Comm_PP of a stage boundary is what
+// crosses it per step and rank (each micro-batch's activations forward and gradients back),
+// Comm_pair what a pair moves (each micro-batch's share out and back), both in bytes.
+struct WatosInputs {
+    std::vector<firmware::watos::MemPair> pairs;
+    std::vector<double> comm_pp;
+};
+WatosInputs watosInputs(const LlmSpec& spec, const firmware::watos::OffloadPlanner::Plan& off) {
     const uint32_t mb = spec.plan.microBatches();
     const double e = firmware::dtypeBytes(spec.dtype);
     const double tokens = double(spec.batch) / double(spec.plan.dp * spec.plan.fsdp * mb) *
                           double(spec.seq) / (spec.plan.seqpar ? spec.plan.tp : 1);
-    const double boundary = 2.0 * mb * tokens * double(spec.model.hidden) * e;
-    std::vector<firmware::watos::MemPair> pairs;
+    WatosInputs w;
+    w.comm_pp.assign(spec.plan.pp > 1 ? spec.plan.pp - 1 : 0,
+                     2.0 * mb * tokens * double(spec.model.hidden) * e);
     for (const auto& q : off.spec.pairs) {
         const uint64_t slots = std::min<uint64_t>(spec.plan.pp - q.sender, mb);
-        pairs.push_back(
+        w.pairs.push_back(
             {q.sender, q.helper, 2.0 * mb * double(off.held[q.sender]) * q.share / double(slots)});
     }
-    const firmware::watos::WatosPlacement wp(
-        pairs, std::vector<double>(spec.plan.pp > 1 ? spec.plan.pp - 1 : 0, boundary));
-    const auto r = wp.placeWithReport(firmware::plan::RankGrid(spec.plan), dies);
+    return w;
+}
+std::vector<uint32_t> watosPlace(const LlmSpec& spec,
+                                 const firmware::watos::OffloadPlanner::Plan& off,
+                                 const firmware::placement::DieArray& dies) {
+    const WatosInputs w = watosInputs(spec, off);
+    return firmware::watos::WatosPlacement(w.pairs, w.comm_pp)
+        .place(firmware::plan::RankGrid(spec.plan), dies);
+}
+// The report line: Eq. 2's terms for the final placement and pairs.
+std::string watosReport(const LlmSpec& spec, const firmware::watos::OffloadPlanner::Plan& off,
+                        const firmware::placement::DieArray& dies,
+                        const std::vector<uint32_t>& rank_die, uint32_t rounds) {
+    const WatosInputs w = watosInputs(spec, off);
+    const firmware::watos::PipelinePlacement pp(dies, spec.plan.pp, spec.plan.tp, w.comm_pp,
+                                                w.pairs);
+    const auto c = pp.cost(rank_die);  // rank s * tp + t is the grid's rank for tp x pp
     std::string gam;
-    for (size_t i = 0; i < pairs.size(); ++i)
-        gam += fmt::format("{}{}->{}: {:.1f} hops, {} shared links", i ? "; " : "", pairs[i].sender,
-                           pairs[i].helper, r.cost.pair_dist[i], r.cost.pair_gamma[i]);
-    report =
-        fmt::format("WATOS Eq. 2: {}x{} blocks, {} placements scored{}, pipeline {:.1f} hops{}{}",
-                    r.block_w, r.block_h, r.evaluated, r.exhaustive ? " (every stage order)" : "",
-                    r.cost.pipelineHops(), pairs.empty() ? "" : "; pairs ", gam);
-    return r.rank_die;
+    for (size_t i = 0; i < w.pairs.size(); ++i)
+        gam += fmt::format("{}{}->{}: {:.1f} hops, {} shared links", i ? "; " : "",
+                           w.pairs[i].sender, w.pairs[i].helper, c.pair_dist[i], c.pair_gamma[i]);
+    return fmt::format(
+        "WATOS Eq. 2 ({} placement round{}): pipeline {:.1f} hops between stage "
+        "centres{}{}",
+        rounds, rounds == 1 ? "" : "s", c.pipelineHops(), w.pairs.empty() ? "" : "; pairs ", gam);
 }
 
 }  // namespace
@@ -625,9 +641,27 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         MemoryPlan mp = planMemory(spec, res.rank_die, dies, die);
         if (spec.placement == "watos" && spec.train) {
             // WATOS Eq. 2: the stages placed with the pipeline's and the pairs' traffic, then
-            // the memory plan again (the Helpers are chosen by path cost on this placement).
-            res.rank_die = watosPlace(spec, mp.offload, dies, res.mapping);
-            mp = planMemory(spec, res.rank_die, dies, die);
+            // the memory plan again (the Helpers are chosen by path cost on this placement),
+            // until the pairs stop changing (at most 3 rounds).
+            auto same = [](const firmware::llm::OffloadSpec& a,
+                           const firmware::llm::OffloadSpec& b) {
+                if (a.pairs.size() != b.pairs.size()) return false;
+                for (size_t i = 0; i < a.pairs.size(); ++i)
+                    if (a.pairs[i].sender != b.pairs[i].sender ||
+                        a.pairs[i].helper != b.pairs[i].helper)
+                        return false;
+                return true;
+            };
+            uint32_t rounds = 0;
+            while (rounds < 3) {
+                ++rounds;
+                res.rank_die = watosPlace(spec, mp.offload, dies);
+                MemoryPlan again = planMemory(spec, res.rank_die, dies, die);
+                const bool done = same(again.offload.spec, mp.offload.spec);
+                mp = std::move(again);
+                if (done) break;
+            }
+            res.mapping = watosReport(spec, mp.offload, dies, res.rank_die, rounds);
         }
         res.recompute = std::move(mp.recompute);
         res.offload = std::move(mp.offload);
