@@ -221,14 +221,11 @@ TEST_CASE("offload: composed from builds of k + 1 and k + 2 layers, within 1% of
           "[llm][offload][step]") {
     // 16 layers over pp = 4 (4 per stage) on 8 MB dies; stage 0 offloads its first layer, so the
     // composition is T(2) + 2 (T(3) - T(2)).
-    hw::HardwareConfig hwc =
-        hw::HardwareLoader::loadFile(src("testbench/tests/llm/hw_offload_2x2.yaml"));
-    REQUIRE(hwc.hbm);
-    hwc.hbm->rows = 8;
+    const hw::HardwareConfig hwc =
+        hw::HardwareLoader::loadFile(src("testbench/tests/llm/hw_offload_2x2_8mb.yaml"));
     hw::Wafer wafer("wafer", hwc, hw::MemoryTarget::Simple);
     tb::LlmSpec s;
-    s.model = hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/tiny-dense-8l.json"));
-    s.model.layers = 16;
+    s.model = hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/tiny-dense-16l.json"));
     s.plan = plan::ParallelPlan::parse("pp=4,mb=8");
     s.batch = 24;
     s.seq = 56;
