@@ -380,6 +380,23 @@ std::vector<uint64_t> stagePeaks(const LlmResult& r) {
 // The recomputation of every stage for a training step (RecomputePlanner): the menu of the
 // model's block, one accounting build per option for every stage's peak; throws
 // OutOfMemoryError when even the most recomputation leaves a stage above its dies' memory.
+// The training step's spec as the memory planners' accounting builds start it.
+StepSpec trainSpec(const LlmSpec& spec) {
+    StepSpec s;
+    s.mode = StepSpec::Mode::Train;
+    s.batch = spec.batch;
+    s.seq = spec.seq;
+    s.dtype = spec.dtype;
+    return s;
+}
+// Transformer layers of every pipeline stage.
+std::vector<uint64_t> stageLayersOf(const LlmSpec& spec) {
+    std::vector<uint64_t> layers;
+    for (uint32_t st = 0; st < spec.plan.pp; ++st)
+        layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
+    return layers;
+}
+
 firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
                                                     const std::vector<uint32_t>& rank_die,
                                                     const firmware::placement::DieArray& dies,
@@ -388,11 +405,7 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
     using firmware::llm::RecomputePlanner;
     RecomputePlanner::Plan none;
     if (!spec.train || spec.recompute == RecomputePlanner::Policy::None) return none;
-    StepSpec s;
-    s.mode = StepSpec::Mode::Train;
-    s.batch = spec.batch;
-    s.seq = spec.seq;
-    s.dtype = spec.dtype;
+    StepSpec s = trainSpec(spec);
     const StepBuilder base(spec.model, spec.plan, rank_die, dies, die, s);
     const auto menu = RecomputePlanner::menu(base.graph(), spec.plan, die, spec.dtype);
     const firmware::plan::RankGrid grid(spec.plan);
@@ -412,9 +425,7 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
         }
         return f;
     };
-    std::vector<uint64_t> layers;
-    for (uint32_t st = 0; st < spec.plan.pp; ++st)
-        layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
+    const std::vector<uint64_t> layers = stageLayersOf(spec);
     RecomputePlanner::Plan plan = RecomputePlanner::plan(
         spec.recompute, menu, account, layers, spec.plan.microBatches(), die, pooled, pooled_cut);
     if (!plan.feasible)
@@ -433,11 +444,7 @@ firmware::watos::OffloadPlanner::Plan planOffload(const LlmSpec& spec,
                                                   const std::vector<uint64_t>& masks) {
     using firmware::watos::OffloadPlanner;
     if (!spec.train || !spec.offload) return {};
-    StepSpec s;
-    s.mode = StepSpec::Mode::Train;
-    s.batch = spec.batch;
-    s.seq = spec.seq;
-    s.dtype = spec.dtype;
+    StepSpec s = trainSpec(spec);
     s.recompute = masks;
     const firmware::plan::RankGrid grid(spec.plan);
     auto account = [&](const firmware::llm::OffloadSpec& o) {
@@ -460,9 +467,7 @@ firmware::watos::OffloadPlanner::Plan planOffload(const LlmSpec& spec,
         for (size_t t = 0; t < a.size(); ++t) hops += dies.hops(rank_die[a[t]], rank_die[b[t]]);
         return hops;
     };
-    std::vector<uint64_t> layers;
-    for (uint32_t st = 0; st < spec.plan.pp; ++st)
-        layers.push_back(StepBuilder::stageLayers(spec.model, spec.plan.pp, st));
+    const std::vector<uint64_t> layers = stageLayersOf(spec);
     return OffloadPlanner::plan(account, layers, die.hbm_bytes, cost);
 }
 
