@@ -2,7 +2,7 @@
 # Runs every table of docs/results/waferllm_kernels.md (WaferLLM kernels on the WSE-2-like core
 # mesh, configs/wse2_kernels.yaml, timing-only) and writes each to OUTDIR/<name>.md, with the
 # command and its wall time in OUTDIR/commands.md. The page pastes the tables from there.
-# Usage: bench/kernel_tables.sh [path/to/wsc] [OUTDIR]    (run it through /work/tools/locked)
+# Usage: bench/kernel_tables.sh [path/to/wsc] [OUTDIR]    (one simulation at a time; the P = 256 rows take minutes each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WSC=${1:-build/testbench/wsc}
