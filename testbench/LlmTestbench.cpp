@@ -610,11 +610,19 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         firmware::placement::TcmePlacement::Report rep;
         firmware::placement::TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan),
                                                             dies, rep);
-        res.mapping = fmt::format(
-            "TCME over {} TATP groups: busiest (round, link) {} -> {} flows ({} -> {} such "
-            "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
-            rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
-            rep.before.mean, rep.after.mean, rep.moves.size());
+        if (rep.mixed)
+            res.mapping = fmt::format(
+                "TCME over {} TATP, TP and SP rings streaming at once: TP innermost busiest "
+                "(round, link) {} flows ({} such pairs, mean {:.2f}), TATP innermost {} ({}, "
+                "{:.2f}); kept {} innermost",
+                rep.groups, rep.before.max, rep.before.at_max, rep.before.mean, rep.after.max,
+                rep.after.at_max, rep.after.mean, rep.tatp_inner ? "TATP" : "TP");
+        else
+            res.mapping = fmt::format(
+                "TCME over {} TATP groups: busiest (round, link) {} -> {} flows ({} -> {} such "
+                "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
+                rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
+                rep.before.mean, rep.after.mean, rep.moves.size());
     }
     if (res.placement == "er" || res.placement == "moe-baseline") {
         const auto& mp = static_cast<const firmware::placement::MoePlacement&>(*pl);

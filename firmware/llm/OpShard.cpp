@@ -62,14 +62,16 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         switch (o.kind) {
             case OpKind::Linear:
                 x.rows = tokens(o.rows, "tokens");
-                if (tatp)
-                    s.tatp_cols = lm_head ? (o.out + p.tatp - 1) / p.tatp
-                                          : split(o.out, p.tatp, o, "output features", "tatp");
                 if (o.tp == TpSplit::Column && lm_head)  // padded like Megatron's vocabulary
                     x.out = (o.out + p.tp - 1) / p.tp;
                 else if (o.tp == TpSplit::Column)
                     x.out = split(o.out, p.tp, o, "output features", "tp");
                 if (o.tp == TpSplit::Row) x.in = split(o.in, p.tp, o, "input features", "tp");
+                // TATP streams column blocks of the die's tensor-parallel shard: its group is
+                // the ranks sharing a tp index, which hold the same shard.
+                if (tatp)
+                    s.tatp_cols = lm_head ? (x.out + p.tatp - 1) / p.tatp
+                                          : split(x.out, p.tatp, o, "output features", "tatp");
                 break;
             case OpKind::AttnScore:
             case OpKind::AttnContext:
@@ -96,6 +98,7 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     const bool tp_split = !ep && (o.tp == TpSplit::Column || o.tp == TpSplit::Row);
     s.tatp = tatp;
     s.weight_elems = (tatp && lm_head       ? x.in * s.tatp_cols
+                      : tatp && tp_split    ? o.params / (uint64_t(p.tp) * p.tatp)
                       : tatp                ? o.params / p.tatp
                       : lm_head && tp_split ? x.in * x.out
                       : tp_split            ? o.params / p.tp

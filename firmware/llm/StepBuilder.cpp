@@ -100,11 +100,11 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
                                                     p.str(), p.ep, m.moe.experts));
     }
     if (p.tatp > 1) {
-        if (p.tp > 1 || p.sp > 1 || p.pp > 1 || p.ep > 1)
+        if (p.pp > 1 || p.ep > 1 || p.seqpar)
             throw std::invalid_argument(fmt::format(
-                "plan {}: tatp={} combines with dp and fsdp only (TATP replaces tensor and "
-                "sequence parallelism inside its group, its rounds run on the pipeline's streams, "
-                "and it does not place experts): drop tp, sp, pp and ep",
+                "plan {}: tatp={} combines with dp, fsdp, tp and sp only (its rounds run on the "
+                "pipeline's streams, it does not place experts, and Megatron's seqpar would split "
+                "the tokens TATP already splits): drop pp, ep and seqpar",
                 p.str(), p.tatp));
         if (s.mode == StepSpec::Mode::Decode)
             throw std::invalid_argument(
@@ -753,7 +753,7 @@ class Build {
                      u.name);
             }
         if (tatp_ar)
-            for (const auto& grp : groupsOf(st, {Dim::TATP, Dim::DP})) {
+            for (const auto& grp : groupsOf(st, {Dim::TATP, Dim::SP, Dim::DP})) {
                 std::vector<uint64_t> a;
                 for (uint32_t r : grp) a.push_back(mem_[r].grads[ui]);
                 coll("tatp all-reduce", coll::Collective::AllReduce, grp,
@@ -1125,11 +1125,12 @@ class Build {
         const uint64_t kv_local = sh.op.batch * sh.op.rows * d * 2;
         // TATP splits tokens like sp: its group gathers K and V the same way.
         const uint32_t cp = p_.tokenWays();
-        const Dim cp_dim = p_.tatp > 1 ? Dim::TATP : Dim::SP;
-        const std::string cp_name = p_.tatp > 1 ? "tatp" : "sp";
+        const std::string cp_name = p_.tatp > 1 && p_.sp > 1 ? "tatp x sp"
+                                    : p_.tatp > 1            ? "tatp"
+                                                             : "sp";
         if (emit_) {
             if (fwd && cp > 1)
-                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {cp_dim}))
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::TATP, Dim::SP}))
                     blocking(cp_name + " all-gather", coll::Collective::AllGather, grp,
                              kv_local * cp, addrs(grp, &Build::scratchIn),
                              addrs(grp, &Build::scratchOut), lbl);
@@ -1146,7 +1147,7 @@ class Build {
                 em(r).attention(w);
             }
             if (!fwd && cp > 1)
-                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {cp_dim}))
+                for (const auto& grp : groupsOf(grid_.coord(ranks[0]).pp, {Dim::TATP, Dim::SP}))
                     blocking(cp_name + " reduce-scatter", coll::Collective::ReduceScatter, grp,
                              kv_local * cp, addrs(grp, &Build::scratchOut), {}, lbl);
         }

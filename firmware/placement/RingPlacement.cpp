@@ -57,18 +57,19 @@ std::vector<std::vector<uint32_t>> RingPlacement::groups(uint32_t n, const DieAr
 }
 
 std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArray& a) const {
+    using plan::Dim;
+    for (Dim d : {Dim::TP, Dim::TATP, Dim::SP, Dim::FSDP, Dim::DP})
+        if (g.size(d) > 1) return placeAlong(g, a, d);
+    return SnakePlacement().place(g, a);
+}
+
+std::vector<uint32_t> RingPlacement::placeAlong(const plan::RankGrid& g, const DieArray& a,
+                                                plan::Dim d) {
     if (g.ranks() != a.dies())
         throw std::invalid_argument(
             fmt::format("placement ring: the plan has {} ranks, the wafer {} dies ({} x {})",
                         g.ranks(), a.dies(), a.x, a.y));
-    using plan::Dim;
-    uint32_t n = 1;
-    const char* dim = "";
-    for (Dim d : {Dim::TP, Dim::TATP, Dim::SP, Dim::FSDP, Dim::DP})
-        if (g.size(d) > 1) {
-            n = g.size(d), dim = plan::dimName(d);
-            break;
-        }
+    const uint32_t n = g.size(d);
     if (n == 1) return SnakePlacement().place(g, a);
     const auto groups = RingPlacement::groups(n, a);
     if (groups.empty())
@@ -76,9 +77,19 @@ std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArr
             "placement ring: no block of {} dies ({} groups of {}) tiles the {} x {} die array "
             "with a physical ring (a block needs one even side and must divide the array); try "
             "--placement snake or row-major",
-            n, dim, n, a.x, a.y));
+            n, plan::dimName(d), n, a.x, a.y));
+    // Group index: the rank with its d coordinate removed, the other coordinates keeping their
+    // rank order, so the next group (a neighbouring block) differs in the next dimension out.
+    uint32_t stride = 1;  // ranks between consecutive d coordinates
+    for (plan::Dim e : {plan::Dim::TP, plan::Dim::TATP, plan::Dim::SP, plan::Dim::FSDP}) {
+        if (e == d) break;
+        stride *= g.size(e);
+    }
     std::vector<uint32_t> out(g.ranks());
-    for (uint32_t r = 0; r < g.ranks(); ++r) out[r] = groups[r / n][r % n];
+    for (uint32_t r = 0; r < g.ranks(); ++r) {
+        const uint32_t k = (r / stride) % n;
+        out[r] = groups[r % stride + (r / (stride * n)) * stride][k];
+    }
     return out;
 }
 

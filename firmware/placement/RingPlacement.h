@@ -13,6 +13,12 @@ class RingPlacement : public Placement {
   public:
     std::string name() const override { return "ring"; }
     std::vector<uint32_t> place(const plan::RankGrid& g, const DieArray& a) const override;
+    // The groups of dimension d (not PP) on the rings instead of the innermost one: rank r is
+    // cycle position (its d coordinate) of ring block (r with d removed, in rank order), so the
+    // other dimensions stride across neighbouring blocks. TEMP keeps TATP groups contiguous
+    // this way when TP or SP also split (`--mapping tcme`).
+    static std::vector<uint32_t> placeAlong(const plan::RankGrid& g, const DieArray& a,
+                                            plan::Dim d);
     // The cells of a w x h block in cycle order ((x, y) pairs as x + w * y); for w * h <= 2 the
     // trivial order. Needs w or h even when w * h > 2.
     static std::vector<uint32_t> cycle(uint32_t w, uint32_t h);

@@ -1,12 +1,16 @@
 #pragma once
 // TEMP's traffic-conscious mapping (TCME, Sec. VI) as a rank placement for `wsc llm --mapping
 // tcme`: every group of the innermost dimension on a contiguous physical ring (RingPlacement),
-// then TCME's optimizer (temp::TrafficMap) over the flows of every TATP group's rounds (which
-// stream at once) reorders the groups' chains until the busiest link carries as few flows as it
-// can. Flows keep X-then-Y routes (the step's transfers route by coordinates), so only chain
-// orders move, and a chain order is the order of the group's ranks on its dies: the result is a
-// placement. On ring blocks every chain step is one hop and nothing moves; the optimizer earns
-// its keep on strided and tetris groups (`wsc tatp --mapping tcme`). docs/TEMP.md.
+// then TCME's optimizer (temp::TrafficMap) over the
+// flows of every TATP group's rounds (which stream at once) reorders the groups' chains until
+// the busiest link carries as few flows as it can. Flows keep X-then-Y routes (the step's
+// transfers route by coordinates), so only chain orders move, and a chain order is the order of
+// the group's ranks on its dies: the result is a placement. On ring blocks every chain step is
+// one hop and nothing moves; the optimizer earns its keep on strided and tetris groups (`wsc
+// tatp --mapping tcme`). When TP or SP also split, TATP's rings and theirs cannot all be
+// physical: the placement with TP innermost and the one with TATP innermost
+// (RingPlacement::placeAlong) are compared by the link loads of all their rings together and
+// the lower kept, without reorders. docs/TEMP.md.
 #include <string>
 #include <vector>
 
@@ -25,6 +29,9 @@ class TcmePlacement : public Placement {
         temp::TrafficMap::Load before, after;
         std::vector<std::string> moves;
         uint32_t groups = 0;  // groups whose flows were mapped
+        // TATP beside TP or SP: `before` is the TP-innermost placement's load, `after` the
+        // kept one's; tatp_inner says whether TATP's rings were put innermost.
+        bool mixed = false, tatp_inner = false;
     };
     // place() and its report.
     static std::vector<uint32_t> placeWithReport(const plan::RankGrid& g, const DieArray& a,
