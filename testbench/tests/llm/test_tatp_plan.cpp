@@ -7,9 +7,13 @@
 #include <set>
 
 #include "firmware/llm/DieEmitter.h"
+#include "firmware/llm/OpShard.h"
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/llm/TatpLowering.h"
+#include "firmware/model/LayerGraph.h"
 #include "firmware/placement/Placement.h"
+#include "firmware/placement/RingPlacement.h"
+#include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
 #include "hw/ModelConfigLoader.h"
 #include "testbench/tests/llm/TestDies.h"
@@ -65,14 +69,112 @@ TEST_CASE("tatp is a plan dimension: parsed, printed, second fastest in rank ord
 TEST_CASE("tatp refuses what it does not combine with, naming the plan", "[llm][plan][tatp]") {
     const placement::DieArray a{4, 8};
     CHECK_THROWS_WITH(
-        builder("configs/models/gpt3-6.7b.json", "tp=2,tatp=16", a, "snake", 128, 2048),
-        Contains("tatp=16 combines with dp and fsdp only") && Contains("tp=2"));
-    CHECK_THROWS_WITH(
         builder("configs/models/gpt3-6.7b.json", "pp=2,tatp=16", a, "snake", 128, 2048),
-        Contains("drop tp, sp, pp and ep"));
+        Contains("tatp=16 combines with dp, fsdp, tp and sp only") && Contains("pp=2") &&
+            Contains("drop pp, ep and seqpar"));
+    CHECK_THROWS_WITH(
+        builder("configs/models/gpt3-6.7b.json", "tp=2,tatp=16,seqpar", a, "snake", 128, 2048),
+        Contains("drop pp, ep and seqpar"));
     // 3 sequences of 100 tokens do not split over 32 dies.
     CHECK_THROWS_WITH(builder("configs/models/gpt3-6.7b.json", "tatp=32", a, "snake", 3, 100),
                       Contains("sp x tatp=32"));
+}
+
+TEST_CASE("TATP inside a TP shard: column blocks of the shard, FLOPs split by tp x tatp",
+          "[llm][plan][tatp]") {
+    const auto m = hw::ModelConfigLoader::loadFile(src("configs/models/llama2-7b.json"));
+    const auto g = model::LayerGraph::build(m, model::GraphShape{1, 4096});
+    const auto p = ParallelPlan::parse("tp=2,tatp=4");
+    for (const char* name : {"attn.qkv", "attn.out", "mlp.gate_up", "mlp.down"}) {
+        const model::Operator* o = nullptr;
+        for (const auto& b : g.blocks())
+            if (!o) o = b.find(name);
+        REQUIRE(o);
+        const llm::OpShard sh = llm::shardOf(*o, p);
+        INFO(name);
+        CHECK(sh.tatp);
+        CHECK(sh.op.rows == o->rows / 4);  // tokens split by tatp
+        if (o->tp == model::TpSplit::Column) {
+            CHECK(sh.op.out == o->out / 2);
+            CHECK(sh.tatp_cols == o->out / 8);
+        } else {
+            CHECK(sh.op.in == o->in / 2);
+            CHECK(sh.tatp_cols == o->out / 4);
+        }
+        CHECK(sh.weight_elems == o->params / 8);
+        CHECK(sh.weight_elems == sh.op.in * sh.tatp_cols);  // the block the die owns
+        CHECK(sh.flops_fwd == o->fwd_flops / 8);
+    }
+}
+
+TEST_CASE("Llama2-7B with tatp beside tp and sp: weights, grads and Adam states per die",
+          "[llm][memory][tatp]") {
+    // tp=2 x tatp=8: linear weights split 16 ways, the head's 16000 TP rows in 8 blocks of
+    // 2000, the vocabulary-parallel embedding halved, norms whole. sp=2 x tatp=8 replicates
+    // the TATP shard over sp, so its weights are tatp-only's.
+    constexpr uint64_t L = 32, H = 4096, I = 11008, V = 32000;
+    constexpr uint64_t linear = L * (4 * H * H + 3 * H * I), norms = (2 * L + 1) * H;
+    const std::pair<const char*, uint64_t> cases[] = {
+        {"dp=2,tp=2,tatp=8", linear / 16 + H * (V / 2 / 8) + V * H / 2 + norms},
+        {"dp=2,sp=2,tatp=8", linear / 8 + H * (V / 8) + V * H + norms},
+    };
+    for (const auto& [plan, stored] : cases) {
+        INFO(plan);
+        auto sb = builder("configs/models/llama2-7b.json", plan, {4, 8}, "tcme", 128, 2048);
+        const llm::StepProgram sp = sb.build(0, /*emit=*/false);
+        for (uint32_t d : {0u, 17u, 31u}) {
+            const auto b = sp.ledger.peakBreakdown(d);
+            CHECK(b[size_t(MemKind::Weights)] == 2 * stored);
+            CHECK(b[size_t(MemKind::Gradients)] == 2 * stored);
+            CHECK(b[size_t(MemKind::Optimizer)] == 12 * stored);
+        }
+        CHECK_NOTHROW(sp.ledger.check());
+    }
+}
+
+TEST_CASE("tatp with tp or sp does the model's FLOPs and emits every group's collectives",
+          "[llm][tatp]") {
+    const placement::DieArray a{4, 2};
+    const std::string small = "testbench/tests/llm/models/small-dense.json";
+    // The reference splits tp alike: each TP rank of a vocabulary-parallel embedding writes a
+    // partial output of every token, so tp > 1 counts that work tp times.
+    const uint64_t ref1 = builder(small, "dp=8", a, "ring", 8, 128).build(1, false).model_flops;
+    const uint64_t ref2 =
+        builder(small, "dp=4,tp=2", a, "ring", 8, 128).build(1, false).model_flops;
+    for (const char* plan :
+         {"dp=2,tp=2,tatp=2", "tp=2,tatp=4", "sp=2,tatp=4", "tp=2,sp=2,tatp=2"}) {
+        INFO(plan);
+        auto sb = builder(small, plan, a, "tcme", 8, 128);
+        const llm::StepProgram sp = sb.build(1);
+        const auto p = ParallelPlan::parse(plan);
+        CHECK(sp.model_flops == (p.tp > 1 ? ref2 : ref1));
+        std::set<std::string> kinds;
+        for (const auto& c : sp.comms) kinds.insert(c.kind);
+        CHECK(kinds.count("tatp stream"));
+        CHECK(kinds.count("tp all-reduce") == (p.tp > 1 ? 1u : 0u));
+        CHECK(kinds.count(p.sp > 1 ? "tatp x sp all-gather" : "tatp all-gather"));
+        CHECK(kinds.count("tatp all-reduce"));  // norms' gradients over tatp x sp x dp
+    }
+}
+
+TEST_CASE("placeAlong puts TATP on the rings and the other groups across neighbouring blocks",
+          "[llm][placement][tatp]") {
+    const placement::DieArray a{8, 4};
+    const RankGrid g(ParallelPlan::parse("dp=2,tp=2,tatp=8"));
+    const auto die = placement::RingPlacement::placeAlong(g, a, Dim::TATP);
+    CHECK(std::set<uint32_t>(die.begin(), die.end()).size() == 32);
+    for (const auto& grp : g.groups({Dim::TATP}))
+        for (size_t k = 0; k < grp.size(); ++k)
+            CHECK(a.hops(die[grp[k]], die[grp[(k + 1) % grp.size()]]) == 1);
+    // Innermost-first (RingPlacement) keeps its layout: TP pairs one hop apart.
+    const auto inner = placement::RingPlacement().place(g, a);
+    for (const auto& grp : g.groups({Dim::TP})) CHECK(a.hops(inner[grp[0]], inner[grp[1]]) == 1);
+    // TCME keeps whichever loads the links less, and says which.
+    placement::TcmePlacement::Report rep;
+    const auto t = placement::TcmePlacement::placeWithReport(g, a, rep);
+    CHECK(rep.mixed);
+    CHECK(t == (rep.tatp_inner ? die : inner));
+    CHECK(rep.tatp_inner == (rep.after < rep.before));
 }
 
 TEST_CASE("Llama2-7B under dp=2 x tatp=16: weights sharded by 16, norms and embedding replicated",
