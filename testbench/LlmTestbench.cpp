@@ -610,13 +610,20 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         firmware::placement::TcmePlacement::Report rep;
         firmware::placement::TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan),
                                                             dies, rep);
-        if (rep.mixed)
+        if (rep.mixed && !rep.tatp_tried)
             res.mapping = fmt::format(
-                "TCME over {} TATP, TP and SP rings streaming at once: TP innermost busiest "
-                "(round, link) {} flows ({} such pairs, mean {:.2f}), TATP innermost {} ({}, "
-                "{:.2f}); kept {} innermost",
-                rep.groups, rep.before.max, rep.before.at_max, rep.before.mean, rep.after.max,
-                rep.after.at_max, rep.after.mean, rep.tatp_inner ? "TATP" : "TP");
+                "TCME over {} TATP, TP and TATP x SP rings: {} innermost (busiest (round, link) "
+                "{} flows, {} such pairs, mean {:.2f}); no ring block of tatp dies tiles the "
+                "array, so TATP innermost was not tried",
+                rep.groups, rep.other, rep.before.max, rep.before.at_max, rep.before.mean);
+        else if (rep.mixed)
+            res.mapping = fmt::format(
+                "TCME over {} TATP, TP and TATP x SP rings streaming at once: {} innermost "
+                "busiest (round, link) {} flows ({} such pairs, mean {:.2f}), TATP innermost {} "
+                "({}, {:.2f}); kept {} innermost",
+                rep.groups, rep.other, rep.before.max, rep.before.at_max, rep.before.mean,
+                rep.after.max, rep.after.at_max, rep.after.mean,
+                rep.tatp_inner ? "TATP" : rep.other);
         else
             res.mapping = fmt::format(
                 "TCME over {} TATP groups: busiest (round, link) {} -> {} flows ({} -> {} such "

@@ -70,8 +70,11 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
                 // TATP streams column blocks of the die's tensor-parallel shard: its group is
                 // the ranks sharing a tp index, which hold the same shard.
                 if (tatp)
-                    s.tatp_cols = lm_head ? (x.out + p.tatp - 1) / p.tatp
-                                          : split(x.out, p.tatp, o, "output features", "tatp");
+                    s.tatp_cols =
+                        lm_head ? (x.out + p.tatp - 1) / p.tatp
+                                : split(x.out, p.tatp, o,
+                                        p.tp > 1 ? "tp shard's output features" : "output features",
+                                        "tatp");
                 break;
             case OpKind::AttnScore:
             case OpKind::AttnContext:

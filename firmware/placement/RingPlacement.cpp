@@ -69,6 +69,9 @@ std::vector<uint32_t> RingPlacement::placeAlong(const plan::RankGrid& g, const D
         throw std::invalid_argument(
             fmt::format("placement ring: the plan has {} ranks, the wafer {} dies ({} x {})",
                         g.ranks(), a.dies(), a.x, a.y));
+    if (d == plan::Dim::PP)
+        throw std::invalid_argument(
+            "placement ring: rings are laid along tp, tatp, sp, fsdp or dp");
     const uint32_t n = g.size(d);
     if (n == 1) return SnakePlacement().place(g, a);
     const auto groups = RingPlacement::groups(n, a);

@@ -1,5 +1,7 @@
 #include "firmware/placement/TcmePlacement.h"
 
+#include <stdexcept>
+
 #include "firmware/placement/RingPlacement.h"
 
 namespace wsc::firmware::placement {
@@ -13,15 +15,21 @@ std::vector<uint32_t> TcmePlacement::place(const plan::RankGrid& g, const DieArr
 
 std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, const DieArray& a,
                                                      Report& rep) {
-    // The groups of dims as TrafficMap groups (ranks in chain order, and their dies).
-    auto groupsOf = [&](const std::vector<uint32_t>& die, std::vector<Dim> dims,
+    rep = Report{};
+    // The groups of dims as TrafficMap groups (ranks in chain order, and their dies); a group
+    // list of several dims is one ring over all of them.
+    auto groupsOf = [&](const std::vector<uint32_t>& die,
+                        std::vector<std::pair<std::vector<Dim>, const char*>> dims,
                         std::vector<std::vector<uint32_t>>* ranks) {
         std::vector<temp::TrafficMap::Group> tg;
-        for (Dim d : dims) {
-            if (g.size(d) < 2) continue;
-            for (const auto& grp : g.groups({d})) {
+        for (const auto& [ds, kind] : dims) {
+            uint32_t size = 1;
+            for (Dim d : ds) size *= g.size(d);
+            if (size < 2) continue;
+            const auto grps = ds.size() == 1 ? g.groups({ds[0]}) : g.groups({ds[0], ds[1]});
+            for (const auto& grp : grps) {
                 temp::TrafficMap::Group x;
-                x.kind = d == Dim::TATP ? "tatp" : plan::dimName(d);
+                x.kind = kind;
                 for (uint32_t r : grp) x.order.push_back(die[r]);
                 tg.push_back(std::move(x));
                 if (ranks) ranks->push_back(grp);
@@ -31,19 +39,29 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
     };
     std::vector<uint32_t> die = RingPlacement().place(g, a);
     if (g.size(Dim::TATP) > 1 && g.size(Dim::TP) * g.size(Dim::SP) > 1) {
-        // TATP beside TP or SP: the rings cannot all be physical. Two candidates, TP's rings
-        // innermost (RingPlacement) or TATP's (placeAlong: the TP and SP groups stride across
-        // neighbouring blocks), judged by the loads of every TATP, TP and SP ring streaming at
-        // once; the lower one is kept. A chain reorder would move ranks of the other groups
-        // too, so none is made.
-        const std::vector<uint32_t> alt = RingPlacement::placeAlong(g, a, Dim::TATP);
-        const std::vector<Dim> dims = {Dim::TATP, Dim::TP, Dim::SP};
-        const temp::TrafficMap inner(a, groupsOf(die, dims, nullptr));
-        const temp::TrafficMap along(a, groupsOf(alt, dims, nullptr));
+        // TATP beside TP or SP: the rings cannot all be physical. Two candidates, the other
+        // dimension's rings innermost (TP, else SP) or TATP's (placeAlong: the TP and SP groups
+        // stride across neighbouring blocks), judged by the loads of the TATP chains, the TP
+        // rings and the TATP x SP rings (attention's K/V gather) streaming at once; the lower
+        // one is kept. A chain reorder would move ranks of the other groups too, so none is made.
+        const Dim other = g.size(Dim::TP) > 1 ? Dim::TP : Dim::SP;
         rep.mixed = true;
+        rep.other = plan::dimName(other);
+        die = RingPlacement::placeAlong(g, a, other);
+        std::vector<std::pair<std::vector<Dim>, const char*>> dims = {{{Dim::TATP}, "tatp"},
+                                                                      {{Dim::TP}, "tp"}};
+        if (g.size(Dim::SP) > 1) dims.push_back({{Dim::TATP, Dim::SP}, "tatp x sp"});
+        const temp::TrafficMap inner(a, groupsOf(die, dims, nullptr));
         rep.groups = static_cast<uint32_t>(inner.groups().size());
-        rep.before = inner.load();
-        rep.after = along.load();
+        rep.before = rep.after = inner.load();
+        std::vector<uint32_t> alt;
+        try {
+            alt = RingPlacement::placeAlong(g, a, Dim::TATP);
+        } catch (const std::invalid_argument&) {
+            return die;  // no ring block of tatp dies tiles the array: keep the other
+        }
+        rep.tatp_tried = true;
+        rep.after = temp::TrafficMap(a, groupsOf(alt, dims, nullptr)).load();
         rep.tatp_inner = rep.after < rep.before;
         if (rep.tatp_inner) die = alt;
         return die;
@@ -51,7 +69,7 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
     // TATP groups only: an FSDP (or DP) group holds one rank of each TATP group, so its ring
     // follows from the TATP chains and cannot be reordered on its own in a placement.
     std::vector<std::vector<uint32_t>> ranks;
-    std::vector<temp::TrafficMap::Group> tg = groupsOf(die, {Dim::TATP}, &ranks);
+    std::vector<temp::TrafficMap::Group> tg = groupsOf(die, {{{Dim::TATP}, "tatp"}}, &ranks);
     rep.groups = static_cast<uint32_t>(tg.size());
     if (tg.empty()) return die;
     temp::TrafficMap tm(a, tg);

@@ -8,7 +8,7 @@
 // the group's ranks on its dies: the result is a placement. On ring blocks every chain step is
 // one hop and nothing moves; the optimizer earns its keep on strided and tetris groups (`wsc
 // tatp --mapping tcme`). When TP or SP also split, TATP's rings and theirs cannot all be
-// physical: the placement with TP innermost and the one with TATP innermost
+// physical: the placement with TP (else SP) innermost and the one with TATP innermost
 // (RingPlacement::placeAlong) are compared by the link loads of all their rings together and
 // the lower kept, without reorders. docs/TEMP.md.
 #include <string>
@@ -29,9 +29,11 @@ class TcmePlacement : public Placement {
         temp::TrafficMap::Load before, after;
         std::vector<std::string> moves;
         uint32_t groups = 0;  // groups whose flows were mapped
-        // TATP beside TP or SP: `before` is the TP-innermost placement's load, `after` the
-        // kept one's; tatp_inner says whether TATP's rings were put innermost.
-        bool mixed = false, tatp_inner = false;
+        // TATP beside TP or SP: `before` is the load with `other`'s rings innermost (tp, else
+        // sp), `after` the load with TATP's innermost (tatp_tried: false when no ring block of
+        // tatp dies tiles the array); tatp_inner says which was kept.
+        bool mixed = false, tatp_tried = false, tatp_inner = false;
+        std::string other;
     };
     // place() and its report.
     static std::vector<uint32_t> placeWithReport(const plan::RankGrid& g, const DieArray& a,

@@ -175,6 +175,28 @@ TEST_CASE("placeAlong puts TATP on the rings and the other groups across neighbo
     CHECK(rep.mixed);
     CHECK(t == (rep.tatp_inner ? die : inner));
     CHECK(rep.tatp_inner == (rep.after < rep.before));
+    CHECK(rep.other == "tp");
+    // Without tp the other candidate is SP's rings innermost (ring placement would already put
+    // TATP innermost, and the comparison would be with itself).
+    const RankGrid gs(ParallelPlan::parse("dp=4,sp=2,tatp=4"));
+    const auto sp_inner = placement::RingPlacement::placeAlong(gs, a, Dim::SP);
+    for (const auto& grp : gs.groups({Dim::SP}))
+        CHECK(a.hops(sp_inner[grp[0]], sp_inner[grp[1]]) == 1);
+    const auto ts = placement::TcmePlacement::placeWithReport(gs, a, rep);
+    CHECK(rep.mixed);
+    CHECK(rep.other == "sp");
+    CHECK(rep.tatp_tried);
+    CHECK(sp_inner != placement::RingPlacement::placeAlong(gs, a, Dim::TATP));
+    CHECK(ts ==
+          (rep.tatp_inner ? placement::RingPlacement::placeAlong(gs, a, Dim::TATP) : sp_inner));
+    // A TATP degree no ring block tiles (3 on 8 x 4... 6 dies of 2 x 3 have a cycle, so use 8 x 3
+    // with tatp=3) keeps the other rings and says TATP innermost was not tried.
+    const placement::DieArray b{8, 3};
+    const RankGrid g3(ParallelPlan::parse("dp=4,tp=2,tatp=3"));
+    const auto t3 = placement::TcmePlacement::placeWithReport(g3, b, rep);
+    CHECK(rep.mixed);
+    CHECK_FALSE(rep.tatp_tried);
+    CHECK(t3 == placement::RingPlacement().place(g3, b));
 }
 
 TEST_CASE("Llama2-7B under dp=2 x tatp=16: weights sharded by 16, norms and embedding replicated",
