@@ -377,6 +377,14 @@ std::vector<uint64_t> stagePeaks(const LlmResult& r) {
     return out;
 }
 
+// A step built for its memory only (no instructions), as the recomputation and offload planners
+// price their candidates.
+StepProgram accountingBuild(const LlmSpec& spec, const std::vector<uint32_t>& rank_die,
+                            const firmware::placement::DieArray& dies,
+                            const firmware::llm::DieSpec& die, const StepSpec& s) {
+    return StepBuilder(spec.model, spec.plan, rank_die, dies, die, s).build(0, /*emit=*/false);
+}
+
 // The recomputation of every stage for a training step (RecomputePlanner): the menu of the
 // model's block, one accounting build per option for every stage's peak; throws
 // OutOfMemoryError when even the most recomputation leaves a stage above its dies' memory.
@@ -412,8 +420,7 @@ firmware::llm::RecomputePlanner::Plan planRecompute(const LlmSpec& spec,
     auto account = [&](const std::vector<uint64_t>& masks) {
         StepSpec t = s;
         t.recompute = masks;
-        const StepBuilder b(spec.model, spec.plan, rank_die, dies, die, t);
-        const StepProgram sp = b.build(0, /*emit=*/false);
+        const StepProgram sp = accountingBuild(spec, rank_die, dies, die, t);
         RecomputePlanner::StageFigures f;
         for (uint32_t st = 0; st < spec.plan.pp; ++st) {
             uint64_t peak = 0, flops = 0;
@@ -450,8 +457,7 @@ firmware::watos::OffloadPlanner::Plan planOffload(const LlmSpec& spec,
     auto account = [&](const firmware::llm::OffloadSpec& o) {
         StepSpec t = s;
         t.offload = o;
-        const StepBuilder b(spec.model, spec.plan, rank_die, dies, die, t);
-        const StepProgram sp = b.build(0, /*emit=*/false);
+        const StepProgram sp = accountingBuild(spec, rank_die, dies, die, t);
         OffloadPlanner::Figures f;
         for (uint32_t st = 0; st < spec.plan.pp; ++st) {
             uint64_t ext = 0;

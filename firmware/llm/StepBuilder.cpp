@@ -728,11 +728,10 @@ class Build {
     void gradReduce(uint32_t st, const Unit& u, size_t ui, uint32_t i) {
         const bool last = i + 1 == p_.microBatches();
         const bool rs = p_.fsdp > 1;
-        // (nothing to all-reduce when TATP left the unit only replicated weights: the embedding)
-        const bool ar =
-            last && (p_.dp > 1 || p_.sp > 1) &&
-            mem_[grid_.stage(st)[0]].unit_params[ui] > mem_[grid_.stage(st)[0]].unit_repl[ui];
         const auto ranks = grid_.stage(st);
+        // (nothing to all-reduce when TATP left the unit only replicated weights: the embedding)
+        const bool ar = last && (p_.dp > 1 || p_.sp > 1) &&
+                        mem_[ranks[0]].unit_params[ui] > mem_[ranks[0]].unit_repl[ui];
         // TATP shards the linear operators' weights over its group; the rest (norms, the
         // embedding) is replicated there and its gradients are summed over the group too.
         const bool tatp_ar = last && p_.tatp > 1 && mem_[ranks[0]].unit_repl[ui] > 0;
