@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "firmware/ValidationError.h"
@@ -44,27 +46,90 @@ void Program::setStream(uint32_t s) {
 }
 
 void Program::add(const Instruction& i) {
+    const Slot slot = intern(i);
     if (cur_stream_ + 1 >= streams() && !dirty_) {
-        code_.push_back(i);
+        code_.push_back(slot);
         return;
     }
     // Another stream than the last: kept aside until the next read merges everything.
     if (pending_.size() < streams()) pending_.resize(streams());
-    pending_[cur_stream_].push_back(i);
+    auto& chunks = pending_[cur_stream_];
+    if (chunks.empty() || chunks.back().size() == kChunk) chunks.emplace_back();
+    chunks.back().push_back(slot);
     dirty_ = true;
+}
+
+size_t Program::ShapeHash::operator()(const Instruction& i) const {
+    // Every field but addr (interned instructions have addr = 0).
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(uint64_t(i.op) | uint64_t(i.dtype) << 8 | uint64_t(i.flags) << 16 |
+        uint64_t(i.raise) << 24);
+    mix(uint64_t(i.a) | uint64_t(i.b) << 16 | uint64_t(i.c) << 32 | uint64_t(i.rbuf) << 48);
+    mix(uint64_t(i.event) | uint64_t(i.group) << 16);
+    mix(uint64_t(i.m) | uint64_t(i.k) << 32);
+    mix(uint64_t(i.n) | uint64_t(i.peer) << 32);
+    mix(uint64_t(i.route) | uint64_t(i.peer2) << 32);
+    mix(uint64_t(i.route2));
+    mix(i.bytes);
+    uint32_t imm = 0;
+    static_assert(sizeof(imm) == sizeof(i.imm));
+    std::memcpy(&imm, &i.imm, sizeof(imm));
+    mix(imm);
+    return static_cast<size_t>(h);
+}
+
+bool Program::ShapeEq::operator()(const Instruction& a, const Instruction& b) const {
+    return a == b && std::memcmp(&a.imm, &b.imm, sizeof(a.imm)) == 0;
+}
+
+Program::Slot Program::intern(const Instruction& i) {
+    Instruction shape = i;
+    shape.addr = 0;
+    auto it = shapes_.find(shape);
+    if (it == shapes_.end()) {
+        if (pool_.size() >= std::numeric_limits<uint32_t>::max())
+            throw std::length_error("too many distinct instructions in one program");
+        it = shapes_.emplace(shape, static_cast<uint32_t>(pool_.size())).first;
+        pool_.push_back(shape);
+    }
+    return Slot{i.addr, it->second, 0};
+}
+
+void Program::set(uint32_t pc, const Instruction& i) {
+    flush();
+    code_.at(pc) = intern(i);
+}
+
+uint64_t Program::storedBytes() const {
+    flush();
+    return uint64_t(code_.capacity()) * sizeof(Slot) +
+           uint64_t(pool_.capacity()) * sizeof(Instruction) +
+           uint64_t(shapes_.size()) * (sizeof(Instruction) + 2 * sizeof(void*) + sizeof(uint32_t));
+}
+
+bool Program::CodeView::operator==(const CodeView& o) const {
+    if (size() != o.size()) return false;
+    for (size_t pc = 0; pc < size(); ++pc)
+        if ((*this)[pc] != o[pc]) return false;
+    return true;
 }
 
 uint32_t Program::streamSize(uint32_t s) const {
     const uint32_t begin = s == 0 ? 0 : stream_begin_.at(s - 1);
     const uint32_t end = s + 1 < streams() ? stream_begin_[s] : static_cast<uint32_t>(code_.size());
-    return end - begin + (s < pending_.size() ? static_cast<uint32_t>(pending_[s].size()) : 0);
+    size_t queued = 0;
+    if (s < pending_.size())
+        for (const auto& c : pending_[s]) queued += c.size();
+    return end - begin + static_cast<uint32_t>(queued);
 }
 
 void Program::flush() const {
     if (!dirty_) return;
-    std::vector<Instruction> merged;
+    std::vector<Slot> merged;
     size_t total = code_.size();
-    for (const auto& p : pending_) total += p.size();
+    for (const auto& p : pending_)
+        for (const auto& c : p) total += c.size();
     merged.reserve(total);
     std::vector<uint32_t> begins;
     for (uint32_t s = 0; s < streams(); ++s) {
@@ -73,7 +138,10 @@ void Program::flush() const {
         const uint32_t e = s + 1 < streams() ? stream_begin_[s] : uint32_t(code_.size());
         merged.insert(merged.end(), code_.begin() + b, code_.begin() + e);
         if (s < pending_.size())
-            merged.insert(merged.end(), pending_[s].begin(), pending_[s].end());
+            for (auto& c : pending_[s]) {
+                merged.insert(merged.end(), c.begin(), c.end());
+                std::vector<Slot>().swap(c);  // freed as it goes: not everything twice at once
+            }
     }
     code_.swap(merged);
     stream_begin_.swap(begins);
@@ -104,9 +172,10 @@ std::vector<uint32_t> Program::matchLoops() const {
     flush();
     std::vector<uint32_t> match(code_.size(), 0), stack;
     for (uint32_t i = 0; i < code_.size(); ++i) {
-        if (code_[i].op == Opcode::Loop) {
+        const Opcode op = pool_[code_[i].shape].op;
+        if (op == Opcode::Loop) {
             stack.push_back(i);
-        } else if (code_[i].op == Opcode::EndLoop) {
+        } else if (op == Opcode::EndLoop) {
             if (stack.empty()) continue;  // validate() reports it
             match[i] = stack.back();
             match[stack.back()] = i;
@@ -119,9 +188,9 @@ std::vector<uint32_t> Program::matchLoops() const {
 void Program::validate(const std::string& who) const {
     flush();
     auto fail = [&](size_t pc, const std::string& what) {
-        throw ValidationError(
-            ValidationError::kNoCoreId, pc,
-            fmt::format("{}: instruction {} ({}): {}", who, pc, opcodeName(code_[pc].op), what));
+        throw ValidationError(ValidationError::kNoCoreId, pc,
+                              fmt::format("{}: instruction {} ({}): {}", who, pc,
+                                          opcodeName(pool_[code_[pc].shape].op), what));
     };
     auto needBuf = [&](size_t pc, uint16_t b, const char* role, uint64_t elems) {
         if (b == kNoBuf || b >= buffers_.size()) fail(pc, fmt::format("needs a buffer {}", role));
@@ -138,7 +207,7 @@ void Program::validate(const std::string& who) const {
     };
     int depth = 0;
     for (size_t pc = 0; pc < code_.size(); ++pc) {
-        const Instruction& i = code_[pc];
+        const Instruction i = expand(code_[pc]);
         if (pc > 0 && depth != 0 && streamOf(uint32_t(pc)) != streamOf(uint32_t(pc - 1)))
             fail(pc - 1, fmt::format("stream {} ends inside a loop (a loop must end in the stream "
                                      "it starts in)",

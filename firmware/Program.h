@@ -8,8 +8,11 @@
 // buffer scoreboard; order across streams only through events (`signal` / `wait`). They are
 // stored back to back in one code vector, so an instruction's index (pc) is unique in the core.
 // A program that never calls beginStream() has one stream: everything that existed before.
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "firmware/Instruction.h"
@@ -66,21 +69,27 @@ class Program {
     const std::vector<BufferDecl>& buffers() const { return buffers_; }
     const GroupDecl* group(uint16_t id) const;
     const std::vector<GroupDecl>& groups() const { return groups_; }
-    const std::vector<Instruction>& code() const {
+    // The instructions, read-only: code()[pc] and iteration give Instructions by value (they are
+    // stored compactly, see Slot below); set() replaces one.
+    class CodeView;
+    CodeView code() const;
+    Instruction at(uint32_t pc) const {
         flush();
-        return code_;
+        return expand(code_[pc]);
     }
-    std::vector<Instruction>& code() {
-        flush();
-        return code_;
-    }
+    void set(uint32_t pc, const Instruction& i);
     bool empty() const {
         flush();
         return code_.empty();
     }
     // Program memory: instructions times the instruction record's size (sizeof(Instruction),
     // the model's encoding; loop, endloop and swap count like any other instruction).
-    uint64_t codeBytes() const { return uint64_t(code().size()) * sizeof(Instruction); }
+    uint64_t codeBytes() const {
+        flush();
+        return uint64_t(code_.size()) * sizeof(Instruction);
+    }
+    // Host memory the instructions take here (Slot per pc and the pool of distinct ones).
+    uint64_t storedBytes() const;
 
     // Checks buffer indices, shapes against buffer sizes, loop nesting and group references;
     // throws std::invalid_argument naming `who` (e.g. "core 3") and the instruction index.
@@ -94,11 +103,78 @@ class Program {
     // Appends to a stream that is not the last wait in pending_ and are merged into code_ in one
     // pass by the next read (a generator that interleaves streams stays linear, not quadratic).
     void flush() const;
-    mutable std::vector<Instruction> code_;
-    mutable std::vector<uint32_t> stream_begin_;             // first pc of streams 1, 2, ...
-    mutable std::vector<std::vector<Instruction>> pending_;  // per stream, not yet merged
+    // Storage: a generated step repeats few distinct instructions (a staged collective's sends,
+    // receives and adds are the same every segment, micro-batch and layer) and differs mostly in
+    // DMA addresses, so an instruction is kept as its address and the index of its other fields
+    // in a pool of distinct ones: 16 bytes a pc instead of sizeof(Instruction) (72).
+    struct Slot {
+        uint64_t addr;
+        uint32_t shape;  // index in pool_
+        uint32_t unused;
+    };
+    struct ShapeHash {
+        size_t operator()(const Instruction& i) const;
+    };
+    struct ShapeEq {  // operator== and the same bits of imm (-0.0 stays -0.0)
+        bool operator()(const Instruction& a, const Instruction& b) const;
+    };
+    Slot intern(const Instruction& i);
+    Instruction expand(const Slot& s) const {
+        Instruction i = pool_[s.shape];
+        i.addr = s.addr;
+        return i;
+    }
+    std::vector<Instruction> pool_;                                         // distinct, addr = 0
+    std::unordered_map<Instruction, uint32_t, ShapeHash, ShapeEq> shapes_;  // index in pool_
+    mutable std::vector<Slot> code_;
+    mutable std::vector<uint32_t> stream_begin_;  // first pc of streams 1, 2, ...
+    // Per stream, not yet merged: chunks of at most kChunk slots, so a long stream neither
+    // doubles its storage when it grows nor stays resident beside its merged copy in flush().
+    static constexpr size_t kChunk = size_t{1} << 20;
+    mutable std::vector<std::vector<std::vector<Slot>>> pending_;
     mutable bool dirty_ = false;
     uint32_t cur_stream_ = 0;
 };
+
+// A read-only view of a program's instructions (valid while the program is not changed).
+class Program::CodeView {
+  public:
+    class iterator {
+      public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = Instruction;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Instruction;
+        iterator(const Program* p, size_t pc) : p_(p), pc_(pc) {}
+        Instruction operator*() const { return p_->expand(p_->code_[pc_]); }
+        iterator& operator++() {
+            ++pc_;
+            return *this;
+        }
+        bool operator==(const iterator& o) const { return pc_ == o.pc_; }
+        bool operator!=(const iterator& o) const { return pc_ != o.pc_; }
+
+      private:
+        const Program* p_;
+        size_t pc_;
+    };
+    explicit CodeView(const Program& p) : p_(&p) {}
+    size_t size() const { return p_->code_.size(); }
+    bool empty() const { return p_->code_.empty(); }
+    Instruction operator[](size_t pc) const { return p_->expand(p_->code_[pc]); }
+    iterator begin() const { return {p_, 0}; }
+    iterator end() const { return {p_, size()}; }
+    bool operator==(const CodeView& o) const;
+    bool operator!=(const CodeView& o) const { return !(*this == o); }
+
+  private:
+    const Program* p_;
+};
+
+inline Program::CodeView Program::code() const {
+    flush();
+    return CodeView(*this);
+}
 
 }  // namespace wsc::firmware

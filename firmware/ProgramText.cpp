@@ -384,7 +384,7 @@ class Parser {
         Firmware fw(cores ? cores : max_core + 1);
         for (auto& [c, p] : progs) fw.program(c) = std::move(p);
         for (const auto& r : remote) {
-            Instruction& ins = fw.program(r.core).code()[r.pc];
+            Instruction ins = fw.program(r.core).at(static_cast<uint32_t>(r.pc));
             line_ = r.line;
             if (ins.peer >= fw.cores())
                 fail(fmt::format("expected a core id < {}, got {}", fw.cores(), ins.peer));
@@ -393,6 +393,7 @@ class Parser {
                 fail(fmt::format("expected a buffer declared on core {}, got '{}'", ins.peer,
                                  r.name));
             ins.rbuf = b;
+            fw.program(r.core).set(static_cast<uint32_t>(r.pc), ins);
         }
         try {
             fw.validate();

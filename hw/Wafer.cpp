@@ -43,6 +43,11 @@ noc::Network& Wafer::network() {
     return *net_;
 }
 
+void Wafer::releaseCores() {
+    cores_.reset();
+    port_of_core_.clear();
+}
+
 core::CoreArray& Wafer::buildCores(const core::CoreParams& cp) {
     cores_ = std::make_unique<core::CoreArray>(network(), cp);
     port_of_core_.clear();

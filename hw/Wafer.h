@@ -53,6 +53,9 @@ class Wafer : public sc_core::sc_module, public StatsGroup, public MemoryPorts {
     // workload's functional flag).
     core::CoreArray& buildCores(const core::CoreParams& cp);
     core::CoreArray& cores();
+    // Drops this run's cores (and the firmware they own) once its results are read, so a
+    // caller that builds the next run's program first does not hold two programs at once.
+    void releaseCores();
     // Every core's DMA goes to the nearest stack of its own die (Die::nearestStack); with
     // over_noc through the NocMemoryPort at that stack's nearest attach router
     // (Die::nearestAttach), else straight to its bridge.

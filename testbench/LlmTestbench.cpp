@@ -105,7 +105,9 @@ class StepTraceSink : public core::CoreTraceSink {
     const CoreTimelineRecorder* next_;
 };
 
-LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phase, uint64_t seed,
+// Takes the program's firmware: moved into the cores, not copied (the instructions are most of
+// a TATP step's memory).
+LlmRun simulate(hw::Wafer& wafer, StepProgram& sp, const std::string& phase, uint64_t seed,
                 const std::vector<RunObserver*>& observers) {
     const auto t0 = std::chrono::steady_clock::now();
     LlmRun r;
@@ -116,7 +118,7 @@ LlmRun simulate(hw::Wafer& wafer, const StepProgram& sp, const std::string& phas
     core::CoreParams cp = wafer.config().core;
     cp.functional = false;
     core::CoreArray& cores = wafer.buildCores(cp);
-    cores.load(sp.fw);
+    cores.load(std::move(sp.fw));
     wafer.attachMemory(false, false, 16, 32, true, std::max<uint64_t>(cp.dma.burst_bytes, 256));
     // The observers attach first (the Perfetto recorder installs itself as the cores' sink);
     // then this run's sink takes the cores and passes their spans on to the recorder.
@@ -739,7 +741,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         std::vector<const LlmRun*> rs;
         const size_t first = res.runs.size();
         for (size_t i = 0; i < ks.size(); ++i) {
-            const StepProgram sp = b.build(ks[i]);
+            // The previous run's cores own its firmware: drop them before building this one.
+            wafer.releaseCores();
+            StepProgram sp = b.build(ks[i]);
             for (uint64_t x : sp.sram_bytes) res.sram_max = std::max(res.sram_max, x);
             const bool last = i + 1 == ks.size();
             res.runs.push_back(
