@@ -8,8 +8,8 @@
 
 namespace wsc::hw {
 
-HardwareConfig HardwareLoader::loadFile(const std::string& path) {
-    return load(YamlReader::loadFile(path));
+HardwareConfig HardwareLoader::loadFile(const std::string& path, const ConfigOverrides& ov) {
+    return load(YamlReader::loadFile(path, ov));
 }
 
 HardwareConfig HardwareLoader::loadString(const std::string& text, const std::string& name) {

@@ -12,15 +12,22 @@
 
 namespace wsc::hw {
 
-ScenarioConfig ScenarioLoader::loadFile(const std::string& path) {
-    return load(YamlReader::loadFile(path));
+ScenarioConfig ScenarioLoader::loadFile(const std::string& path, const ConfigOverrides& ov) {
+    return load(YamlReader::loadFile(path), ov);
 }
 
-ScenarioConfig ScenarioLoader::loadString(const std::string& text, const std::string& name) {
-    return load(YamlReader::loadString(text, name));
+ScenarioConfig ScenarioLoader::loadString(const std::string& text, const std::string& name,
+                                          const ConfigOverrides& ov) {
+    return load(YamlReader::loadString(text, name), ov);
 }
 
-ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
+ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverrides& ov) {
+    // Overrides outside scenario.hardware first: one of them may replace the hardware path.
+    ov.outside("scenario.hardware").applyTo(root);
+    const bool included = !ov.empty() && root.has("scenario") && root.entry("scenario").isMap() &&
+                          root.entry("scenario").has("hardware") &&
+                          root.entry("scenario").entry("hardware").isScalar();
+    if (!included) ov.applyTo(root);  // all of them, in order, on the inline hardware too
     root.checkKeys({"scenario"});
     const YamlReader sc = root.child("scenario");
     sc.checkKeys({"name", "hardware", "workload"});
@@ -28,7 +35,8 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     cfg.name = sc.getString("name");
     if (cfg.name.empty()) sc.fail("name", "a non-empty name");
     // Hardware first: the workload's cycle and flit quantities convert at its clock and flit size.
-    const HardwareConfig hw = loadHardware(sc);
+    const HardwareConfig hw =
+        loadHardware(sc, included ? ov.under("scenario.hardware") : ConfigOverrides{});
     cfg.setHardware(hw);
     const YamlReader w = sc.child("workload");
     cfg.workload_source = w.source();
@@ -45,7 +53,7 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root) {
     return cfg;
 }
 
-HardwareConfig ScenarioLoader::loadHardware(const YamlReader& sc) {
+HardwareConfig ScenarioLoader::loadHardware(const YamlReader& sc, const ConfigOverrides& file_ov) {
     const YamlReader hw = sc.entry("hardware");
     if (hw.isMap()) return HardwareLoader::load(hw);
     const std::string expected =
@@ -56,7 +64,7 @@ HardwareConfig ScenarioLoader::loadHardware(const YamlReader& sc) {
     std::filesystem::path path(rel);
     if (path.is_relative()) path = std::filesystem::path(sc.file()).parent_path() / path;
     try {
-        return HardwareLoader::loadFile(path.string());
+        return HardwareLoader::loadFile(path.string(), file_ov);
     } catch (const ConfigError& e) {
         // Errors inside the hardware file carry their own position; only an unreadable file is
         // better reported where the scenario names it.

@@ -5,6 +5,7 @@
 // `name`, i.e. the current directory when `name` has none).
 #include <string>
 
+#include "hw/ConfigOverrides.h"
 #include "hw/HardwareConfig.h"
 #include "hw/ScenarioConfig.h"
 #include "hw/YamlReader.h"
@@ -13,12 +14,18 @@ namespace wsc::hw {
 
 class ScenarioLoader {
   public:
-    static ScenarioConfig loadFile(const std::string& path);
-    static ScenarioConfig loadString(const std::string& text, const std::string& name);
-    static ScenarioConfig load(const YamlReader& root);
+    // `overrides`: --set assignments with key paths from the scenario's root
+    // ("scenario.workload.rate"); those under scenario.hardware go to the hardware file when the
+    // scenario names one by path (hw/ConfigOverrides).
+    static ScenarioConfig loadFile(const std::string& path, const ConfigOverrides& overrides = {});
+    static ScenarioConfig loadString(const std::string& text, const std::string& name,
+                                     const ConfigOverrides& overrides = {});
+    // `root` as loaded, overrides not yet applied.
+    static ScenarioConfig load(const YamlReader& root, const ConfigOverrides& overrides = {});
 
   private:
-    static HardwareConfig loadHardware(const YamlReader& scenario);
+    static HardwareConfig loadHardware(const YamlReader& scenario,
+                                       const ConfigOverrides& hardware_file_overrides);
     static noc::TrafficParams loadTraffic(const YamlReader& workload, const noc::NocParams& noc);
     static firmware::GemmWorkload loadGemm(const YamlReader& workload, const noc::NocParams& noc);
 };

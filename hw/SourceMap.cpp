@@ -21,6 +21,21 @@ ConfigError SourceMap::error(const std::string& keyPath, const std::string& mess
     return ConfigError("", 0, 0, keyPath, message);
 }
 
+void SourceMap::markOverride(const std::string& keyPath, const std::string& flag) {
+    overrides_[keyPath] = flag;  // a later --set of the same key is the one that stays
+}
+
+const std::string* SourceMap::overrideFlag(const std::string& keyPath) const {
+    if (overrides_.empty()) return nullptr;
+    for (std::string k = keyPath;;) {
+        const auto it = overrides_.find(k);
+        if (it != overrides_.end()) return &it->second;
+        const size_t cut = k.find_last_of(".[");
+        if (cut == std::string::npos) return nullptr;
+        k = k.substr(0, cut);
+    }
+}
+
 std::string ConfigSource::keyPath(const std::string& key) const {
     if (prefix_.empty()) return key;
     return key.empty() ? prefix_ : prefix_ + "." + key;

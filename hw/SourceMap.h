@@ -23,6 +23,11 @@ class SourceMap {
     // A ConfigError about `keyPath`: at its value when recorded, else at the nearest recorded
     // ancestor, with "(not set: its default applies)" appended to the message.
     ConfigError error(const std::string& keyPath, const std::string& message) const;
+    // A key set by `--set` (hw/ConfigOverrides): it and the keys below it report `flag` as their
+    // place instead of a file position.
+    void markOverride(const std::string& keyPath, const std::string& flag);
+    // The flag that set `keyPath` or one of its ancestors, or nullptr.
+    const std::string* overrideFlag(const std::string& keyPath) const;
 
   private:
     struct Where {
@@ -30,6 +35,7 @@ class SourceMap {
         int line = 0, column = 0;
     };
     std::unordered_map<std::string, Where> where_;
+    std::unordered_map<std::string, std::string> overrides_;  // key path -> "--set ..."
 };
 
 // A section of a loaded config: its document's SourceMap and its key prefix. Default-constructed

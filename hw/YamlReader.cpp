@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hw/ConfigOverrides.h"
 #include "hw/UnitError.h"
 #include "noc/InputFile.h"
 
@@ -194,9 +195,22 @@ std::optional<YamlReader::Entry> YamlReader::find(const std::string& key) const 
 }
 
 YamlReader YamlReader::wrap(const std::string& key, const Entry& e) const {
+    // A value from --set has no file position: its errors name the flag (hw/ConfigOverrides).
+    if (const std::string* flag = overrideFlag(keyPath(key)))
+        return YamlReader(e.value, *flag, keyPath(key), YAML::Mark::null_mark(), sources_);
     // yaml-cpp marks an empty value at the next token, often on a later line: point at the key.
     return YamlReader(e.value, file_, keyPath(key),
                       e.value.IsNull() ? e.key.Mark() : e.value.Mark(), sources_);
+}
+
+const std::string* YamlReader::overrideFlag(const std::string& keyPath) const {
+    return sources_ ? sources_->overrideFlag(keyPath) : nullptr;
+}
+
+YamlReader YamlReader::loadFile(const std::string& path, const ConfigOverrides& overrides) {
+    YamlReader root = loadFile(path);
+    overrides.applyTo(root);
+    return root;
 }
 
 bool YamlReader::has(const std::string& key) const {
@@ -267,6 +281,9 @@ void YamlReader::checkKeysImpl(const std::string_view* begin, const std::string_
                 hint = fmt::format(" (did you mean '{}'?)", *a);
             }
         }
+        if (const std::string* flag = overrideFlag(keyPath(name)))
+            throw ConfigError(*flag, 0, 0, keyPath(name),
+                              "unknown key" + hint + "; " + allowedText);
         throw ConfigError::atMark(file_, k.Mark(), keyPath(name),
                                   "unknown key" + hint + "; " + allowedText);
     }

@@ -26,6 +26,8 @@
 
 namespace wsc::hw {
 
+class ConfigOverrides;
+
 class YamlReader {
   public:
     // Parse a file / a string. The root must be a single YAML document holding a map. A missing
@@ -36,6 +38,8 @@ class YamlReader {
     static constexpr uint64_t kMaxFileBytes = uint64_t{16} << 20;
     static YamlReader loadFile(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
     static YamlReader loadString(const std::string& text, const std::string& name);
+    // loadFile, then the --set overrides written into the document (hw/ConfigOverrides).
+    static YamlReader loadFile(const std::string& path, const ConfigOverrides& overrides);
 
     // Wrap an already-parsed node (tests, generated configs). With `sources`, every key read
     // through this reader (and its children) is recorded there with its position.
@@ -130,7 +134,9 @@ class YamlReader {
                                     const std::string& expected) const;
     // Text of a scalar value that must not be quoted (numbers, booleans).
     std::string plainScalar(const std::string& expected) const;
-    std::string found() const;  // "'0'", "a map", "an empty value", ...
+    std::string found() const;
+    const std::string* overrideFlag(
+        const std::string& keyPath) const;  // "'0'", "a map", "an empty value", ...
     void checkKeysImpl(const std::string_view* begin, const std::string_view* end,
                        const std::string& allowedText) const;
 

@@ -114,6 +114,19 @@ std::vector<double> CliArgs::parseDoubleList(const std::string& text, const std:
     return out;
 }
 
+CLI::Option* CliArgs::addSet(CLI::App* app, std::vector<std::string>& target,
+                             const std::string& root) {
+    return app
+        ->add_option("--set", target,
+                     fmt::format("override a config key of {}: KEY.PATH=VALUE, the key path as "
+                                 "errors print it, the value as YAML with its unit, e.g. "
+                                 "noc.router.vcs=4 (repeatable; a later one for the same key "
+                                 "wins)",
+                                 root))
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+}
+
 CLI::Option* CliArgs::addBytes(CLI::App* app, const std::string& name, uint64_t& target,
                                const std::string& help) {
     const std::string flag = name;

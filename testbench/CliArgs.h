@@ -69,6 +69,10 @@ class CliArgs {
     static CLI::Option* addDouble(CLI::App* app, const std::string& name, double& target,
                                   double min, double max, const std::string& help,
                                   bool min_exclusive = false);
+    // --set KEY.PATH=VALUE, repeatable: config overrides (hw/ConfigOverrides); `root` says what
+    // the key paths start from ("the hardware file", "the scenario or hardware file").
+    static CLI::Option* addSet(CLI::App* app, std::vector<std::string>& target,
+                               const std::string& root);
 
     // Refuses an output path before the run: equal to one of `inputs` (the same file, through
     // links too), a directory, a path whose directory does not exist, or a file that cannot be

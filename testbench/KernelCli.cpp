@@ -43,6 +43,7 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
                   "meshgemm-t), or a comma-separated list");
     c->add_option("--shape", o.shape, shape_help);
     c->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
+    CliArgs::addSet(c, o.set, "the --config file");
     c->add_flag("--compare", o.compare,
                 "run every algorithm on the same shape and mesh, one table");
     c->add_flag("--timing-only", o.timing_only, "carry no values (same cycles, faster, no check)");
@@ -130,13 +131,14 @@ CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
     CliArgs::addUInt(b, "--tile", o.bench_tile, 1, 64,
                      "GEMM tile edge per core: shape (tile P)^3 (default 2)");
     b->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
+    CliArgs::addSet(b, o.set, "the --config file");
     return b;
 }
 
 int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
     const std::string op = gemv ? "gemv" : "gemm";
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
+    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     refuseDroppedKeys(h);
     const auto& names = KernelTestbench::algorithms(op);
     std::vector<std::string> algos;
@@ -363,7 +365,7 @@ BenchRow benchCase(const hw::HardwareConfig& h, const KernelSpec& s) {
 }  // namespace
 
 int KernelCli::runBench(const Options& o, std::ostream& os) {
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config);
+    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     refuseDroppedKeys(h);
     const std::vector<std::string> ops = CliArgs::parseStrings(o.bench_ops, "--ops");
     for (const auto& op : ops)

@@ -12,6 +12,7 @@ class KernelCli {
   public:
     struct Options {
         std::string config = "configs/wse2_kernels.yaml";
+        std::vector<std::string> set;  // --set overrides of the config
         std::string algo, mesh = "4", shape, table;
         uint32_t tree_k = 2;
         bool compare = false, timing_only = false, broadcast = false, shift_align = false,

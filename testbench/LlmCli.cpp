@@ -28,6 +28,7 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
     c->add_option("--model", o.model, "HuggingFace config.json (configs/models/)")->required();
     c->add_option("--hw", o.hw, "die-level hardware YAML (e.g. configs/temp_4x8_die_level.yaml)")
         ->required();
+    CliArgs::addSet(c, o.set, "the --hw file");
     c->add_option("--plan", o.plan,
                   "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] or dp=2,tatp=16 (keys dp "
                   "fsdp tp sp pp ep tatp mb); its degrees multiply to the die count");
@@ -144,7 +145,7 @@ CLI::App* LlmCli::addBench(CLI::App* bench, Options& o) {
 
 int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     const bool train = llm->got_subcommand("train");
-    const hw::HardwareConfig hwc = hw::HardwareLoader::loadFile(o.hw);
+    const hw::HardwareConfig hwc = hw::HardwareLoader::loadFile(o.hw, hw::ConfigOverrides(o.set));
     return runWith(o, train, hwc, hw::ModelConfigLoader::loadFile(o.model), os);
 }
 

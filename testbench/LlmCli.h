@@ -28,7 +28,8 @@ class LlmCli {
         std::string stats, heatmap, perfetto, table;
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;
-        std::string command_line;  // as typed, for --stats
+        std::string command_line;      // as typed, for --stats
+        std::vector<std::string> set;  // --set overrides of the --hw file
         // Expert routing (infer): as typed, so a knob given without its source is refused.
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;

@@ -23,6 +23,7 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
         "TEMP's tensor-stream partition of one linear operator (TATP or the naive ring) "
         "on every group of a die-level wafer");
     c->add_option("--hw", o.hw, "die-level hardware file")->capture_default_str();
+    CliArgs::addSet(c, o.set, "the --hw file");
     c->add_option("--algo", o.algo, "tatp, ring, or both (one row each)")->capture_default_str();
     c->add_option("--layout", o.layout,
                   "ring (contiguous physical rings), line (straight runs), tetris (runs along "
@@ -65,7 +66,7 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
 int TatpCli::run(const CLI::App* c, const Options& o, std::ostream& os) {
     using firmware::temp::StreamSchedule;
     using firmware::temp::TatpKernel;
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.hw);
+    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.hw, hw::ConfigOverrides(o.set));
     CliArgs::checkOutputs({{"--table", o.table}, {"--heatmap", o.heatmap}}, {o.hw});
     if (o.fsdp.empty()) CliArgs::rejectUnused(c, {"--fsdp-elems"}, "tatp without --fsdp");
     if (!o.fsdp.empty() && !c->count("--fsdp-elems"))

@@ -13,6 +13,7 @@ class TatpCli {
   public:
     struct Options {
         std::string hw = "configs/temp_4x8_die_level.yaml";
+        std::vector<std::string> set;  // --set overrides of the --hw file
         std::string algo = "tatp", layout = "ring", n = "4", stream = "auto";
         std::string stages = "forward,backward,gradient", dtype = "fp16", table;
         uint32_t m = 0, h = 0, k = 0;

@@ -63,9 +63,10 @@ using tb::UsageError;
 // A config file is a scenario when its root map has a `scenario:` key, else a hardware file.
 // Read once, through YamlReader::loadFile (regular files of bounded size only: a FIFO or
 // /dev/zero is refused, not read forever).
-hw::ScenarioConfig loadAny(const std::string& path) {
+hw::ScenarioConfig loadAny(const std::string& path, const hw::ConfigOverrides& ov) {
     const hw::YamlReader root = hw::YamlReader::loadFile(path);
-    if (root.has("scenario")) return hw::ScenarioLoader::load(root);
+    if (root.has("scenario")) return hw::ScenarioLoader::load(root, ov);
+    ov.applyTo(root);
     hw::ScenarioConfig sc;
     sc.name = path;
     sc.setHardware(hw::HardwareLoader::load(root));
@@ -276,6 +277,8 @@ int main(int argc, char** argv) {
     OutputOpts run_out;
     auto* run = app.add_subcommand("run", "run a scenario (no argument: the embedded default)");
     run->add_option("scenario", scenario, "scenario YAML");
+    std::vector<std::string> sets;  // --set of run, validate and traffic
+    CliArgs::addSet(run, sets, "the scenario (scenario.workload.rate=0.1)");
     addOutputFlags(run, run_out);
 
     // validate
@@ -284,6 +287,7 @@ int main(int argc, char** argv) {
         app.add_subcommand("validate", "check hardware, scenario or model (.json) files");
     validate->add_option("files", vfiles, "YAML hardware/scenario files, JSON model files")
         ->required();
+    CliArgs::addSet(validate, sets, "every YAML file given");
     // The memory budget of a run (testbench/ResourceEstimate), on every subcommand that builds one.
     uint64_t max_memory = 0;
     const std::string max_memory_help =
@@ -301,6 +305,7 @@ int main(int argc, char** argv) {
     OutputOpts t_out;
     auto* traffic = app.add_subcommand("traffic", "synthetic traffic on a NoC config");
     traffic->add_option("config", tconfig, "hardware or scenario YAML")->required();
+    CliArgs::addSet(traffic, sets, "the config file");
     traffic->add_option("--pattern", pattern, "traffic pattern")
         ->check(CLI::IsMember(tb::TrafficPattern::names()));
     // The same ranges as the scenario keys they override (hw/InputLimits.h, docs/CONFIG.md).
@@ -356,10 +361,12 @@ int main(int argc, char** argv) {
 
     try {
         if (*run) {
-            hw::ScenarioConfig sc = scenario.empty()
-                                        ? hw::ScenarioLoader::loadString(
-                                              kDefaultScenarioYaml, "<embedded default scenario>")
-                                        : hw::ScenarioLoader::loadFile(scenario);
+            hw::ScenarioConfig sc =
+                scenario.empty()
+                    ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml,
+                                                     "<embedded default scenario>",
+                                                     hw::ConfigOverrides(sets))
+                    : hw::ScenarioLoader::loadFile(scenario, hw::ConfigOverrides(sets));
             // Every check validate makes, before anything is built (testbench/Preflight).
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, {}, budget);
@@ -383,7 +390,7 @@ int main(int argc, char** argv) {
                     fmt::print("{}: ok ({})\n", f, describeModel(f));
                     continue;
                 }
-                hw::ScenarioConfig sc = loadAny(f);
+                hw::ScenarioConfig sc = loadAny(f, hw::ConfigOverrides(sets));
                 // The network and the workload, as a run checks them, and the memory it needs.
                 const tb::ResourceEstimate est =
                     tb::Preflight::check(sc, {}, tb::Preflight::Budget::of(max_memory));
@@ -394,7 +401,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*traffic) {
-            hw::ScenarioConfig sc = loadAny(tconfig);
+            hw::ScenarioConfig sc = loadAny(tconfig, hw::ConfigOverrides(sets));
             if (sc.workload_type != "traffic")
                 throw UsageError(fmt::format(
                     "{}: a {} scenario; `wsc traffic` runs synthetic traffic on a hardware file or "
