@@ -34,7 +34,8 @@ dram::HbmParams hbmParams(const T& sc) {
 
 }  // namespace
 
-int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_path) {
+int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_path,
+                         const RunProvenance& provenance) {
     const firmware::DmaStreamWorkload& w = sc.dma_stream;
     noc::NocShell shell("noc", sc.noc.clock_hz);
     core::CoreParams cp = sc.core;
@@ -48,9 +49,7 @@ int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_
     DmaStreamTestbench::printReport(std::cout, w, r);
     if (!stats_path.empty()) {
         stats["scenario"] = sc.name;
-        std::ofstream f(stats_path);
-        if (!f) throw std::runtime_error("cannot write " + stats_path);
-        f << stats.dump(2) << "\n";
+        provenance.writeStats(stats_path, stats);
     }
     return r.checked && !r.correct ? 1 : 0;
 }

@@ -4,9 +4,11 @@
 #include <string>
 
 #include "hw/ScenarioConfig.h"
+#include "testbench/RunProvenance.h"
 
 namespace wsc::tb {
 
-int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_path);
+int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_path,
+                         const RunProvenance& provenance);
 
 }  // namespace wsc::tb

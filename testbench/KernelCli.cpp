@@ -283,10 +283,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                         fmt::print(written, "{} P = {}:\n", a, KernelTestbench::meshName(s));
                     out->finishKernel(results.back(), written, ro.stats);
                     if (ro.stats) {
-                        stats["config"] = o.config;
-                        std::ofstream f(stats_path);
-                        if (!f) throw std::runtime_error("cannot write " + stats_path);
-                        f << stats.dump(2) << "\n";
+                        const RunProvenance none;
+                        (o.provenance ? *o.provenance : none).writeStats(stats_path, stats);
                         fmt::print(written, "  stats               {}\n", stats_path);
                     }
                 }

@@ -6,13 +6,16 @@
 #include <iosfwd>
 #include <string>
 
+#include "testbench/RunProvenance.h"
+
 namespace wsc::tb {
 
 class KernelCli {
   public:
     struct Options {
         std::string config = "configs/wse2_kernels.yaml";
-        std::vector<std::string> set;  // --set overrides of the config
+        std::vector<std::string> set;               // --set overrides of the config
+        const RunProvenance* provenance = nullptr;  // the --stats header (main sets it)
         std::string algo, mesh = "4", shape, table;
         uint32_t tree_k = 2;
         bool compare = false, timing_only = false, broadcast = false, shift_align = false,

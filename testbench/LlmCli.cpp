@@ -151,7 +151,8 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
 
 int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenario_file,
                         const std::string& stats, const std::string& heatmap,
-                        const std::string& perfetto, std::ostream& os) {
+                        const std::string& perfetto, const RunProvenance& provenance,
+                        std::ostream& os) {
     const firmware::llm::LlmWorkload& w = sc.llm;
     Options o;
     o.model = w.model_path;
@@ -171,7 +172,7 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
     o.offload = w.offload;
     o.seed = w.seed;
     o.stats = stats, o.heatmap = heatmap, o.perfetto = perfetto;
-    o.command_line = "wsc run " + shellQuote(scenario_file);
+    o.provenance = &provenance;
     return runWith(o, w.train, sc.hardware(), w.model, os);
 }
 
@@ -409,7 +410,6 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                            {"full", o.full},           {"dtype", o.dtype},
                            {"plans", plans},           {"recompute", o.recompute},
                            {"offload", o.offload},     {"memory_only", o.memory_only}};
-        stats["command_line"] = o.command_line;
         // What the run resolved from its inputs: the die the step builder saw, the model.
         const firmware::llm::DieSpec die = LlmTestbench::dieSpec(hwc);
         stats["resolved"]["die"] = {{"sram_bytes", die.sram_bytes},
@@ -436,27 +436,12 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                       {"kv_heads", m.kv_heads},
                                       {"intermediate", m.intermediate},
                                       {"vocab", m.vocab}};
-        {  // the hardware file as read (its defaults are in docs/CONFIG.md)
-            std::ifstream h(o.hw);
-            std::ostringstream text;
-            text << h.rdbuf();
-            stats["resolved"]["hardware_yaml"] = text.str();
-        }
-        std::ofstream f(o.stats);
-        if (!f) throw std::runtime_error("cannot write " + o.stats);
-        f << stats.dump(2) << "\n";
+        // The hardware file as resolved (after --set) is in the header's config_files.
+        const RunProvenance none;
+        (o.provenance ? *o.provenance : none).writeStats(o.stats, stats);
         fmt::print(os, "  stats {}\n", o.stats);
     }
     return 0;
-}
-
-std::string LlmCli::shellQuote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789-_=+./,:@%") == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
 }
 
 namespace {
@@ -512,8 +497,9 @@ int LlmCli::runBench(const Options& o, std::ostream& os) {
         const std::string cmd = fmt::format(
             "{} llm train --model {} --hw {} --plan {} --batch {} --seq {} --stats {} "
             ">/dev/null",
-            shellQuote(exe), shellQuote(root + "/configs/models/" + c.model + ".json"),
-            shellQuote(hw), c.plan, c.batch, c.seq, tmp);
+            RunProvenance::shellQuote(exe),
+            RunProvenance::shellQuote(root + "/configs/models/" + c.model + ".json"),
+            RunProvenance::shellQuote(hw), c.plan, c.batch, c.seq, tmp);
         fmt::print(os, "{} {} ...\n", c.model, c.plan);
         os.flush();
         const int rc = std::system(cmd.c_str());

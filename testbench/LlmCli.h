@@ -11,6 +11,7 @@
 #include "firmware/llm/RoutingSource.h"
 #include "firmware/model/ModelConfig.h"
 #include "hw/ScenarioConfig.h"
+#include "testbench/RunProvenance.h"
 
 namespace wsc::tb {
 
@@ -28,8 +29,8 @@ class LlmCli {
         std::string stats, heatmap, perfetto, table;
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;
-        std::string command_line;      // as typed, for --stats
-        std::vector<std::string> set;  // --set overrides of the --hw file
+        const RunProvenance* provenance = nullptr;  // the --stats header (main sets it)
+        std::vector<std::string> set;               // --set overrides of the --hw file
         // Expert routing (infer): as typed, so a knob given without its source is refused.
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;
@@ -40,11 +41,11 @@ class LlmCli {
     // `wsc run` of a scenario with `workload: {type: llm}` (outputs from the run's flags).
     static int runScenario(const hw::ScenarioConfig& sc, const std::string& scenario_file,
                            const std::string& stats, const std::string& heatmap,
-                           const std::string& perfetto, std::ostream& os);
+                           const std::string& perfetto, const RunProvenance& provenance,
+                           std::ostream& os);
     // `wsc bench llm`: every committed plan of docs/results/llm_training.md as its own process
     // (peak RSS is per process), its wall time, peak RSS and the step's figures in one table.
     static int runBench(const Options& o, std::ostream& os);
-    static std::string shellQuote(const std::string& s);
     // The routing flags of `wsc llm infer` (refusing knobs given without their source).
     static firmware::llm::RoutingOptions routingOptions(const Options& o);
 

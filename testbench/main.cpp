@@ -34,6 +34,7 @@
 #include "noc/DeadlockError.h"
 #include "noc/NocShell.h"
 #include "noc/ParamError.h"
+#include "testbench/BuildInfo.h"
 #include "testbench/CliArgs.h"
 #include "testbench/DmaStreamCli.h"
 #include "testbench/FaultSweep.h"
@@ -46,6 +47,7 @@
 #include "testbench/ProgressObserver.h"
 #include "testbench/RtlBench.h"
 #include "testbench/RunOutputs.h"
+#include "testbench/RunProvenance.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TatpCli.h"
 #include "testbench/TrafficPattern.h"
@@ -105,12 +107,6 @@ std::vector<uint32_t> parseList(const std::string& s, const std::string& flag, u
 std::vector<double> parseRates(const std::string& s, const std::string& flag = "--rates",
                                bool allow_zero = false) {
     return CliArgs::parseDoubleList(s, flag, 0.0, 1.0, !allow_zero);
-}
-
-void writeJson(const std::string& path, const nlohmann::json& j) {
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f << j.dump(2) << "\n";
 }
 
 struct OutputOpts {
@@ -197,7 +193,7 @@ void checkRunFlags(const CLI::App* app, const OutputOpts& o, const hw::ScenarioC
     CliArgs::checkOutputs(outs, inputs);
 }
 
-int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
+int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance& prov) {
     noc::NocShell shell("noc", sc.noc.clock_hz);
     tb::TrafficRunOptions opt;
     nlohmann::json stats;
@@ -220,7 +216,9 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     outputs.finishTraffic(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
-        writeJson(o.stats, stats);
+        prov.note("seed", sc.traffic.seed);
+        prov.note("workload", "traffic " + sc.traffic.pattern);
+        prov.writeStats(o.stats, stats);
         fmt::print("  stats               {}\n", o.stats);
     }
     if (!o.vcd.empty()) fmt::print("  waveform            {}\n", o.vcd);
@@ -229,7 +227,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     return 0;
 }
 
-int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
+int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance& prov) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
@@ -253,7 +251,9 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o) {
     outputs.finishGemm(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
-        writeJson(o.stats, stats);
+        prov.note("seed", sc.gemm.seed);
+        prov.note("workload", "gemm");
+        prov.writeStats(o.stats, stats);
         fmt::print("  stats               {}\n", o.stats);
     }
     return r.checked && !r.correct ? 1 : 0;
@@ -270,6 +270,8 @@ extern "C" int sc_main(int, char**) {
 int main(int argc, char** argv) {
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     CLI::App app{"wsc: cycle-level SystemC model of wafer-scale chips"};
+    app.set_version_flag("--version", fmt::format("wsc {} ({})", tb::BuildInfo::version(),
+                                                  tb::BuildInfo::gitDescribe()));
     app.require_subcommand(1);
 
     // run
@@ -359,30 +361,43 @@ int main(int argc, char** argv) {
         return app.exit(e) == 0 ? 0 : 2;
     }
 
+    tb::RunProvenance prov(argc, argv);
     try {
+        const hw::ConfigOverrides overrides(sets);
+        prov.setOverrides(sets);
         if (*run) {
             hw::ScenarioConfig sc =
                 scenario.empty()
                     ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml,
-                                                     "<embedded default scenario>",
-                                                     hw::ConfigOverrides(sets))
-                    : hw::ScenarioLoader::loadFile(scenario, hw::ConfigOverrides(sets));
+                                                     "<embedded default scenario>", overrides)
+                    : hw::ScenarioLoader::loadFile(scenario, overrides);
             // Every check validate makes, before anything is built (testbench/Preflight).
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, {}, budget);
             sc.traffic.max_live_packets = est.packetBudget(budget.bytes);
             checkRunFlags(run, run_out, sc, sc.workload_type, {scenario});
             fmt::print("scenario: {}\n", sc.name);
-            if (sc.workload_type == "gemm") return runGemm(sc, run_out);
+            // The documents as the run resolved them (ScenarioLoader: scenario.hardware
+            // overrides go into a hardware file the scenario names by path).
+            const bool included = !scenario.empty() && sc.source.file() != scenario;
+            if (scenario.empty())
+                prov.addConfigText("<embedded default scenario>", kDefaultScenarioYaml, overrides);
+            else
+                prov.addConfigFile(scenario,
+                                   included ? overrides.outside("scenario.hardware") : overrides);
+            if (included)
+                prov.addConfigFile(sc.source.file(), overrides.under("scenario.hardware"));
+            prov.note("workload", sc.workload_type);
+            if (sc.workload_type == "gemm") return runGemm(sc, run_out, prov);
             if (sc.workload_type == "dma_stream")
-                return tb::runDmaStreamScenario(sc, run_out.stats);
+                return tb::runDmaStreamScenario(sc, run_out.stats, prov);
             if (sc.workload_type == "llm")
                 return tb::LlmCli::runScenario(sc, scenario, run_out.stats, run_out.heatmap,
-                                               run_out.perfetto, std::cout);
+                                               run_out.perfetto, prov, std::cout);
             if (sc.workload_type != "traffic")
                 throw UsageError(
                     fmt::format("workload type '{}' is not supported yet", sc.workload_type));
-            return runTraffic(sc, run_out);
+            return runTraffic(sc, run_out, prov);
         }
         if (*validate) {
             for (const auto& f : vfiles) {
@@ -390,7 +405,7 @@ int main(int argc, char** argv) {
                     fmt::print("{}: ok ({})\n", f, describeModel(f));
                     continue;
                 }
-                hw::ScenarioConfig sc = loadAny(f, hw::ConfigOverrides(sets));
+                hw::ScenarioConfig sc = loadAny(f, overrides);
                 // The network and the workload, as a run checks them, and the memory it needs.
                 const tb::ResourceEstimate est =
                     tb::Preflight::check(sc, {}, tb::Preflight::Budget::of(max_memory));
@@ -401,7 +416,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*traffic) {
-            hw::ScenarioConfig sc = loadAny(tconfig, hw::ConfigOverrides(sets));
+            hw::ScenarioConfig sc = loadAny(tconfig, overrides);
             if (sc.workload_type != "traffic")
                 throw UsageError(fmt::format(
                     "{}: a {} scenario; `wsc traffic` runs synthetic traffic on a hardware file or "
@@ -468,8 +483,9 @@ int main(int argc, char** argv) {
                 }
                 return 0;
             }
+            prov.addConfigFile(tconfig, overrides);
             if (!sweep) {
-                return runTraffic(sc, t_out);
+                return runTraffic(sc, t_out, prov);
             }
             std::vector<double> rs =
                 rates.empty() ? std::vector<double>{0.02, 0.05} : parseRates(rates);
@@ -519,16 +535,32 @@ int main(int argc, char** argv) {
                     tb::TrafficTestbench::toJson(e, r);
                     j.push_back(e);
                 }
-                writeJson(t_out.stats, {{"sweep", j}});
+                prov.note("seed", tp.seed);
+                prov.note("workload", "traffic sweep " + tp.pattern);
+                prov.writeStats(t_out.stats, {{"sweep", j}});
             }
             return 0;
         }
-        if (*kernel) return tb::KernelCli::run(kernel, kopt, std::cout);
+        if (*kernel) {
+            prov.addConfigFile(kopt.config, hw::ConfigOverrides(kopt.set));
+            prov.setOverrides(kopt.set);
+            prov.note("workload",
+                      fmt::format("kernel {} {}", kernel->got_subcommand("gemv") ? "gemv" : "gemm",
+                                  kopt.algo));
+            prov.note("seed", kopt.seed);
+            kopt.provenance = &prov;
+            return tb::KernelCli::run(kernel, kopt, std::cout);
+        }
         if (*tatp) return tb::TatpCli::run(tatp, topt, std::cout);
         if (*moe) return tb::MoeCli::run(moe, mopt, std::cout);
         if (*llm) {
-            for (int i = 0; i < argc; ++i)
-                lopt.command_line += (i ? " " : "") + tb::LlmCli::shellQuote(argv[i]);
+            prov.addConfigFile(lopt.hw, hw::ConfigOverrides(lopt.set));
+            prov.setOverrides(lopt.set);
+            prov.note("workload", fmt::format("llm {} {} plan {}",
+                                              llm->got_subcommand("infer") ? "infer" : "train",
+                                              lopt.model, lopt.plan));
+            prov.note("seed", lopt.seed);
+            lopt.provenance = &prov;
             return tb::LlmCli::run(llm, lopt, std::cout);
         }
         if (*bench) {
