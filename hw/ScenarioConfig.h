@@ -5,6 +5,7 @@
 #include <string>
 
 #include "firmware/DmaStreamWorkload.h"
+#include "firmware/FirmwareWorkload.h"
 #include "firmware/GemmWorkload.h"
 #include "firmware/llm/LlmWorkload.h"
 #include "hw/HardwareConfig.h"
@@ -19,6 +20,7 @@ struct ScenarioConfig : HardwareConfig {
     firmware::GemmWorkload gemm;             // workload_type "gemm"
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
     firmware::llm::LlmWorkload llm;          // workload_type "llm"
+    firmware::FirmwareWorkload firmware;     // workload_type "firmware"
     ConfigSource workload_source;            // the workload: map, for located checks
     const HardwareConfig& hardware() const { return *this; }
     void setHardware(const HardwareConfig& h) { static_cast<HardwareConfig&>(*this) = h; }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "hw/DmaStreamLoader.h"
+#include "hw/FirmwareWorkloadLoader.h"
 #include "hw/HardwareLoader.h"
 #include "hw/InputLimits.h"
 #include "hw/LlmWorkloadLoader.h"
@@ -41,13 +42,15 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverride
     const YamlReader w = sc.child("workload");
     cfg.workload_source = w.source();
     // The type decides which keys are valid, so it is checked before the key set.
-    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream", "llm"});
+    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream", "llm", "firmware"});
     if (cfg.workload_type == "gemm")
         cfg.gemm = loadGemm(w, cfg.noc);
     else if (cfg.workload_type == "dma_stream")
         cfg.dma_stream = loadDmaStream(w, cfg.noc, hw.hbm ? &hw.hbm_attach : nullptr);
     else if (cfg.workload_type == "llm")
         cfg.llm = loadLlmWorkload(w);
+    else if (cfg.workload_type == "firmware")
+        cfg.firmware = loadFirmwareWorkload(w, cfg.noc);
     else
         cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;

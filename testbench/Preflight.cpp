@@ -146,6 +146,15 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
             const bool placement = std::string(e.what()).rfind("placement list", 0) == 0;
             throw workloadError(sc, flags, placement ? "placement" : "", e.what());
         }
+    } else if (sc.workload_type == "firmware") {
+        // Parsed and validated by the loader; here only what needs the core parameters.
+        checkSram(*sc.firmware.fw, sc.core, [&](const std::string& m) {
+            return workloadError(sc, flags, "firmware",
+                                 fmt::format("the firmware's buffers do not fit a core's SRAM "
+                                             "({}; core.sram.capacity is {} B)",
+                                             m, sc.core.sram.capacity_bytes));
+        });
+        est.addWorkload(sc, *sc.firmware.fw, 0);
     } else if (sc.workload_type == "dma_stream") {
         DmaStreamPlan plan;
         const uint64_t h0 = ResourceEstimate::heapBytes();

@@ -178,6 +178,9 @@ ResourceEstimate ResourceEstimate::of(const hw::ScenarioConfig& sc) {
             e.ports = sc.core.memory.ports;
             e.per_port = kSimplePortBytes;
         }
+    } else if (sc.workload_type == "firmware") {
+        e.ports = sc.core.memory.ports;
+        e.per_port = kSimplePortBytes;
     } else if (sc.workload_type == "dma_stream") {
         e.ports = 1;
         e.per_port = sc.dma_stream.memory == "simple"

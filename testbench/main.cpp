@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "core/SramOverflowError.h"
+#include "firmware/ParseError.h"
 #include "firmware/model/LayerGraph.h"
 #include "firmware/moe/TraceError.h"
 #include "hw/ConfigError.h"
@@ -38,6 +39,7 @@
 #include "testbench/CliArgs.h"
 #include "testbench/DmaStreamCli.h"
 #include "testbench/FaultSweep.h"
+#include "testbench/FirmwareTestbench.h"
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
 #include "testbench/LlmCli.h"
@@ -227,6 +229,21 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvena
     return 0;
 }
 
+int runFirmware(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance& prov) {
+    nlohmann::json stats;
+    noc::NocShell shell("noc", sc.noc.clock_hz);
+    const tb::FirmwareResult r =
+        tb::FirmwareTestbench::run(sc, shell, o.stats.empty() ? nullptr : &stats);
+    tb::FirmwareTestbench::printReport(std::cout, sc, r);
+    if (!o.stats.empty()) {
+        stats["scenario"] = sc.name;
+        prov.note("workload", "firmware " + sc.firmware.path);
+        prov.writeStats(o.stats, stats);
+        fmt::print("  stats               {}\n", o.stats);
+    }
+    return r.correct() ? 0 : 1;
+}
+
 int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance& prov) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
@@ -375,7 +392,9 @@ int main(int argc, char** argv) {
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, {}, budget);
             sc.traffic.max_live_packets = est.packetBudget(budget.bytes);
-            checkRunFlags(run, run_out, sc, sc.workload_type, {scenario});
+            std::vector<std::string> inputs{scenario};
+            if (sc.workload_type == "firmware") inputs.push_back(sc.firmware.path);
+            checkRunFlags(run, run_out, sc, sc.workload_type, inputs);
             fmt::print("scenario: {}\n", sc.name);
             // The documents as the run resolved them (ScenarioLoader: scenario.hardware
             // overrides go into a hardware file the scenario names by path).
@@ -389,6 +408,7 @@ int main(int argc, char** argv) {
                 prov.addConfigFile(sc.source.file(), overrides.under("scenario.hardware"));
             prov.note("workload", sc.workload_type);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out, prov);
+            if (sc.workload_type == "firmware") return runFirmware(sc, run_out, prov);
             if (sc.workload_type == "dma_stream")
                 return tb::runDmaStreamScenario(sc, run_out.stats, prov);
             if (sc.workload_type == "llm")
@@ -574,6 +594,10 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const UsageError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const firmware::ParseError& e) {
+        // A user's firmware text (file:line, and the core and instruction when validation fails).
         fmt::print(stderr, "error: {}\n", e.what());
         return 2;
     } catch (const firmware::moe::TraceError& e) {

@@ -104,7 +104,7 @@ TEST_CASE("Scenario error: an unknown workload type names the allowed set", "[hw
     text.replace(text.find("type: traffic"), 13, "type: rtl");
     CHECK(errorOf(text, configsName()) == configsName() +
                                               ":5:11: key 'scenario.workload.type': expected one "
-                                              "of traffic, gemm, dma_stream, llm, got "
+                                              "of traffic, gemm, dma_stream, llm, firmware, got "
                                               "'rtl'");
 }
 
