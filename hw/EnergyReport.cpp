@@ -19,8 +19,12 @@ void EnergyReport::print(std::ostream& os) const {
                total_pj * 1e-6, seconds * 1e6, averagePowerW());
     for (const auto& c : components) {
         const double share = total_pj > 0 ? 100.0 * c.pj / total_pj : 0.0;
-        fmt::print(os, "    {:<16} {:>14.6g} uJ {:>6.1f}%   {:.6g} {} x {:g} pJ\n", c.name,
-                   c.pj * 1e-6, share, c.count, c.unit, c.pj_each);
+        if (c.unit == "s")  // static power: watts over the run's seconds, not pJ per second
+            fmt::print(os, "    {:<16} {:>14.6g} uJ {:>6.1f}%   {:g} W x {:.6g} s\n", c.name,
+                       c.pj * 1e-6, share, c.pj_each * 1e-12, c.count);
+        else
+            fmt::print(os, "    {:<16} {:>14.6g} uJ {:>6.1f}%   {:.6g} {} x {:g} pJ\n", c.name,
+                       c.pj * 1e-6, share, c.count, c.unit, c.pj_each);
     }
 }
 

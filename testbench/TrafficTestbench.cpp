@@ -8,12 +8,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "dram/LatencyHistogram.h"
 #include "hw/rtl/RtlRouterFactory.h"
 #include "noc/ZeroLoadModel.h"
 #include "testbench/ObservedDriver.h"
 #include "testbench/ProgressLine.h"
 #include "testbench/TrafficGenerator.h"
 #include "testbench/TrafficPattern.h"
+#include "testbench/TrafficWarnings.h"
 
 namespace wsc::tb {
 
@@ -83,6 +85,24 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         }
         r.zero_load_latency = cnt ? s / cnt : 0;
     }
+    {  // The farthest pair: opposite corners of a mesh, half-way round a torus.
+        const auto& t = np.topology;
+        const uint32_t lp = t.local_ports, X = t.x, Y = t.y;
+        auto node = [lp, X](uint32_t x, uint32_t y) { return (y * X + x) * lp; };
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;
+        if (t.wrap)
+            pairs = {{node(0, 0), node(X / 2, Y / 2)}};
+        else
+            pairs = {{node(0, 0), node(X - 1, Y - 1)}, {node(X - 1, 0), node(0, Y - 1)}};
+        for (auto [a, b] : pairs)
+            for (auto [s, d] : {std::pair{a, b}, std::pair{b, a}})
+                if (net.reachable(s, d))
+                    r.longest_path_latency = std::max<uint64_t>(
+                        r.longest_path_latency, zl.packetLatency(s, d, tp.packet_flits));
+    }
+    r.latency_p99_bin_bound =
+        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max;
+    r.warnings = TrafficWarnings::of(tp, r);
     if (opt.stats) {
         nlohmann::json& j = *opt.stats;
         net.dumpStats(j["noc"]);
@@ -104,6 +124,9 @@ void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
          {"latency_avg", r.latency_avg},
          {"latency_p50", r.latency_p50},
          {"latency_p99", r.latency_p99},
+         {"latency_p99_bin_bound", r.latency_p99_bin_bound},
+         {"longest_path_latency", r.longest_path_latency},
+         {"warnings", r.warnings},
          {"latency_max", r.latency_max},
          {"network_latency_avg", r.network_latency_avg},
          {"hops_avg", r.hops_avg},
@@ -138,10 +161,20 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                tp.pattern, tp.rate, tp.packet_flits, tp.seed);
     fmt::print(os, "  phases (cycles)     warm-up {}, measure {}, drain {}, total {}\n", r.warmup,
                r.measure, r.drain, r.total_cycles);
+    const bool short_drain = tp.drain_cycles < r.longest_path_latency;
     fmt::print(os, "  packets measured    {}{}\n", r.measured_packets,
-               r.drained ? "" : "  (NOT all drained: network saturated)");
-    fmt::print(os, "  packet latency      avg {:.2f}  p50 {}  p99 {}  max {} cycles\n",
-               r.latency_avg, r.latency_p50, r.latency_p99, r.latency_max);
+               r.drained     ? ""
+               : short_drain ? "  (NOT all drained: the drain window is shorter than the longest "
+                               "path)"
+                             : "  (NOT all drained: network saturated)");
+    fmt::print(os, "  packet latency      avg {:.2f}  p50 {}  p99 {}{}  max {} cycles\n",
+               r.latency_avg, r.latency_p50, r.latency_p99_bin_bound ? "<= " : "", r.latency_p99,
+               r.latency_max);
+    if (r.latency_p99_bin_bound)
+        fmt::print(os,
+                   "                      (p99 is the upper edge of its histogram bin: "
+                   "latencies >= {} cycles are binned by powers of two)\n",
+                   dram::LatencyHistogram::kLinear);
     fmt::print(os, "  network latency     avg {:.2f} cycles (head injection to tail ejection)\n",
                r.network_latency_avg);
     if (r.zero_load_latency > 0)
@@ -170,6 +203,7 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                                                "duplicated",
                                                r.flits_injected, r.flits_ejected)
                                  : std::string("not checked (run did not drain)"));
+    for (const auto& w : r.warnings) fmt::print(os, "  warning             {}\n", w);
     fmt::print(
         os, "  simulation speed    {:.0f} cycles/s, {:.2f} M flit-router traversals/s ({:.2f} s)\n",
         r.total_cycles / r.wall_seconds, r.flit_router_traversals / r.wall_seconds / 1e6,
@@ -179,7 +213,7 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
 bool TrafficTestbench::saturated(const TrafficResult& r) {
     // Past the knee either throughput stops following the offered load or latency explodes
     // while the source queues absorb the excess; either marks the saturation point.
-    return !r.drained || r.accepted < 0.95 * r.offered_actual ||
+    return !r.drained || r.accepted < TrafficWarnings::kAcceptedShare * r.offered_actual ||
            (r.zero_load_latency > 0 && r.latency_avg > 5 * r.zero_load_latency);
 }
 

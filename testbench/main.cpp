@@ -215,6 +215,8 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvena
     opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
+    for (const auto& w : r.warnings) fmt::print(stderr, "warning: {}\n", w);
+    prov.note("warnings", r.warnings);
     outputs.finishTraffic(r, std::cout, o.stats.empty() ? nullptr : &stats);
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
