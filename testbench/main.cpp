@@ -325,18 +325,28 @@ int main(int argc, char** argv) {
     bool sweep = false;
     OutputOpts t_out;
     auto* traffic = app.add_subcommand("traffic", "synthetic traffic on a NoC config");
+    // A traffic flag overrides the scenario's workload key; a hardware file takes the defaults.
+    const noc::TrafficParams d;
+    auto defaulted = [](const std::string& what, const auto& v) {
+        return fmt::format("{} (default: the scenario's workload value, else {})", what, v);
+    };
     traffic->add_option("config", tconfig, "hardware or scenario YAML")->required();
     CliArgs::addSet(traffic, sets, "the config file");
-    traffic->add_option("--pattern", pattern, "traffic pattern")
+    traffic->add_option("--pattern", pattern, defaulted("traffic pattern", d.pattern))
         ->check(CLI::IsMember(tb::TrafficPattern::names()));
     // The same ranges as the scenario keys they override (hw/InputLimits.h, docs/CONFIG.md).
     const uint64_t maxPhase = hw::limits::kMaxPhaseCycles;
-    CliArgs::addDouble(traffic, "--rate", rate, 0.0, 1.0, "offered load, flits/node/cycle", true);
-    CliArgs::addUInt(traffic, "--packet-size", packet, 1, 65535, "packet length in flits");
-    CliArgs::addUInt(traffic, "--warmup", warmup, 0, maxPhase, "warm-up cycles");
-    CliArgs::addUInt(traffic, "--measure", measure, 1, maxPhase, "measurement cycles");
-    CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase, "max drain cycles");
-    CliArgs::addUInt(traffic, "--seed", seed, 0, UINT64_MAX, "random seed");
+    CliArgs::addDouble(traffic, "--rate", rate, 0.0, 1.0,
+                       defaulted("offered load, flits/node/cycle", d.rate), true);
+    CliArgs::addUInt(traffic, "--packet-size", packet, 1, 65535,
+                     defaulted("packet length in flits", d.packet_flits));
+    CliArgs::addUInt(traffic, "--warmup", warmup, 0, maxPhase,
+                     defaulted("warm-up cycles", d.warmup_cycles));
+    CliArgs::addUInt(traffic, "--measure", measure, 1, maxPhase,
+                     defaulted("measurement cycles", d.measure_cycles));
+    CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase,
+                     defaulted("max drain cycles", d.drain_cycles));
+    CliArgs::addUInt(traffic, "--seed", seed, 0, UINT64_MAX, defaulted("random seed", d.seed));
     traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
     traffic->add_option("--rates", rates,
                         "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
