@@ -21,6 +21,7 @@ struct ScenarioConfig : HardwareConfig {
     firmware::DmaStreamWorkload dma_stream;  // workload_type "dma_stream"
     firmware::llm::LlmWorkload llm;          // workload_type "llm"
     firmware::FirmwareWorkload firmware;     // workload_type "firmware"
+    std::string trace_path;                  // workload_type "trace" (tb::TrafficTrace)
     ConfigSource workload_source;            // the workload: map, for located checks
     const HardwareConfig& hardware() const { return *this; }
     void setHardware(const HardwareConfig& h) { static_cast<HardwareConfig&>(*this) = h; }

@@ -42,7 +42,8 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverride
     const YamlReader w = sc.child("workload");
     cfg.workload_source = w.source();
     // The type decides which keys are valid, so it is checked before the key set.
-    cfg.workload_type = w.getEnum("type", {"traffic", "gemm", "dma_stream", "llm", "firmware"});
+    cfg.workload_type =
+        w.getEnum("type", {"traffic", "gemm", "dma_stream", "llm", "firmware", "trace"});
     if (cfg.workload_type == "gemm")
         cfg.gemm = loadGemm(w, cfg.noc);
     else if (cfg.workload_type == "dma_stream")
@@ -51,9 +52,21 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverride
         cfg.llm = loadLlmWorkload(w);
     else if (cfg.workload_type == "firmware")
         cfg.firmware = loadFirmwareWorkload(w, cfg.noc);
+    else if (cfg.workload_type == "trace")
+        cfg.trace_path = loadTracePath(w);
     else
         cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;
+}
+
+std::string ScenarioLoader::loadTracePath(const YamlReader& w) {
+    // The trace itself is read against the NoC by Preflight and the run (testbench/TrafficTrace).
+    w.checkKeys({"type", "trace"});
+    const std::string rel = w.getString("trace");
+    if (rel.empty()) w.fail("trace", "a traffic trace file (docs/NOC.md, \"Trace replay\")");
+    std::filesystem::path path(rel);
+    if (path.is_relative()) path = std::filesystem::path(w.file()).parent_path() / path;
+    return path.string();
 }
 
 HardwareConfig ScenarioLoader::loadHardware(const YamlReader& sc, const ConfigOverrides& file_ov) {

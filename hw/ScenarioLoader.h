@@ -28,6 +28,7 @@ class ScenarioLoader {
                                        const ConfigOverrides& hardware_file_overrides);
     static noc::TrafficParams loadTraffic(const YamlReader& workload, const noc::NocParams& noc);
     static firmware::GemmWorkload loadGemm(const YamlReader& workload, const noc::NocParams& noc);
+    static std::string loadTracePath(const YamlReader& workload);
 };
 
 }  // namespace wsc::hw

@@ -15,6 +15,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/LlmTestbench.h"
 #include "testbench/TrafficPattern.h"
+#include "testbench/TrafficTrace.h"
 #include "testbench/WorkloadError.h"
 
 namespace wsc::tb {
@@ -145,6 +146,16 @@ ResourceEstimate Preflight::check(const hw::ScenarioConfig& sc, const Overrides&
         } catch (const std::invalid_argument& e) {
             const bool placement = std::string(e.what()).rfind("placement list", 0) == 0;
             throw workloadError(sc, flags, placement ? "placement" : "", e.what());
+        }
+    } else if (sc.workload_type == "trace") {
+        // Every line checked against this NoC (file:line errors, exit 2).
+        const uint64_t nodes =
+            uint64_t{sc.noc.topology.x} * sc.noc.topology.y * sc.noc.topology.local_ports;
+        try {
+            TrafficTrace::loadFile(sc.trace_path, static_cast<uint32_t>(nodes));
+        } catch (const hw::ConfigError& e) {
+            if (e.line() != 0) throw;
+            throw workloadError(sc, flags, "trace", e.message());
         }
     } else if (sc.workload_type == "firmware") {
         // Parsed and validated by the loader; here only what needs the core parameters.

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include <sstream>
 
 #include "core/SramOverflowError.h"
+#include "dram/LatencyHistogram.h"
 #include "firmware/ParseError.h"
 #include "firmware/model/LayerGraph.h"
 #include "firmware/moe/TraceError.h"
@@ -52,8 +54,10 @@
 #include "testbench/RunProvenance.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TatpCli.h"
+#include "testbench/TracePlayer.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficTestbench.h"
+#include "testbench/TrafficTrace.h"
 
 extern const char* const kDefaultScenarioYaml;
 
@@ -246,6 +250,57 @@ int runFirmware(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProven
     return r.correct() ? 0 : 1;
 }
 
+// A traffic trace replayed on the scenario's NoC (docs/NOC.md, "Trace replay").
+int runTrace(const hw::ScenarioConfig& sc, const std::string& trace_path, const OutputOpts& o,
+             tb::RunProvenance& prov) {
+    const auto& t = sc.noc.topology;
+    const tb::TrafficTrace trace =
+        tb::TrafficTrace::loadFile(trace_path, uint32_t(uint64_t{t.x} * t.y * t.local_ports));
+    const auto t0 = std::chrono::steady_clock::now();
+    noc::NocShell shell("noc", sc.noc.clock_hz);
+    noc::Network net(sc.noc, 1);
+    tb::TracePlayer player(net, trace);
+    shell.run(net, player);
+    net.checkConservation();
+    tb::TraceResult r;
+    player.fill(r);
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fmt::print("wsc trace replay: {}\n", tb::TrafficTestbench::describe(sc.noc));
+    fmt::print("  trace               {}: {} messages, {} bytes\n", trace_path, r.messages,
+               r.bytes);
+    fmt::print("  cycles              {} (last delivery + 1)\n", r.cycles);
+    fmt::print(
+        "  message latency     avg {:.2f}  p50 {}  p99 {}{}  max {} cycles (send to last "
+        "packet's arrival)\n",
+        r.latency_avg, r.latency_p50,
+        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max ? "<= "
+                                                                                           : "",
+        r.latency_p99, r.latency_max);
+    fmt::print("  held by after=      {} messages sent later than their trace cycle\n",
+               r.delayed_by_deps);
+    fmt::print("  conservation        ok: {} flits injected, {} ejected\n", net.flitsInjected(),
+               net.flitsEjected());
+    if (!o.stats.empty()) {
+        nlohmann::json stats;
+        net.dumpStats(stats["noc"]);
+        stats["trace"] = {{"file", trace_path},
+                          {"messages", r.messages},
+                          {"bytes", r.bytes},
+                          {"cycles", r.cycles},
+                          {"latency_avg", r.latency_avg},
+                          {"latency_p50", r.latency_p50},
+                          {"latency_p99", r.latency_p99},
+                          {"latency_max", r.latency_max},
+                          {"delayed_by_deps", r.delayed_by_deps},
+                          {"wall_seconds", r.wall_seconds}};
+        stats["scenario"] = sc.name;
+        prov.note("workload", "trace " + trace_path);
+        prov.writeStats(o.stats, stats);
+        fmt::print("  stats               {}\n", o.stats);
+    }
+    return 0;
+}
+
 int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance& prov) {
     tb::GemmRunOptions opt;
     nlohmann::json stats;
@@ -361,6 +416,10 @@ int main(int argc, char** argv) {
     CliArgs::addUInt(traffic, "--fault-seeds", fault_seeds, 1, 100,
                      "fault maps per rate (default 3)");
     traffic->add_option("--table", table, "sweep: write the curve as a markdown table");
+    std::string trace_file;
+    traffic->add_option("--trace-file", trace_file,
+                        "replay the messages of this trace instead of a synthetic pattern "
+                        "(docs/NOC.md, \"Trace replay\"; --trace picks VCD routers)");
     addOutputFlags(traffic, t_out);
     CliArgs::addBytes(traffic, "--max-memory", max_memory, max_memory_help);
 
@@ -406,6 +465,7 @@ int main(int argc, char** argv) {
             sc.traffic.max_live_packets = est.packetBudget(budget.bytes);
             std::vector<std::string> inputs{scenario};
             if (sc.workload_type == "firmware") inputs.push_back(sc.firmware.path);
+            if (sc.workload_type == "trace") inputs.push_back(sc.trace_path);
             checkRunFlags(run, run_out, sc, sc.workload_type, inputs);
             fmt::print("scenario: {}\n", sc.name);
             // The documents as the run resolved them (ScenarioLoader: scenario.hardware
@@ -421,6 +481,7 @@ int main(int argc, char** argv) {
             prov.note("workload", sc.workload_type);
             if (sc.workload_type == "gemm") return runGemm(sc, run_out, prov);
             if (sc.workload_type == "firmware") return runFirmware(sc, run_out, prov);
+            if (sc.workload_type == "trace") return runTrace(sc, sc.trace_path, run_out, prov);
             if (sc.workload_type == "dma_stream")
                 return tb::runDmaStreamScenario(sc, run_out.stats, prov);
             if (sc.workload_type == "llm")
@@ -468,6 +529,17 @@ int main(int argc, char** argv) {
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, overridden, budget);
             tp.max_live_packets = est.packetBudget(budget.bytes);
+            if (!trace_file.empty()) {
+                CliArgs::rejectUnused(
+                    traffic,
+                    {"--pattern", "--rate", "--packet-size", "--warmup", "--measure", "--drain",
+                     "--seed", "--sweep", "--rates", "--svg", "--pipelines", "--fault-rates",
+                     "--fault-seeds", "--table"},
+                    "a trace replay (--trace-file: the trace gives the traffic)");
+                checkRunFlags(traffic, t_out, sc, "trace", {tconfig, trace_file});
+                prov.addConfigFile(tconfig, overrides);
+                return runTrace(sc, trace_file, t_out, prov);
+            }
             const std::string mode = !fault_rates.empty() ? "fault sweep"
                                      : sweep              ? "sweep"
                                                           : "traffic";

@@ -102,10 +102,11 @@ TEST_CASE("Scenario hardware given as a path is resolved next to the scenario fi
 TEST_CASE("Scenario error: an unknown workload type names the allowed set", "[hw][scenario]") {
     std::string text = scenario("");
     text.replace(text.find("type: traffic"), 13, "type: rtl");
-    CHECK(errorOf(text, configsName()) == configsName() +
-                                              ":5:11: key 'scenario.workload.type': expected one "
-                                              "of traffic, gemm, dma_stream, llm, firmware, got "
-                                              "'rtl'");
+    CHECK(errorOf(text, configsName()) ==
+          configsName() +
+              ":5:11: key 'scenario.workload.type': expected one "
+              "of traffic, gemm, dma_stream, llm, firmware, trace, got "
+              "'rtl'");
 }
 
 TEST_CASE("Scenario error: unknown workload key and bad workload values", "[hw][scenario]") {
