@@ -36,6 +36,12 @@ const std::string* SourceMap::overrideFlag(const std::string& keyPath) const {
     }
 }
 
+void SourceMap::recordDefault(const std::string& keyPath, const std::string& text) {
+    for (const auto& d : defaults_)
+        if (d.first == keyPath) return;  // read twice (a check re-reads a key): once is enough
+    defaults_.emplace_back(keyPath, text);
+}
+
 std::string ConfigSource::keyPath(const std::string& key) const {
     if (prefix_.empty()) return key;
     return key.empty() ? prefix_ : prefix_ + "." + key;

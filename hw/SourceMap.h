@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "hw/ConfigError.h"
 
@@ -28,6 +30,10 @@ class SourceMap {
     void markOverride(const std::string& keyPath, const std::string& flag);
     // The flag that set `keyPath` or one of its ancestors, or nullptr.
     const std::string* overrideFlag(const std::string& keyPath) const;
+    // A key the document leaves out, read with a default: its path and the default as config
+    // text ("2 cycles", "1e+09 Hz"), in read order (`wsc config --resolved` prints them).
+    void recordDefault(const std::string& keyPath, const std::string& text);
+    const std::vector<std::pair<std::string, std::string>>& defaults() const { return defaults_; }
 
   private:
     struct Where {
@@ -36,6 +42,7 @@ class SourceMap {
     };
     std::unordered_map<std::string, Where> where_;
     std::unordered_map<std::string, std::string> overrides_;  // key path -> "--set ..."
+    std::vector<std::pair<std::string, std::string>> defaults_;
 };
 
 // A section of a loaded config: its document's SourceMap and its key prefix. Default-constructed

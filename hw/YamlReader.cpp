@@ -128,6 +128,31 @@ uint64_t parseUInt(const YamlReader& v, uint64_t min, uint64_t max, uint64_t typ
     return parsed->value;
 }
 
+// A quantity default (SI) as config text in a unit the loaders accept.
+std::string defaultQuantity(double v, Dim dim) {
+    switch (dim) {
+        case Dim::Time:
+            return fmt::format("{:g} s", v);
+        case Dim::Frequency:
+            return fmt::format("{:g} Hz", v);
+        case Dim::Size:
+            return fmt::format("{:g} B", v);
+        case Dim::Bandwidth:
+            return fmt::format("{:g} B/s", v);
+        case Dim::EnergyPerBit:
+            return fmt::format("{:g} pJ/bit", v * 1e12);
+        case Dim::Length:
+            return fmt::format("{:g} m", v);
+        case Dim::EnergyPerFlop:
+            return fmt::format("{:g} pJ/FLOP", v * 1e12);
+        case Dim::Power:
+            return fmt::format("{:g} W", v);
+        case Dim::Throughput:
+            return fmt::format("{:g} GFLOPS", v * 1e-9);
+    }
+    return fmt::format("{:g}", v);
+}
+
 }  // namespace
 
 YamlReader::YamlReader(YAML::Node node, std::string file, std::string path, YAML::Mark mark,
@@ -201,6 +226,10 @@ YamlReader YamlReader::wrap(const std::string& key, const Entry& e) const {
     // yaml-cpp marks an empty value at the next token, often on a later line: point at the key.
     return YamlReader(e.value, file_, keyPath(key),
                       e.value.IsNull() ? e.key.Mark() : e.value.Mark(), sources_);
+}
+
+void YamlReader::recordDefault(const std::string& key, const std::string& text) const {
+    if (sources_) sources_->recordDefault(keyPath(key), text);
 }
 
 const std::string* YamlReader::overrideFlag(const std::string& keyPath) const {
@@ -342,7 +371,7 @@ void YamlReader::fail(const std::string& key, const std::string& expected) const
 uint32_t YamlReader::getUInt(const std::string& key, uint32_t min, uint32_t max,
                              std::optional<uint32_t> def) const {
     const auto v = value(key, def.has_value(), intRange(min, max, kMaxU32));
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{}", *def), *def);
     const std::string text = v->plainScalar(intRange(min, max, kMaxU32));
     return static_cast<uint32_t>(parseUInt(*v, min, max, kMaxU32, text));
 }
@@ -350,7 +379,7 @@ uint32_t YamlReader::getUInt(const std::string& key, uint32_t min, uint32_t max,
 uint64_t YamlReader::getUInt64(const std::string& key, uint64_t min, uint64_t max,
                                std::optional<uint64_t> def) const {
     const auto v = value(key, def.has_value(), intRange(min, max, kMaxU64));
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{}", *def), *def);
     return parseUInt(*v, min, max, kMaxU64, v->plainScalar(intRange(min, max, kMaxU64)));
 }
 
@@ -358,7 +387,7 @@ double YamlReader::getDouble(const std::string& key, double min, double max,
                              std::optional<double> def) const {
     const std::string expected = fmt::format("a number between {:g} and {:g}", min, max);
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{:g}", *def), *def);
     const std::string text = v->plainScalar(expected);
     double x = 0.0;
     try {
@@ -374,7 +403,7 @@ double YamlReader::getDouble(const std::string& key, double min, double max,
 bool YamlReader::getBool(const std::string& key, std::optional<bool> def) const {
     const std::string expected = "true or false";
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, std::string(*def ? "true" : "false"), *def);
     const std::string text = v->plainScalar(expected);
     // YAML 1.2 core schema only: "yes"/"on"/"y" are YAML 1.1 surprises, not booleans here.
     if (text == "true" || text == "True" || text == "TRUE") return true;
@@ -384,7 +413,7 @@ bool YamlReader::getBool(const std::string& key, std::optional<bool> def) const 
 
 std::string YamlReader::getString(const std::string& key, std::optional<std::string> def) const {
     const auto v = value(key, def.has_value(), "a string");
-    if (!v) return *def;
+    if (!v) return defaulted(key, *def, *def);
     return v->scalar("a string");
 }
 
@@ -393,7 +422,7 @@ std::string YamlReader::getEnum(const std::string& key, const std::vector<std::s
     std::string expected = "one of ";
     for (size_t i = 0; i < allowed.size(); ++i) expected += (i ? ", " : "") + allowed[i];
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, *def, *def);
     const std::string text = v->scalar(expected);
     if (std::find(allowed.begin(), allowed.end(), text) == allowed.end()) v->failHere(expected);
     return text;
@@ -402,7 +431,7 @@ std::string YamlReader::getEnum(const std::string& key, const std::vector<std::s
 double YamlReader::getQuantity(const std::string& key, Dim dim, std::optional<double> def) const {
     const std::string expected = Units::describe(dim);
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, defaultQuantity(*def, dim), *def);
     return convert(*v, expected, [dim](const std::string& t) { return Units::parse(t, dim); });
 }
 
@@ -410,7 +439,7 @@ uint64_t YamlReader::getBytes(const std::string& key, uint64_t min, uint64_t max
                               std::optional<uint64_t> def) const {
     const std::string expected = Units::describe(Dim::Size);
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{} B", *def), *def);
     const uint64_t bytes =
         convert(*v, expected, [](const std::string& t) { return Units::parseBytes(t); });
     if (bytes < min) v->failHere("a size >= " + formatBytes(min));
@@ -421,7 +450,7 @@ uint64_t YamlReader::getBytes(const std::string& key, uint64_t min, uint64_t max
 uint32_t YamlReader::getCycles(const std::string& key, double clock_hz, uint32_t min, uint32_t max,
                                std::optional<uint32_t> def) const {
     const auto v = value(key, def.has_value(), cycleRange(min, max, kMaxU32));
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{} cycles", *def), *def);
     const uint32_t c = convert(*v, cycleRange(min, max, kMaxU32), [clock_hz](const std::string& t) {
         return Units::toCycles(t, clock_hz);
     });
@@ -433,7 +462,7 @@ uint32_t YamlReader::getCycles(const std::string& key, double clock_hz, uint32_t
 uint64_t YamlReader::getCycles64(const std::string& key, double clock_hz, uint64_t min,
                                  uint64_t max, std::optional<uint64_t> def) const {
     const auto v = value(key, def.has_value(), cycleRange(min, max, kMaxU64));
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{} cycles", *def), *def);
     const uint64_t c = convert(*v, cycleRange(min, max, kMaxU64), [clock_hz](const std::string& t) {
         return Units::toCycles64(t, clock_hz);
     });
@@ -446,7 +475,7 @@ uint32_t YamlReader::getFlits(const std::string& key, uint32_t flit_bytes, uint3
                               uint32_t max, std::optional<uint32_t> def) const {
     const std::string expected = flitRange(min, max, kMaxU32) + " ('8 flits' or a size in bytes)";
     const auto v = value(key, def.has_value(), expected);
-    if (!v) return *def;
+    if (!v) return defaulted(key, fmt::format("{} flits", *def), *def);
     const uint32_t n = convert(*v, expected, [flit_bytes](const std::string& t) {
         return Units::parseFlitsOrBytes(t, flit_bytes);
     });

@@ -134,11 +134,17 @@ class YamlReader {
                                     const std::string& expected) const;
     // Text of a scalar value that must not be quoted (numbers, booleans).
     std::string plainScalar(const std::string& expected) const;
-    std::string found() const;
-    const std::string* overrideFlag(
-        const std::string& keyPath) const;  // "'0'", "a map", "an empty value", ...
+    std::string found() const;  // "'0'", "a map", "an empty value", ...
+    const std::string* overrideFlag(const std::string& keyPath) const;
     void checkKeysImpl(const std::string_view* begin, const std::string_view* end,
                        const std::string& allowedText) const;
+    // Records that `key` took its default (`text`, as config text) and returns `v`.
+    void recordDefault(const std::string& key, const std::string& text) const;
+    template <typename T>
+    T defaulted(const std::string& key, const std::string& text, T v) const {
+        recordDefault(key, text);
+        return v;
+    }
 
     YAML::Node node_;
     std::string file_;

@@ -30,6 +30,7 @@
 #include "hw/InputLimits.h"
 #include "hw/MemorySystem.h"
 #include "hw/ModelConfigLoader.h"
+#include "hw/ResolvedConfig.h"
 #include "hw/ScenarioLoader.h"
 #include "hw/Wafer.h"
 #include "hw/YamlReader.h"
@@ -372,6 +373,17 @@ int main(int argc, char** argv) {
     CliArgs::addBytes(validate, "--max-memory", max_memory, max_memory_help);
     CliArgs::addBytes(run, "--max-memory", max_memory, max_memory_help);
 
+    // config --resolved
+    std::string resolved_file;
+    auto* config = app.add_subcommand(
+        "config", "print a hardware or scenario file as a run resolves it (docs/CONFIG.md)");
+    config
+        ->add_option("--resolved", resolved_file,
+                     "the file: printed after --set, with an included hardware file inlined "
+                     "and every default the loaders apply marked '# default'")
+        ->required();
+    CliArgs::addSet(config, sets, "the file");
+
     // traffic
     std::string tconfig, pattern, rates, svg, table, pipelines;
     double rate = 0;
@@ -491,6 +503,10 @@ int main(int argc, char** argv) {
                 throw UsageError(
                     fmt::format("workload type '{}' is not supported yet", sc.workload_type));
             return runTraffic(sc, run_out, prov);
+        }
+        if (*config) {
+            fmt::print("{}", hw::ResolvedConfig::print(resolved_file, overrides));
+            return 0;
         }
         if (*validate) {
             for (const auto& f : vfiles) {
