@@ -32,7 +32,7 @@ LinkHeatmap::LinkHeatmap(const noc::TopologyParams& topo, std::string title)
     if (multiDie) gap = std::min(gap, t_.die_pitch_mm - (per - 1) * t_.core_pitch_mm);
     if (!(gap > 0) || gap > 1e299) gap = 1.0;
     scale_ = kGoodSpacingPx / gap;
-    margin_ = 40.0;
+    margin_ = 50.0;
     const auto extentMm = [&](uint32_t n, uint32_t perDie) {
         return double((n - 1) / perDie) * t_.die_pitch_mm +
                double((n - 1) % perDie) * t_.core_pitch_mm;
@@ -64,6 +64,21 @@ std::string LinkHeatmap::color(double u) {
     return fmt::format("#{:02x}{:02x}{:02x}", mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
 }
 
+double LinkHeatmap::niceCeil(double x) {
+    if (!(x > 0) || x >= 1) return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(x)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * p >= x * (1 - 1e-12)) return std::min(1.0, m * p);
+    return 1.0;
+}
+
+double LinkHeatmap::scaleFor(const std::vector<LinkUse>& links) const {
+    if (scale_max_ > 0) return scale_max_;
+    double busiest = 0;
+    for (const LinkUse& l : links) busiest = std::max(busiest, l.utilization);
+    return niceCeil(busiest);
+}
+
 std::string LinkHeatmap::escape(const std::string& s) {
     std::string o;
     for (char c : s) {
@@ -91,7 +106,9 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
     const noc::Topology topo(t_);
     const double w = px(t_.x - 1, die_x_) + margin_;
     const double h = px(t_.y - 1, die_y_) + margin_ + 50.0;  // room for the legend
-    const double width = std::max(w, 360.0);
+    // Wide enough for the title (about 6.7 px a character at 12 px) and the legend.
+    const double width = std::max({w, 420.0, margin_ / 2 + 6.7 * double(title_.size()) + 10});
+    const double cmax = scaleFor(links);
     fmt::print(os,
                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
@@ -118,6 +135,32 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
                 i, j, x0, y0, x1 - x0, y1 - y0);
         }
     fmt::print(os, "</g>\n");
+    // Die labels "die (x,y)" just above each die box, where the gap between dies (and the
+    // margin above the first row) leaves room for them.
+    const double die_w = px(die_x_ - 1, die_x_) - px(0, die_x_) + 2 * pad;
+    const double gap_y = dy > 1 ? px(die_y_, die_y_) - px(die_y_ - 1, die_y_) - 2 * pad : 1e9;
+    const double fs = std::min(11.0, die_w / 5);
+    if (dx * dy > 1 && fs >= 6 && gap_y >= fs + 3) {
+        fmt::print(os, "<g class=\"die-labels\" fill=\"#666\" font-size=\"{:.1f}\">\n", fs);
+        for (uint32_t j = 0; j < dy; ++j)
+            for (uint32_t i = 0; i < dx; ++i)
+                fmt::print(os, "<text x=\"{:.2f}\" y=\"{:.2f}\">die ({},{})</text>\n",
+                           px(i * die_x_, die_x_) - pad, px(j * die_y_, die_y_) - pad - 3, i, j);
+        fmt::print(os, "</g>\n");
+    }
+    // Router coordinates below the mesh and left of it, every `step`-th so labels do not
+    // collide (x = column, y = row, as in router = y * X + x).
+    {
+        const uint32_t step = std::max<uint32_t>(1, uint32_t(std::ceil(22.0 / spacing_)));
+        fmt::print(os, "<g class=\"coordinates\" fill=\"#999\" font-size=\"9\">\n");
+        for (uint32_t i = 0; i < t_.x; i += step)
+            fmt::print(os, "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
+                       px(i, die_x_), px(t_.y - 1, die_y_) + pad + 11, i);
+        for (uint32_t j = 0; j < t_.y; j += step)
+            fmt::print(os, "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
+                       margin_ - pad - 3, px(j, die_y_) + 3, j);
+        fmt::print(os, "</g>\n");
+    }
 
     // Links: the two directions of a channel sit side by side, offset across the channel.
     const double off = std::max(0.8, spacing_ * 0.12);
@@ -126,7 +169,7 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
     for (const LinkUse& l : links) {
         const double x0 = px(topo.x(l.src), die_x_), y0 = px(topo.y(l.src), die_y_);
         const double x1 = px(topo.x(l.dst), die_x_), y1 = px(topo.y(l.dst), die_y_);
-        const std::string c = color(l.utilization);
+        const std::string c = color(l.utilization / cmax);
         const std::string attrs = fmt::format(
             "class=\"link\" data-name=\"{}\" data-kind=\"{}\" data-util=\"{:.6f}\" stroke=\"{}\"",
             escape(l.name), l.kind == noc::Link::Kind::D2D ? "d2d" : "on-die", l.utilization, c);
@@ -168,15 +211,20 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
 
     // Legend: the colour ramp from idle to fully busy.
     const double ly = h - 30, lx = margin_ / 2;
-    fmt::print(os, "<g class=\"legend\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">utilization</text>\n", lx,
-               ly - 4);
+    fmt::print(os,
+               "<g class=\"legend\" data-scale=\"{:g}\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">link "
+               "utilization, colour scale 0 .. {:g} ({}; grey: idle)</text>\n",
+               cmax, lx, ly - 4, cmax,
+               scale_max_ > 0 ? "fixed" : "auto: the busiest link, rounded up");
     for (int i = 0; i <= 10; ++i)
         fmt::print(os, "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"24\" height=\"10\" fill=\"{}\"/>\n",
                    lx + 24 * i, ly, color(i / 10.0));
     fmt::print(
         os,
-        "<text x=\"{:.0f}\" y=\"{:.0f}\">0</text><text x=\"{:.0f}\" y=\"{:.0f}\">1</text>\n</g>\n",
-        lx, ly + 22, lx + 24 * 10 + 8, ly + 22);
+        "<text x=\"{:.0f}\" y=\"{:.0f}\">0</text><text x=\"{:.0f}\" y=\"{:.0f}\" "
+        "text-anchor=\"middle\">{:g}</text><text x=\"{:.0f}\" y=\"{:.0f}\">{:g}{}</text>\n</g>\n",
+        lx, ly + 22, lx + 24 * 5 + 12, ly + 22, cmax / 2, lx + 24 * 10 + 8, ly + 22, cmax,
+        scale_max_ > 0 ? " or more" : "");
     fmt::print(os, "</svg>\n");
 }
 

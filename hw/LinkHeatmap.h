@@ -18,10 +18,18 @@ namespace wsc::hw {
 class LinkHeatmap {
   public:
     LinkHeatmap(const noc::TopologyParams& topo, std::string title);
+    // The utilization drawn red. 0 (the default): auto, the busiest link rounded up to 1, 2, 2.5
+    // or 5 x 10^k (at most 1), so a run at 10% use is not uniformly blue. A fixed value makes
+    // several heatmaps comparable. Links above it are drawn red; data-util stays absolute.
+    void setScale(double max_utilization) { scale_max_ = max_utilization; }
+    // The scale write() uses for these links.
+    double scaleFor(const std::vector<LinkUse>& links) const;
     void write(std::ostream& os, const std::vector<LinkUse>& links) const;
     void writeFile(const std::string& path, const std::vector<LinkUse>& links) const;
     // "#rrggbb" for a utilization in [0, 1] (clamped).
     static std::string color(double utilization);
+    // Smallest 1, 2, 2.5 or 5 x 10^k >= x, at most 1 (x > 0).
+    static double niceCeil(double x);
 
   private:
     double px(uint32_t i, uint32_t perDie) const;  // centre of router column/row i, in pixels
@@ -33,6 +41,7 @@ class LinkHeatmap {
     double scale_;    // pixels per mm
     double margin_;   // pixels around the wafer
     double spacing_;  // smallest distance between neighbouring routers, pixels
+    double scale_max_ = 0;
 };
 
 }  // namespace wsc::hw

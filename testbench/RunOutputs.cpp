@@ -127,9 +127,13 @@ void RunOutputs::writeFiles(std::ostream& os, const std::string& main_phase) {
             const std::string title =
                 fmt::format("{}: link utilization, {} phase, cycles {}..{} ({}x{} routers)",
                             sc_.name, p.name, p.begin, p.end, t.x, t.y);
-            hw::LinkHeatmap(t, title).writeFile(path, p.links);
-            fmt::print(os, "  heatmap             {} ({} phase, {} links)\n", path, p.name,
-                       p.links.size());
+            hw::LinkHeatmap hm(t, title);
+            hm.setScale(heatmap_scale_);
+            hm.writeFile(path, p.links);
+            fmt::print(os,
+                       "  heatmap             {} ({} phase, {} links, colour scale 0 .. {:g}{})\n",
+                       path, p.name, p.links.size(), hm.scaleFor(p.links),
+                       heatmap_scale_ > 0 ? "" : " auto");
         }
     }
     if (trace_) {

@@ -29,6 +29,8 @@ class RunOutputs {
     // `trace` selects the traced cores and caps the core spans (CoreTimelineRecorder).
     RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path, std::string perfetto_path,
                CoreTimelineRecorder::Options trace = {});
+    // --heatmap-scale: the utilization drawn red (0: auto, the busiest link).
+    void setHeatmapScale(double max_utilization) { heatmap_scale_ = max_utilization; }
 
     std::vector<RunObserver*> observers();
     // After the run: compute energy, write heatmaps and trace, print their summary to `os` and
@@ -59,6 +61,7 @@ class RunOutputs {
 
     hw::ScenarioConfig sc_;
     std::string heatmap_, perfetto_;
+    double heatmap_scale_ = 0;  // 0: auto (hw::LinkHeatmap::setScale)
     std::vector<LinkRecorder::PhaseStart> phases_;
     std::unique_ptr<LinkRecorder> links_;
     std::unique_ptr<hw::PerfettoTrace> trace_;

@@ -120,6 +120,7 @@ struct OutputOpts {
     std::string stats, vcd, trace, rtl_fst;
     std::string heatmap, perfetto;
     std::string perfetto_cores;
+    double heatmap_scale = 0;
     uint64_t perfetto_max_spans = tb::CoreTimelineRecorder::kDefaultMaxSpans;
     // `sc`'s chip bounds the core indices of --perfetto-cores.
     tb::CoreTimelineRecorder::Options traceOptions(const hw::ScenarioConfig& sc) const {
@@ -144,6 +145,10 @@ void addOutputFlags(CLI::App* app, OutputOpts& o) {
     app->add_option("--heatmap", o.heatmap,
                     "write link-utilization heatmaps (SVG): FILE for the measurement window or the "
                     "run, FILE with .warm-up/.drain before the extension for the other phases");
+    CliArgs::addDouble(app, "--heatmap-scale", o.heatmap_scale, 0.0, 1.0,
+                       "the link utilization drawn red in --heatmap, in (0, 1] (default: auto, the "
+                       "busiest link rounded up; a fixed value makes heatmaps comparable)",
+                       true);
     app->add_option(
         "--perfetto", o.perfetto,
         "write a Chrome/Perfetto trace JSON: per core a state track and one track per unit "
@@ -165,6 +170,8 @@ void checkRunFlags(const CLI::App* app, const OutputOpts& o, const hw::ScenarioC
                    const std::string& mode, std::vector<std::string> inputs) {
     if (app->count("--trace") && o.vcd.empty())
         throw UsageError("--trace needs --vcd FILE (it picks the routers of the waveform)");
+    if (o.heatmap.empty() && app->count("--heatmap-scale"))
+        throw UsageError("--heatmap-scale needs --heatmap FILE.svg");
     if (o.perfetto.empty() &&
         (app->count("--perfetto-cores") || app->count("--perfetto-max-spans")))
         throw UsageError("--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
@@ -217,6 +224,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvena
     }
     opt.progress = true;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
+    outputs.setHeatmapScale(o.heatmap_scale);
     opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
@@ -307,6 +315,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance
     nlohmann::json stats;
     if (!o.stats.empty()) opt.stats = &stats;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
+    outputs.setHeatmapScale(o.heatmap_scale);
     opt.observers = outputs.observers();
     tb::ProgressObserver progress;
     opt.observers.push_back(&progress);
