@@ -1,6 +1,13 @@
 #include "testbench/TracePlayer.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <algorithm>
+#include <chrono>
+
+#include "noc/NocShell.h"
+#include "testbench/TrafficTestbench.h"
 
 namespace wsc::tb {
 
@@ -64,6 +71,52 @@ void TracePlayer::fill(TraceResult& r) const {
     r.latency_p99 = latency_.quantile(0.99);
     r.latency_max = latency_.max();
     r.delayed_by_deps = delayed_;
+}
+
+TraceResult TracePlayer::replay(const noc::NocParams& np, const TrafficTrace& trace,
+                                noc::NocShell& shell, nlohmann::json* stats) {
+    const auto t0 = std::chrono::steady_clock::now();
+    noc::Network net(np, 1);
+    TracePlayer player(net, trace);
+    shell.run(net, player);
+    net.checkConservation();
+    TraceResult r;
+    player.fill(r);
+    r.file = trace.file();
+    r.flits_injected = net.flitsInjected();
+    r.flits_ejected = net.flitsEjected();
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (stats) {
+        net.dumpStats((*stats)["noc"]);
+        (*stats)["trace"] = {{"file", r.file},
+                             {"messages", r.messages},
+                             {"bytes", r.bytes},
+                             {"cycles", r.cycles},
+                             {"latency_avg", r.latency_avg},
+                             {"latency_p50", r.latency_p50},
+                             {"latency_p99", r.latency_p99},
+                             {"latency_max", r.latency_max},
+                             {"delayed_by_deps", r.delayed_by_deps},
+                             {"wall_seconds", r.wall_seconds}};
+    }
+    return r;
+}
+
+void TracePlayer::printReport(std::ostream& os, const noc::NocParams& np, const TraceResult& r) {
+    fmt::print(os, "wsc trace replay: {}\n", TrafficTestbench::describe(np));
+    fmt::print(os, "  trace               {}: {} messages, {} bytes\n", r.file, r.messages,
+               r.bytes);
+    fmt::print(os, "  cycles              {} (last delivery + 1)\n", r.cycles);
+    const bool bound =
+        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max;
+    fmt::print(os,
+               "  message latency     avg {:.2f}  p50 {}  p99 {}{}  max {} cycles (send to last "
+               "packet's arrival)\n",
+               r.latency_avg, r.latency_p50, bound ? "<= " : "", r.latency_p99, r.latency_max);
+    fmt::print(os, "  held by after=      {} messages sent later than their trace cycle\n",
+               r.delayed_by_deps);
+    fmt::print(os, "  conservation        ok: {} flits injected, {} ejected\n", r.flits_injected,
+               r.flits_ejected);
 }
 
 }  // namespace wsc::tb

@@ -4,7 +4,10 @@
 // run ends when every message has arrived. Latency is counted from that send cycle to the cycle
 // the message's last packet reached its destination.
 #include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <queue>
+#include <string>
 #include <vector>
 
 #include "dram/LatencyHistogram.h"
@@ -13,10 +16,16 @@
 #include "noc/NetworkObserver.h"
 #include "testbench/TrafficTrace.h"
 
+namespace wsc::noc {
+class NocShell;
+}
+
 namespace wsc::tb {
 
 struct TraceResult {
+    std::string file;
     uint64_t messages = 0, bytes = 0;
+    uint64_t flits_injected = 0, flits_ejected = 0;
     uint64_t cycles = 0;  // last delivery + 1
     double latency_avg = 0;
     uint64_t latency_p50 = 0, latency_p99 = 0, latency_max = 0;
@@ -33,6 +42,12 @@ class TracePlayer : public noc::CycleDriver, public noc::NetworkObserver {
     bool done(uint64_t) const override { return delivered_ == trace_.entries().size(); }
     void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) override;
     void fill(TraceResult& r) const;
+
+    // A whole replay on a fresh network of `np` under `shell` (conservation checked); `stats`,
+    // if given, gets the network's counters under "noc" and the result under "trace".
+    static TraceResult replay(const noc::NocParams& np, const TrafficTrace& trace,
+                              noc::NocShell& shell, nlohmann::json* stats);
+    static void printReport(std::ostream& os, const noc::NocParams& np, const TraceResult& r);
 
   private:
     void makeReady(uint32_t i, uint64_t cycle);

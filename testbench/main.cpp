@@ -13,7 +13,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -21,7 +20,6 @@
 #include <sstream>
 
 #include "core/SramOverflowError.h"
-#include "dram/LatencyHistogram.h"
 #include "firmware/ParseError.h"
 #include "firmware/model/LayerGraph.h"
 #include "firmware/moe/TraceError.h"
@@ -265,43 +263,12 @@ int runTrace(const hw::ScenarioConfig& sc, const std::string& trace_path, const 
     const auto& t = sc.noc.topology;
     const tb::TrafficTrace trace =
         tb::TrafficTrace::loadFile(trace_path, uint32_t(uint64_t{t.x} * t.y * t.local_ports));
-    const auto t0 = std::chrono::steady_clock::now();
     noc::NocShell shell("noc", sc.noc.clock_hz);
-    noc::Network net(sc.noc, 1);
-    tb::TracePlayer player(net, trace);
-    shell.run(net, player);
-    net.checkConservation();
-    tb::TraceResult r;
-    player.fill(r);
-    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fmt::print("wsc trace replay: {}\n", tb::TrafficTestbench::describe(sc.noc));
-    fmt::print("  trace               {}: {} messages, {} bytes\n", trace_path, r.messages,
-               r.bytes);
-    fmt::print("  cycles              {} (last delivery + 1)\n", r.cycles);
-    fmt::print(
-        "  message latency     avg {:.2f}  p50 {}  p99 {}{}  max {} cycles (send to last "
-        "packet's arrival)\n",
-        r.latency_avg, r.latency_p50,
-        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max ? "<= "
-                                                                                           : "",
-        r.latency_p99, r.latency_max);
-    fmt::print("  held by after=      {} messages sent later than their trace cycle\n",
-               r.delayed_by_deps);
-    fmt::print("  conservation        ok: {} flits injected, {} ejected\n", net.flitsInjected(),
-               net.flitsEjected());
+    nlohmann::json stats;
+    const tb::TraceResult r =
+        tb::TracePlayer::replay(sc.noc, trace, shell, o.stats.empty() ? nullptr : &stats);
+    tb::TracePlayer::printReport(std::cout, sc.noc, r);
     if (!o.stats.empty()) {
-        nlohmann::json stats;
-        net.dumpStats(stats["noc"]);
-        stats["trace"] = {{"file", trace_path},
-                          {"messages", r.messages},
-                          {"bytes", r.bytes},
-                          {"cycles", r.cycles},
-                          {"latency_avg", r.latency_avg},
-                          {"latency_p50", r.latency_p50},
-                          {"latency_p99", r.latency_p99},
-                          {"latency_max", r.latency_max},
-                          {"delayed_by_deps", r.delayed_by_deps},
-                          {"wall_seconds", r.wall_seconds}};
         stats["scenario"] = sc.name;
         prov.note("workload", "trace " + trace_path);
         prov.writeStats(o.stats, stats);
