@@ -1,6 +1,8 @@
 // wsc: command-line front end. Subcommands:
 //   run [SCENARIO]      run a scenario (the embedded default when none is given)
+//   --version           wsc version and git describe of the build
 //   validate FILE...    check hardware, scenario or model (.json) files without simulating
+//   config --resolved F print a config as a run resolves it (overrides, includes, defaults)
 //   traffic CONFIG      synthetic NoC traffic: one rate, or --sweep up to saturation
 //   bench noc           simulation-speed benchmark
 //   kernel gemm|gemv    WaferLLM kernels on a P x P core mesh (testbench/KernelCli)
