@@ -14,8 +14,8 @@
 namespace wsc::tb {
 
 bool FirmwareResult::correct() const {
-    return std::all_of(checks.begin(), checks.end(),
-                       [](const Check& c) { return c.mismatched == 0; });
+    return unmatched.empty() && std::all_of(checks.begin(), checks.end(),
+                                            [](const Check& c) { return c.mismatched == 0; });
 }
 
 FirmwareResult FirmwareTestbench::run(const hw::ScenarioConfig& sc, noc::NocShell& shell,
@@ -45,6 +45,13 @@ FirmwareResult FirmwareTestbench::run(const hw::ScenarioConfig& sc, noc::NocShel
         if (w.fw->program(c).empty()) continue;
         r.cores.push_back(
             {c, cores.name(c), cores.core(c).stats(), uint64_t(w.fw->program(c).code().size())});
+    }
+    for (uint32_t c = 0; c < w.fw->cores(); ++c) {
+        const core::Mailbox& mb = cores.core(c).mailbox();
+        if (mb.unmatched() == 0) continue;
+        FirmwareResult::Unmatched u{c, mb.unmatched(), 0};
+        for (const auto& a : mb.arrivals()) u.bytes += a.bytes;
+        r.unmatched.push_back(u);
     }
     for (const auto& ex : w.expect) {
         FirmwareResult::Check k;
@@ -76,6 +83,12 @@ FirmwareResult FirmwareTestbench::run(const hw::ScenarioConfig& sc, noc::NocShel
                          {"cycles", r.cycles},
                          {"functional", w.functional},
                          {"checks", checks},
+                         {"unmatched_messages",
+                          [&] {
+                              size_t n = 0;
+                              for (const auto& u : r.unmatched) n += u.messages;
+                              return n;
+                          }()},
                          {"correct", r.correct()}};
     }
     return r;
@@ -105,7 +118,12 @@ void FirmwareTestbench::printReport(std::ostream& os, const hw::ScenarioConfig& 
                        k.core, k.buffer, k.mismatched, k.compared, k.first_bad, k.got, k.want,
                        w.tolerance);
     }
-    if (!r.checks.empty())
+    for (const auto& u : r.unmatched)
+        fmt::print(os,
+                   "  unmatched           core {}: {} message(s), {} B, arrived and no recv took "
+                   "them (a send without its recv)\n",
+                   u.core, u.messages, u.bytes);
+    if (!r.checks.empty() || !r.unmatched.empty())
         fmt::print(os, "  result              {}\n", r.correct() ? "correct" : "WRONG");
 }
 

@@ -36,6 +36,13 @@ struct FirmwareResult {
         double max_abs_error = 0;
     };
     std::vector<Check> checks;
+    struct Unmatched {  // messages that arrived at a core and no recv took
+        uint32_t core = 0;
+        size_t messages = 0;
+        uint64_t bytes = 0;
+    };
+    std::vector<Unmatched> unmatched;
+    // Every check passed and no message was left unreceived.
     bool correct() const;
 };
 

@@ -22,7 +22,8 @@ std::vector<std::string> TrafficWarnings::of(const noc::TrafficParams& tp, const
     if (!r.drained && tp.drain_cycles < r.longest_path_latency)
         w.push_back(fmt::format(
             "not every measured packet arrived, but the drain window ({} cycles) is shorter than "
-            "the longest path's zero-load latency ({} cycles): that says nothing about saturation "
+            "the longest path's zero-load latency ({} cycles): that alone says nothing about "
+            "saturation "
             "(give a drain of at least {} cycles)",
             tp.drain_cycles, r.longest_path_latency, r.longest_path_latency));
     if (r.offered_actual > 0 && r.accepted < kAcceptedShare * r.offered_actual)

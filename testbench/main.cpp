@@ -523,6 +523,8 @@ int main(int argc, char** argv) {
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, overridden, budget);
             tp.max_live_packets = est.packetBudget(budget.bytes);
+            if (traffic->count("--trace-file") && trace_file.empty())
+                throw UsageError("--trace-file: expected a trace file, got an empty path");
             if (!trace_file.empty()) {
                 CliArgs::rejectUnused(
                     traffic,
