@@ -456,7 +456,13 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
 uint64_t Network::send(Message m, uint64_t now) {
     m.id = next_message_id_++;
     uint64_t flits = std::max<uint64_t>(1, (m.bytes + p_.flit_bytes - 1) / p_.flit_bytes);
-    uint32_t packets = static_cast<uint32_t>((flits + max_packet_flits_ - 1) / max_packet_flits_);
+    const uint64_t packets64 = (flits + max_packet_flits_ - 1) / max_packet_flits_;
+    // Packets are counted in 32 bits (a larger count used to wrap to 0 and starve the run).
+    if (packets64 > UINT32_MAX)
+        throw std::invalid_argument(
+            fmt::format("message of {} bytes from node {}: {} packets, more than 2^32 - 1", m.bytes,
+                        m.src, packets64));
+    const uint32_t packets = static_cast<uint32_t>(packets64);
     MessageRecord rec;
     rec.msg = m;
     rec.packets = packets;

@@ -62,7 +62,7 @@ TrafficTrace TrafficTrace::parse(const std::string& text, const std::string& fil
             (k == 2 ? e.src : e.dst) = static_cast<uint32_t>(v);
         }
         if (!parseUInt(f[4], kMaxMessageBytes, e.bytes) || e.bytes == 0)
-            throw fail(fmt::format("expected a size in bytes in [1, 2^32], got '{}'", f[4]));
+            throw fail(fmt::format("expected a size in bytes in [1, 2^30], got '{}'", f[4]));
         if (f.size() == 6) {
             if (f[5].rfind("after=", 0) != 0)
                 throw fail(fmt::format("expected after=ID[,ID...], got '{}'", f[5]));

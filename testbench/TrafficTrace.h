@@ -22,8 +22,9 @@ class TrafficTrace {
         int line = 0;
     };
     static constexpr uint64_t kMaxFileBytes = uint64_t{256} << 20;
-    // A message's packets are counted in 32 bits by the network: at most 4 GiB a message.
-    static constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 32;
+    // Every packet of a message is queued at its source at once, so a message's size is host
+    // memory too: at most 1 GiB a message.
+    static constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 30;
 
     // `nodes`: the NoC's node count (SRC and DST must be below it).
     static TrafficTrace parse(const std::string& text, const std::string& file, uint32_t nodes);

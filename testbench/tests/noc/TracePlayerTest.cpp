@@ -55,7 +55,7 @@ TEST_CASE("trace format errors name the file, the line and what was expected", "
           "t.trace:2:1: expected a destination node below 64 (the NoC's nodes), got '64'");
     CHECK(err("# c\n0 0 0 1\n") ==
           "t.trace:2:1: expected 'ID CYCLE SRC DST BYTES [after=ID,...]', got 4 fields");
-    CHECK(err("0 0 0 1 0\n") == "t.trace:1:1: expected a size in bytes in [1, 2^32], got '0'");
+    CHECK(err("0 0 0 1 0\n") == "t.trace:1:1: expected a size in bytes in [1, 2^30], got '0'");
     CHECK(err("0 -1 0 1 16\n") == "t.trace:1:1: expected a cycle in [0, 2^40], got '-1'");
     CHECK(err("0 0 0 1 16 after=3\n") ==
           "t.trace:1:1: expected 'after=' to name a message of an earlier line, got 3");
