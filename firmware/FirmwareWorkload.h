@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "firmware/Firmware.h"
-#include "hw/SourceMap.h"
 
 namespace wsc::firmware {
 
@@ -18,7 +17,6 @@ struct FirmwareWorkload {
         std::vector<float> values;  // from element 0; init: fills the rest with `fill`
         float fill = 0.0f;
         bool has_fill = false;
-        hw::ConfigSource source;  // the list entry, for errors found at run time
     };
     std::string path;                    // the file or directory, as resolved
     std::shared_ptr<const Firmware> fw;  // parsed and validated at load time

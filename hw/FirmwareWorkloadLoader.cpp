@@ -83,7 +83,6 @@ FirmwareWorkload::BufferValues bufferValues(const YamlReader& e, const firmware:
     else
         e.checkKeys({"core", "buffer", "values"});
     FirmwareWorkload::BufferValues b;
-    b.source = e.source();
     b.core = e.getUInt("core", 0, fw.cores() - 1);
     b.buffer = e.getString("buffer");
     const firmware::Program& p = fw.program(b.core);
