@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <sstream>
 #include <unordered_map>
@@ -34,13 +36,22 @@ TrafficTrace TrafficTrace::parse(const std::string& text, const std::string& fil
     int line = 0;
     while (std::getline(in, raw)) {
         ++line;
+        size_t field = 0;  // the field an error is about
+        std::vector<int> col;
         auto fail = [&](const std::string& what) -> hw::ConfigError {
-            return hw::ConfigError(file, line, 1, "", what);
+            return hw::ConfigError(file, line, field < col.size() ? col[field] : 1, "", what);
         };
         if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.resize(hash);
-        std::istringstream ls(raw);
+        // Fields and their 1-based columns, so an error points at the field it is about.
         std::vector<std::string> f;
-        for (std::string w; ls >> w;) f.push_back(w);
+        for (size_t i = 0; i < raw.size();) {
+            while (i < raw.size() && std::isspace(static_cast<unsigned char>(raw[i]))) ++i;
+            if (i == raw.size()) break;
+            const size_t start = i;
+            while (i < raw.size() && !std::isspace(static_cast<unsigned char>(raw[i]))) ++i;
+            f.push_back(raw.substr(start, i - start));
+            col.push_back(static_cast<int>(start) + 1);
+        }
         if (f.empty()) continue;
         if (f.size() < 5 || f.size() > 6)
             throw fail(
@@ -50,20 +61,25 @@ TrafficTrace TrafficTrace::parse(const std::string& text, const std::string& fil
         Entry e;
         e.line = line;
         uint64_t v = 0;
+        field = 0;
         if (!parseUInt(f[0], UINT64_MAX, e.id))
             throw fail(
                 fmt::format("expected a message id (a non-negative integer), got '{}'", f[0]));
+        field = 1;
         if (!parseUInt(f[1], hw::limits::kMaxPhaseCycles, e.cycle))
             throw fail(fmt::format("expected a cycle in [0, 2^40], got '{}'", f[1]));
         for (int k : {2, 3}) {
+            field = size_t(k);
             if (!parseUInt(f[k], nodes - 1, v))
                 throw fail(fmt::format("expected a {} node below {} (the NoC's nodes), got '{}'",
                                        k == 2 ? "source" : "destination", nodes, f[k]));
             (k == 2 ? e.src : e.dst) = static_cast<uint32_t>(v);
         }
+        field = 4;
         if (!parseUInt(f[4], kMaxMessageBytes, e.bytes) || e.bytes == 0)
             throw fail(fmt::format("expected a size in bytes in [1, 2^30], got '{}'", f[4]));
         if (f.size() == 6) {
+            field = 5;
             if (f[5].rfind("after=", 0) != 0)
                 throw fail(fmt::format("expected after=ID[,ID...], got '{}'", f[5]));
             std::string ids = f[5].substr(6);
@@ -81,11 +97,15 @@ TrafficTrace TrafficTrace::parse(const std::string& text, const std::string& fil
                         fmt::format("expected 'after=' to name a message of an earlier "
                                     "line, got {}",
                                     dep));
+                if (std::find(e.after.begin(), e.after.end(), it->second) != e.after.end())
+                    throw fail(
+                        fmt::format("expected distinct ids after 'after=', got {} twice", dep));
                 e.after.push_back(it->second);
                 if (comma == std::string::npos) break;
                 start = comma + 1;
             }
         }
+        field = 0;
         if (!index.emplace(e.id, static_cast<uint32_t>(t.entries_.size())).second)
             throw fail(fmt::format("expected a unique message id, got {} again (line {})", e.id,
                                    t.entries_[index[e.id]].line));

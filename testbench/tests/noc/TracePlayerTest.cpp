@@ -52,15 +52,18 @@ TEST_CASE("trace format errors name the file, the line and what was expected", "
         return std::string("no error");
     };
     CHECK(err("0 0 0 1 16\n1 0 1 64 16\n") ==
-          "t.trace:2:1: expected a destination node below 64 (the NoC's nodes), got '64'");
+          "t.trace:2:7: expected a destination node below 64 (the NoC's nodes), got '64'");
     CHECK(err("# c\n0 0 0 1\n") ==
           "t.trace:2:1: expected 'ID CYCLE SRC DST BYTES [after=ID,...]', got 4 fields");
-    CHECK(err("0 0 0 1 0\n") == "t.trace:1:1: expected a size in bytes in [1, 2^30], got '0'");
-    CHECK(err("0 -1 0 1 16\n") == "t.trace:1:1: expected a cycle in [0, 2^40], got '-1'");
+    CHECK(err("0 0 0 1 0\n") == "t.trace:1:9: expected a size in bytes in [1, 2^30], got '0'");
+    CHECK(err("0 -1 0 1 16\n") == "t.trace:1:3: expected a cycle in [0, 2^40], got '-1'");
     CHECK(err("0 0 0 1 16 after=3\n") ==
-          "t.trace:1:1: expected 'after=' to name a message of an earlier line, got 3");
+          "t.trace:1:12: expected 'after=' to name a message of an earlier line, got 3");
     CHECK(err("0 0 0 1 16\n0 0 0 1 16\n") ==
           "t.trace:2:1: expected a unique message id, got 0 again (line 1)");
-    CHECK(err("0 0 0 1 16 before=0\n") == "t.trace:1:1: expected after=ID[,ID...], got 'before=0'");
+    CHECK(err("0 0 0 1 16 before=0\n") ==
+          "t.trace:1:12: expected after=ID[,ID...], got 'before=0'");
+    CHECK(err("0 0 0 1 16\n1 0 1 0 16 after=0,0\n") ==
+          "t.trace:2:12: expected distinct ids after 'after=', got 0 twice");
     CHECK(err("# only comments\n\n") == "t.trace: expected at least one message, got none");
 }
