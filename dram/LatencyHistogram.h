@@ -19,6 +19,11 @@ class LatencyHistogram {
     // Smallest latency L such that at least q of the samples are <= L (upper edge of the bin
     // in the logarithmic range).
     uint64_t quantile(double q) const;
+    // Whether a quantile() result is a bin's upper edge (an upper bound) rather than exact: it
+    // lies in the power-of-two range and is not the maximum (which is kept exactly).
+    static bool isBinBound(uint64_t quantile, uint64_t max) {
+        return quantile >= kLinear && quantile != max;
+    }
 
   private:
     std::array<uint64_t, kLinear> linear_{};

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -118,14 +117,9 @@ std::string ResolvedConfig::print(const std::string& path, const ConfigOverrides
     const YamlReader root = YamlReader::loadFile(path);
     if (root.has("scenario")) {
         ov.outside("scenario.hardware").applyTo(root);
-        YAML::Node sc = root.node()["scenario"];
-        bool included = false;
-        for (const auto& kv : sc)
-            if (kv.first.Scalar() == "hardware" && kv.second.IsScalar()) included = true;
-        if (included) {
-            std::filesystem::path hp(sc["hardware"].Scalar());
-            if (hp.is_relative()) hp = std::filesystem::path(path).parent_path() / hp;
-            const YamlReader hw = YamlReader::loadFile(hp.string(), ov.under("scenario.hardware"));
+        if (const auto hp = ScenarioLoader::hardwareFile(root)) {
+            const YamlReader hw = YamlReader::loadFile(*hp, ov.under("scenario.hardware"));
+            YAML::Node sc = root.node()["scenario"];
             sc["hardware"] = hw.node();
         } else {
             ov.applyTo(root);

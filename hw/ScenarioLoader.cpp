@@ -25,9 +25,7 @@ ScenarioConfig ScenarioLoader::loadString(const std::string& text, const std::st
 ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverrides& ov) {
     // Overrides outside scenario.hardware first: one of them may replace the hardware path.
     ov.outside("scenario.hardware").applyTo(root);
-    const bool included = !ov.empty() && root.has("scenario") && root.entry("scenario").isMap() &&
-                          root.entry("scenario").has("hardware") &&
-                          root.entry("scenario").entry("hardware").isScalar();
+    const bool included = !ov.empty() && hardwareFile(root).has_value();
     if (!included) ov.applyTo(root);  // all of them, in order, on the inline hardware too
     root.checkKeys({"scenario"});
     const YamlReader sc = root.child("scenario");
@@ -57,6 +55,15 @@ ScenarioConfig ScenarioLoader::load(const YamlReader& root, const ConfigOverride
     else
         cfg.traffic = loadTraffic(w, cfg.noc);
     return cfg;
+}
+
+std::optional<std::string> ScenarioLoader::hardwareFile(const YamlReader& root) {
+    if (!root.has("scenario") || !root.entry("scenario").isMap()) return std::nullopt;
+    const YamlReader sc = root.entry("scenario");
+    if (!sc.has("hardware") || !sc.entry("hardware").isScalar()) return std::nullopt;
+    std::filesystem::path path(sc.entry("hardware").node().Scalar());
+    if (path.is_relative()) path = std::filesystem::path(root.file()).parent_path() / path;
+    return path.string();
 }
 
 std::string ScenarioLoader::loadTracePath(const YamlReader& w) {

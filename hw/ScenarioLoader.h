@@ -3,6 +3,7 @@
 // either an inline map (same format as a hardware file) or a path to a hardware YAML, resolved
 // relative to the scenario file's directory (for loadString: relative to the directory part of
 // `name`, i.e. the current directory when `name` has none).
+#include <optional>
 #include <string>
 
 #include "hw/ConfigOverrides.h"
@@ -22,6 +23,9 @@ class ScenarioLoader {
                                      const ConfigOverrides& overrides = {});
     // `root` as loaded, overrides not yet applied.
     static ScenarioConfig load(const YamlReader& root, const ConfigOverrides& overrides = {});
+    // The hardware file a scenario document names by path (resolved against the scenario's
+    // folder), or nullopt for inline hardware or a document that is not a scenario.
+    static std::optional<std::string> hardwareFile(const YamlReader& root);
 
   private:
     static HardwareConfig loadHardware(const YamlReader& scenario,

@@ -107,8 +107,7 @@ void TracePlayer::printReport(std::ostream& os, const noc::NocParams& np, const 
     fmt::print(os, "  trace               {}: {} messages, {} bytes\n", r.file, r.messages,
                r.bytes);
     fmt::print(os, "  cycles              {} (last delivery + 1)\n", r.cycles);
-    const bool bound =
-        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max;
+    const bool bound = dram::LatencyHistogram::isBinBound(r.latency_p99, r.latency_max);
     fmt::print(os,
                "  message latency     avg {:.2f}  p50 {}  p99 {}{}  max {} cycles (send to last "
                "packet's arrival)\n",

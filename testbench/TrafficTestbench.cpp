@@ -100,8 +100,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
                     r.longest_path_latency = std::max<uint64_t>(
                         r.longest_path_latency, zl.packetLatency(s, d, tp.packet_flits));
     }
-    r.latency_p99_bin_bound =
-        r.latency_p99 >= dram::LatencyHistogram::kLinear && r.latency_p99 != r.latency_max;
+    r.latency_p99_bin_bound = dram::LatencyHistogram::isBinBound(r.latency_p99, r.latency_max);
     r.warnings = TrafficWarnings::of(tp, r);
     if (opt.stats) {
         nlohmann::json& j = *opt.stats;
