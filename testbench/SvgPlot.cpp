@@ -73,8 +73,10 @@ std::string SvgPlot::render() const {
         const char* c = colors[i % 9];
         std::string pts;
         for (auto [x, y] : s.points) pts += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
-        o += fmt::format(
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", c, pts);
+        if (s.line)
+            o += fmt::format(
+                "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", c,
+                pts);
         for (auto [x, y] : s.points)
             o += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", px(x),
                              py(y), c);

@@ -12,6 +12,7 @@ class SvgPlot {
     struct Series {
         std::string name;
         std::vector<std::pair<double, double>> points;
+        bool line = true;  // false: markers only (a scatter)
     };
     SvgPlot(std::string title, std::string xlabel, std::string ylabel)
         : title_(std::move(title)), xlabel_(std::move(xlabel)), ylabel_(std::move(ylabel)) {}

@@ -59,6 +59,7 @@
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficTestbench.h"
 #include "testbench/TrafficTrace.h"
+#include "testbench/sweep/SweepCli.h"
 
 extern const char* const kDefaultScenarioYaml;
 
@@ -432,6 +433,8 @@ int main(int argc, char** argv) {
     auto* tatp = tb::TatpCli::add(app, topt);
     tb::MoeCli::Options mopt;
     auto* moe = tb::MoeCli::add(app, mopt);
+    tb::sweep::SweepCli::Options sopt;
+    auto* sweepCmd = tb::sweep::SweepCli::add(app, sopt);
 
     try {
         app.parse(argc, argv);
@@ -652,6 +655,7 @@ int main(int argc, char** argv) {
             return tb::KernelCli::run(kernel, kopt, std::cout);
         }
         if (*tatp) return tb::TatpCli::run(tatp, topt, std::cout);
+        if (*sweepCmd) return tb::sweep::SweepCli::run(sweepCmd, sopt, std::cout);
         if (*moe) return tb::MoeCli::run(moe, mopt, std::cout);
         if (*llm) {
             prov.addConfigFile(lopt.hw, hw::ConfigOverrides(lopt.set));

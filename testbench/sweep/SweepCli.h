@@ -1,0 +1,24 @@
+#pragma once
+// `wsc sweep SPEC`: plan the points, run the missing ones (local process pool or a Slurm job
+// array), and collect the table and plots (docs/SWEEPS.md). Bad specs and flags: exit 2.
+// A finished sweep exits 0 when every point is ok and 1 when any failed (each failure is in the
+// table); an interrupted one exits 130.
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+
+namespace wsc::tb::sweep {
+
+class SweepCli {
+  public:
+    struct Options {
+        std::string spec, out, executor = "local", expect_id;
+        uint32_t jobs = 0;  // 0: the cores present
+        uint64_t task = 0;
+        bool status = false, collect = false, retry_failed = false, no_submit = false;
+    };
+    static CLI::App* add(CLI::App& app, Options& o);
+    static int run(CLI::App* cmd, const Options& o, std::ostream& os);
+};
+
+}  // namespace wsc::tb::sweep
