@@ -495,6 +495,13 @@ int main(int argc, char** argv) {
                     fmt::print("{}: ok ({})\n", f, describeModel(f));
                     continue;
                 }
+                if (hw::YamlReader::loadFile(f).has("sweep")) {
+                    if (!sets.empty())
+                        throw UsageError(fmt::format(
+                            "{}: a sweep spec takes no --set (its axes set the keys)", f));
+                    fmt::print("{}: ok ({})\n", f, tb::sweep::SweepCli::validate(f));
+                    continue;
+                }
                 hw::ScenarioConfig sc = loadAny(f, overrides);
                 // The network and the workload, as a run checks them, and the memory it needs.
                 const tb::ResourceEstimate est =

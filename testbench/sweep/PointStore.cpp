@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "testbench/CliArgs.h"
+
 namespace wsc::tb::sweep {
 
 namespace fs = std::filesystem;
@@ -121,11 +123,42 @@ void PointStore::writePlan(const SweepSpec& spec, const std::vector<Point>& pts)
         e["index"] = p.index;
         e["point"] = p.id;
         e["describe"] = SweepPlan::describe(spec, p);
+        e["value"] = p.value;
         if (!p.error.empty()) e["error"] = p.error;
         list.push_back(e);
     }
     j["points"] = list;
     writeAtomically(out_ + "/plan.json", j.dump(2) + "\n");
+}
+
+std::vector<Point> PointStore::readPlan(const SweepSpec& spec) const {
+    const std::string path = out_ + "/plan.json";
+    std::ifstream f(path);
+    if (!f)
+        throw UsageError(fmt::format("{}: no plan.json: nothing of this sweep has run in {} yet",
+                                     spec.file, out_));
+    std::vector<Point> pts;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(f);
+        for (const auto& e : j.at("points")) {
+            Point p;
+            p.index = e.at("index").get<size_t>();
+            p.id = e.at("point").get<std::string>();
+            p.value = e.at("value").get<std::vector<size_t>>();
+            p.error = e.value("error", "");
+            bool fits = p.value.size() == spec.axes.size() && p.index == pts.size();
+            for (size_t a = 0; fits && a < p.value.size(); ++a)
+                fits = p.value[a] < spec.axes[a].values.size();
+            if (!fits) throw std::runtime_error("point " + std::to_string(pts.size()));
+            pts.push_back(std::move(p));
+        }
+    } catch (const std::exception& e) {
+        throw UsageError(
+            fmt::format("{}: does not fit the axes of {} ({}); was the spec "
+                        "changed? Run the sweep again to rewrite it",
+                        path, spec.file, e.what()));
+    }
+    return pts;
 }
 
 }  // namespace wsc::tb::sweep

@@ -37,6 +37,9 @@ class PointStore {
     // "running on HOST (pid N) since T", or "" when no marker.
     std::string running(const Point& p) const;
     void writePlan(const SweepSpec& spec, const std::vector<Point>& pts) const;
+    // The points of OUT/plan.json (index, id, axis values; no arguments): what --status,
+    // --collect and --task read. Throws UsageError when there is none or it does not fit `spec`.
+    std::vector<Point> readPlan(const SweepSpec& spec) const;
 
     static std::string hostName();
     static std::string utcNow();

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "testbench/CliArgs.h"
 
@@ -109,6 +111,30 @@ SlurmExecutor::Submission SlurmExecutor::submit(const SweepSpec& spec,
     log << fmt::format("slurm: submitted job array {} ({} tasks{})\n", sub.job, sub.tasks,
                        cap ? fmt::format(", at most {} at once", cap) : "");
     return sub;
+}
+
+void SlurmExecutor::wait(const std::string& job, const std::vector<const Point*>& pts,
+                         const PointStore& store, std::ostream& log) {
+    size_t reported = 0;
+    int goneChecks = 0;
+    for (;;) {
+        size_t done = 0;
+        for (const Point* p : pts) done += store.status(*p).has_value();
+        if (done == pts.size()) return;
+        if (done != reported) {
+            log << fmt::format("  slurm job {}: {}/{} points recorded\n", job, done, pts.size())
+                << std::flush;
+            reported = done;
+        }
+        // Out of the queue with points missing: allow a few polls for the shared folder to show
+        // the last files (NFS attribute caching), then give up.
+        if (queued(job) == 0 && ++goneChecks > 15)
+            throw std::runtime_error(
+                fmt::format("slurm job {} left the queue with {} of {} points unrecorded; see "
+                            "{}/slurm/{}_*.out",
+                            job, pts.size() - done, pts.size(), store.out(), job));
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
 }
 
 std::string SlurmExecutor::lastJob(const PointStore& store) {

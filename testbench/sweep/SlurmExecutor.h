@@ -26,6 +26,10 @@ class SlurmExecutor {
     static std::string script(const SweepSpec& spec, const std::string& listFile, size_t tasks,
                               const std::string& wsc, const std::string& specPath,
                               const std::string& out, const std::string& cwd, unsigned cap);
+    // Blocks until every point of `pts` has a status (polling the folder and squeue); throws
+    // when the job has left the queue with points unrecorded (their task logs say why).
+    static void wait(const std::string& job, const std::vector<const Point*>& pts,
+                     const PointStore& store, std::ostream& log);
     // The last job submitted for this results folder ("" if none).
     static std::string lastJob(const PointStore& store);
     // Tasks of `job` still queued or running, from squeue; -1 if squeue cannot tell.

@@ -14,6 +14,7 @@
 #include "testbench/sweep/LocalExecutor.h"
 #include "testbench/sweep/PointProcess.h"
 #include "testbench/sweep/SlurmExecutor.h"
+#include "testbench/sweep/SweepSearch.h"
 #include "testbench/sweep/SweepSpecLoader.h"
 #include "testbench/sweep/SweepTable.h"
 
@@ -102,6 +103,8 @@ void printStatus(const SweepSpec& spec, const std::vector<Point>& pts, const Poi
     }
 }
 
+struct Interrupted {};
+
 int collect(const SweepSpec& spec, const std::vector<Point>& pts, const PointStore& store,
             std::ostream& os) {
     const SweepTable table(spec, pts, store);
@@ -121,6 +124,32 @@ int collect(const SweepSpec& spec, const std::vector<Point>& pts, const PointSto
 
 }  // namespace
 
+std::string SweepCli::validate(const std::string& path) {
+    const SweepSpec spec = SweepSpecLoader::loadFile(path);
+    double grid = 1;
+    for (const auto& a : spec.axes) grid *= static_cast<double>(a.values.size());
+    std::vector<Point> pts;
+    if (grid <= static_cast<double>(SweepSpecLoader::kMaxPoints)) {
+        pts = SweepPlan::expand(spec);
+    } else {
+        SweepPlan plan(spec);
+        pts.push_back(plan.make(std::vector<size_t>(spec.axes.size(), 0), 0));
+    }
+    std::string invalid;
+    size_t bad = 0;
+    for (const auto& p : pts)
+        if (!p.error.empty()) {
+            ++bad;
+            invalid += fmt::format("\n  invalid point {} ({}): {}", p.index,
+                                   SweepPlan::describe(spec, p), p.error);
+        }
+    std::string what =
+        spec.search ? fmt::format("{} search over a grid of {:g} points{}", spec.search->kind, grid,
+                                  pts.size() == 1 ? ", first point checked" : "")
+                    : fmt::format("sweep of {} points", pts.size());
+    return bad ? fmt::format("{}, {} invalid{}", what, bad, invalid) : what + ", all resolve";
+}
+
 int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
     const SweepSpec spec = SweepSpecLoader::loadFile(o.spec);
     const std::string out = o.out.empty() ? "sweep-" + spec.name : o.out;
@@ -133,8 +162,16 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
                               "--status, --collect and --task (they run no pool)");
     if (o.no_submit && o.executor != "slurm")
         throw UsageError("--no-submit needs --executor slurm");
-    const std::vector<Point> pts = SweepPlan::expand(spec);
     const PointStore store(out);
+    if (spec.search && o.no_submit)
+        throw UsageError("--no-submit: a search submits each generation and waits for it");
+    // A search's points are the ones it has evaluated (plan.json); a grid's are all of them.
+    const bool fromPlan = task || (spec.search && (o.status || o.collect));
+    std::vector<Point> pts;
+    if (fromPlan)
+        pts = store.readPlan(spec);
+    else if (!spec.search)
+        pts = SweepPlan::expand(spec);
 
     if (o.status) {
         printStatus(spec, pts, store, os);
@@ -146,12 +183,13 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
         if (o.task >= pts.size())
             throw UsageError(
                 fmt::format("--task {}: the sweep has points 0..{}", o.task, pts.size() - 1));
-        const Point& p = pts[o.task];
-        if (!o.expect_id.empty() && o.expect_id != p.id)
+        SweepPlan plan(spec);
+        const Point p = plan.make(pts[o.task].value, o.task);
+        if (p.id != pts[o.task].id || (!o.expect_id.empty() && o.expect_id != p.id))
             throw UsageError(fmt::format(
                 "--task {}: the point is now {} but was {} when the job was submitted: {} "
                 "changed; submit the sweep again",
-                o.task, p.id, o.expect_id, spec.file));
+                o.task, p.id, o.expect_id.empty() ? pts[o.task].id : o.expect_id, spec.file));
         const char* aj = std::getenv("SLURM_ARRAY_JOB_ID");
         const char* at = std::getenv("SLURM_ARRAY_TASK_ID");
         const std::string job = aj && at ? fmt::format("{}_{}", aj, at) : "";
@@ -167,6 +205,29 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
 
     const int lock = lockFolder(out);
     (void)lock;
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cap = cmd->count("-j") ? o.jobs : spec.slurm.max_parallel;
+    if (spec.search) {
+        if (o.retry_failed)
+            throw UsageError("--retry-failed: a search keeps its failed points (infeasible)");
+        SweepSearch::Runner runner = [&](const std::vector<const Point*>& todo) {
+            if (o.executor == "slurm") {
+                const auto sub =
+                    SlurmExecutor::submit(spec, todo, store, wsc, o.spec, cap, true, os);
+                SlurmExecutor::wait(sub.job, todo, store, os);
+                return;
+            }
+            const RunSummary sum = LocalExecutor::run(spec, todo, store, wsc, jobs, os);
+            if (sum.interrupted) throw Interrupted();
+        };
+        try {
+            return SweepSearch::run(spec, store, runner, os) ? 0 : 1;
+        } catch (const Interrupted&) {
+            os << "interrupted: the search stopped; run the same command again to resume it "
+                  "(finished points are not run again)\n";
+            return 130;
+        }
+    }
     store.writePlan(spec, pts);
     std::vector<const Point*> todo;
     size_t done = 0, failedKept = 0;
@@ -185,7 +246,6 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
         todo.size(), out);
     if (o.executor == "slurm") {
         if (todo.empty()) return collect(spec, pts, store, os);
-        const unsigned cap = cmd->count("-j") ? o.jobs : spec.slurm.max_parallel;
         const auto sub =
             SlurmExecutor::submit(spec, todo, store, wsc, o.spec, cap, !o.no_submit, os);
         if (!sub.job.empty())
@@ -195,7 +255,6 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
                 o.spec, out);
         return 0;
     }
-    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     if (!todo.empty()) os << fmt::format("running with -j {}\n", jobs) << std::flush;
     const RunSummary sum = LocalExecutor::run(spec, todo, store, wsc, jobs, os);
     if (sum.interrupted) {

@@ -19,6 +19,10 @@ class SweepCli {
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static int run(CLI::App* cmd, const Options& o, std::ostream& os);
+    // `wsc validate SPEC`: the spec, and every point's config resolved (a search's grid when it
+    // has at most SweepSpecLoader::kMaxPoints points, else its first point). Points whose config
+    // does not resolve are listed ("invalid ..."): they would be recorded as invalid, not run.
+    static std::string validate(const std::string& path);
 };
 
 }  // namespace wsc::tb::sweep

@@ -53,12 +53,14 @@ std::string fileDigest(const std::string& path, std::map<std::string, std::strin
     return cache[path] = d;
 }
 
-bool excluded(const SweepSpec& spec, const std::vector<size_t>& v) {
-    for (const auto& ex : spec.excludes) {
+}  // namespace
+
+bool SweepPlan::excluded(const std::vector<size_t>& v) const {
+    for (const auto& ex : spec_.excludes) {
         bool all = true;
         for (const auto& [ai, labels] : ex.match) {
             bool any = false;
-            for (const auto& l : labels) any = any || spec.axes[ai].values[v[ai]].label == l;
+            for (const auto& l : labels) any = any || spec_.axes[ai].values[v[ai]].label == l;
             all = all && any;
         }
         if (all) return true;
@@ -66,60 +68,63 @@ bool excluded(const SweepSpec& spec, const std::vector<size_t>& v) {
     return false;
 }
 
-}  // namespace
+Point SweepPlan::make(const std::vector<size_t>& v, size_t index) {
+    const SweepSpec& spec = spec_;
+    Point p;
+    p.index = index;
+    p.value = v;
+    std::string key = "wsc sweep point v1\n";
+    for (const auto& c : spec.command) {
+        std::string a = c;
+        for (size_t at; (at = a.find("{base}")) != std::string::npos;) a.replace(at, 6, spec.base);
+        p.args.push_back(a);
+        key += c + '\0';  // the template: where the base file lives does not matter
+        if (a != c) continue;
+        const std::string d = fileDigest(joinPath(spec.dir, a), files_);
+        if (!d.empty()) key += "file " + d + '\0';
+    }
+    std::vector<std::string> sets;
+    for (size_t ai = 0; ai < spec.axes.size(); ++ai) {
+        const Axis& ax = spec.axes[ai];
+        const AxisValue& av = ax.values[v[ai]];
+        if (ax.kind == Axis::Kind::Option) {
+            p.args.push_back(ax.option);
+            p.args.push_back(av.option_value);
+            key += ax.option + '\0' + av.option_value + '\0';
+            const std::string d = fileDigest(joinPath(spec.dir, av.option_value), files_);
+            if (!d.empty()) key += "file " + d + '\0';
+        }
+        for (const auto& [k, val] : av.sets) sets.push_back(k + "=" + val);
+    }
+    for (const auto& s : sets) {
+        p.args.push_back("--set");
+        p.args.push_back(s);
+    }
+    if (!spec.base.empty()) {
+        try {
+            std::string r =
+                hw::ResolvedConfig::print(joinPath(spec.dir, spec.base), hw::ConfigOverrides(sets));
+            // The first line names the file as given; the rest is the config.
+            const size_t nl = r.find('\n');
+            key += "resolved\n" + (nl == std::string::npos ? r : r.substr(nl + 1));
+        } catch (const std::exception& e) {
+            // A point whose config is invalid is recorded as failed, not planned away.
+            p.error = e.what();
+            for (const auto& s : sets) key += "set " + s + '\0';
+        }
+    }
+    p.id = hash(key);
+    return p;
+}
 
 std::vector<Point> SweepPlan::expand(const SweepSpec& spec) {
+    SweepPlan plan(spec);
     std::vector<Point> pts;
-    std::map<std::string, std::string> files;
     std::map<std::string, size_t> seen;
     std::vector<size_t> v(spec.axes.size(), 0);
-    const std::string basePath = joinPath(spec.dir, spec.base);
     for (;;) {
-        if (!excluded(spec, v)) {
-            Point p;
-            p.index = pts.size();
-            p.value = v;
-            std::string key = "wsc sweep point v1\n";
-            for (const auto& c : spec.command) {
-                std::string a = c;
-                for (size_t at; (at = a.find("{base}")) != std::string::npos;)
-                    a.replace(at, 6, spec.base);
-                p.args.push_back(a);
-                key += c + '\0';  // the template: where the base file lives does not matter
-                if (a != c) continue;
-                const std::string d = fileDigest(joinPath(spec.dir, a), files);
-                if (!d.empty()) key += "file " + d + '\0';
-            }
-            std::vector<std::string> sets;
-            for (size_t ai = 0; ai < spec.axes.size(); ++ai) {
-                const Axis& ax = spec.axes[ai];
-                const AxisValue& av = ax.values[v[ai]];
-                if (ax.kind == Axis::Kind::Option) {
-                    p.args.push_back(ax.option);
-                    p.args.push_back(av.option_value);
-                    key += ax.option + '\0' + av.option_value + '\0';
-                    const std::string d = fileDigest(joinPath(spec.dir, av.option_value), files);
-                    if (!d.empty()) key += "file " + d + '\0';
-                }
-                for (const auto& [k, val] : av.sets) sets.push_back(k + "=" + val);
-            }
-            for (const auto& s : sets) {
-                p.args.push_back("--set");
-                p.args.push_back(s);
-            }
-            if (!spec.base.empty()) {
-                try {
-                    std::string r = hw::ResolvedConfig::print(basePath, hw::ConfigOverrides(sets));
-                    // The first line names the file as given; the rest is the config.
-                    const size_t nl = r.find('\n');
-                    key += "resolved\n" + (nl == std::string::npos ? r : r.substr(nl + 1));
-                } catch (const std::exception& e) {
-                    // A point whose config is invalid is recorded as failed, not planned away.
-                    p.error = e.what();
-                    for (const auto& s : sets) key += "set " + s + '\0';
-                }
-            }
-            p.id = hash(key);
+        if (!plan.excluded(v)) {
+            Point p = plan.make(v, pts.size());
             auto [it, fresh] = seen.emplace(p.id, p.index);
             if (!fresh)
                 throw UsageError(fmt::format(

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "testbench/sweep/GeneticSearch.h"
+
 namespace wsc::tb::sweep {
 
 // One value of an axis: the label the table shows and what it changes in the command.
@@ -62,6 +64,16 @@ struct SlurmSpec {
     std::vector<std::string> extra;  // further sbatch options, verbatim
 };
 
+// A search instead of the whole grid (docs/SWEEPS.md, "Searches"): its candidates are points.
+struct SearchSpec {
+    std::string kind;       // "ga", or "dual-level" (outer axes enumerated, inner ones by GA)
+    std::string objective;  // a metric
+    bool maximize = false;
+    GeneticSearch::Params ga;
+    std::vector<size_t> outer;  // dual-level: the outer axes
+    uint32_t keep = 2;          // dual-level: outer candidates refined by the GA
+};
+
 struct SweepSpec {
     std::string file;  // the spec as given
     std::string dir;   // its folder: relative paths resolve here and points run here
@@ -75,6 +87,7 @@ struct SweepSpec {
     std::optional<ParetoSpec> pareto;
     double timeout_s = 0;  // per point; 0: none
     SlurmSpec slurm;
+    std::optional<SearchSpec> search;
 
     // Index of the axis or metric called `name`, or npos.
     size_t axisIndex(const std::string& name) const;

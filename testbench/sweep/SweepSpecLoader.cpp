@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -260,7 +261,8 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
     root.checkKeys({"sweep"});
     const YamlReader r = root.child("sweep");
     r.checkKeys({"name", "base", "command", "axes", "exclude", "metrics", "plots", "pareto",
-                 "timeout", "slurm"});
+                 "timeout", "slurm", "search"});
+    const bool searching = r.has("search");
     SweepSpec s;
     s.file = file;
     s.dir = dir;
@@ -294,7 +296,7 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
 
     const YamlReader axes = r.entry("axes");
     if (!axes.isSequence() || axes.node().size() == 0) r.fail("axes", "a non-empty list of axes");
-    size_t points = 1;
+    double points = 1;  // a search samples the grid: it may be far larger than kMaxPoints
     for (const YamlReader& e : axes.elements()) {
         if (!e.isMap()) e.failHere("an axis (a map with set or option, and values or range)");
         Axis a = loadAxis(e, s.axes.size());
@@ -303,9 +305,11 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
         if (s.axisIndex(a.name) != SweepSpec::npos || kFixedColumns.count(a.name))
             e.failHere(
                 fmt::format("a distinct axis name; '{}' is taken (give it a name:)", a.name));
-        points *= a.values.size();
-        if (points > SweepSpecLoader::kMaxPoints)
-            e.failHere(fmt::format("axes giving at most {} points", SweepSpecLoader::kMaxPoints));
+        points *= static_cast<double>(a.values.size());
+        const double cap = searching ? 1e15 : static_cast<double>(SweepSpecLoader::kMaxPoints);
+        if (points > cap)
+            e.failHere(fmt::format("axes giving at most {:g} points{}", cap,
+                                   searching ? "" : " (a search: add 'search:')"));
         s.axes.push_back(std::move(a));
     }
 
@@ -399,6 +403,42 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
             }
         }
         s.pareto = ps;
+    }
+    if (searching) {
+        const YamlReader q = r.child("search");
+        q.checkKeys({"kind", "objective", "maximize", "population", "generations", "elite",
+                     "tournament", "crossover", "mutation", "seed", "outer", "keep"});
+        SearchSpec ss;
+        ss.kind = q.getEnum("kind", {"ga", "dual-level"});
+        ss.objective = q.getString("objective");
+        if (s.metricIndex(ss.objective) == SweepSpec::npos) q.fail("objective", "a metric name");
+        ss.maximize = q.getBool("maximize", false);
+        auto& g = ss.ga;
+        g.population = q.getUInt("population", 2, 10000, 8);
+        g.generations = q.getUInt("generations", 1, 10000, 5);
+        g.elite = q.getUInt("elite", 0, g.population - 1, std::min(2u, g.population - 1));
+        g.tournament = q.getUInt("tournament", 1, g.population, 2);
+        g.crossover = q.getDouble("crossover", 0, 1, 0.8);
+        g.mutation = q.getDouble("mutation", 0, 1, 0.2);
+        g.seed = q.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
+        if (ss.kind == "dual-level") {
+            const YamlReader o = q.entry("outer");
+            if (!o.isSequence() || o.node().size() == 0 || o.node().size() >= s.axes.size())
+                q.fail("outer",
+                       "a list of axis names: the outer level (parallel degrees), "
+                       "leaving at least one axis to the inner search");
+            for (const YamlReader& e : o.elements()) {
+                const size_t ai = s.axisIndex(e.scalar("an axis name"));
+                if (ai == SweepSpec::npos) e.failHere("an axis name");
+                if (std::find(ss.outer.begin(), ss.outer.end(), ai) != ss.outer.end())
+                    e.failHere("an axis listed once");
+                ss.outer.push_back(ai);
+            }
+            ss.keep = q.getUInt("keep", 1, 10000, 2);
+        } else if (q.has("outer") || q.has("keep")) {
+            q.failHere("no 'outer' or 'keep' (they belong to kind: dual-level)");
+        }
+        s.search = ss;
     }
     s.timeout_s = r.getQuantity("timeout", hw::Dim::Time, 0.0);
     if (r.has("slurm")) {

@@ -58,4 +58,16 @@ diff "$tmp/a.csv" "$tmp/b.csv" || { echo "FAIL: the Slurm and local tables diffe
   echo "FAIL: not every row of the Slurm table ran under Slurm"; exit 1; }
 [ "$(grep -c ',local,' "$tmp/local/results.csv")" -eq 12 ] || {
   echo "FAIL: not every row of the local table ran locally"; exit 1; }
-echo "slurm: job array $job ran 12 points; the table equals the local executor's"
+
+# A search runs on the cluster unchanged: each generation is a job array the search waits for,
+# and it evaluates the same points, in the same order, with the same results as locally.
+search=$src/configs/sweeps/search_traffic_8x8.yaml
+"$wsc" sweep "$search" --executor slurm --out "$tmp/search-slurm" -j 4 > "$tmp/ss.log"
+"$wsc" sweep "$search" --out "$tmp/search-local" -j 2 > "$tmp/sl.log"
+[ "$(grep -c "submitted job array" "$tmp/ss.log")" -ge 2 ] || {
+  echo "FAIL: the search did not submit its generations"; cat "$tmp/ss.log"; exit 1; }
+diff "$tmp/search-slurm/search.csv" "$tmp/search-local/search.csv" || {
+  echo "FAIL: the search on Slurm differs from the local one"; exit 1; }
+[ "$(tail -1 "$tmp/ss.log")" = "$(tail -1 "$tmp/sl.log")" ] || { echo "FAIL: another best"; exit 1; }
+echo "slurm: job array $job ran 12 points; the table equals the local executor's;"
+echo "  the search ran $(grep -c "submitted job array" "$tmp/ss.log") generations as job arrays, as locally"

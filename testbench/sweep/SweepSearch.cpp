@@ -1,0 +1,239 @@
+#include "testbench/sweep/SweepSearch.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <deque>
+#include <fstream>
+#include <limits>
+#include <map>
+
+#include "testbench/sweep/GeneticSearch.h"
+#include "testbench/sweep/SweepTable.h"
+
+namespace wsc::tb::sweep {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+class Evaluator {
+  public:
+    Evaluator(const SweepSpec& spec, const PointStore& store, const SweepSearch::Runner& runner)
+        : spec_(spec), store_(store), runner_(runner), plan_(spec) {
+        metric_ = spec.metricIndex(spec.search->objective);
+    }
+
+    // Objective values (minimised: a maximised metric is negated; +inf when infeasible).
+    std::vector<double> operator()(const std::vector<GeneticSearch::Genome>& batch,
+                                   const std::string& stage, size_t generation) {
+        std::vector<const Point*> pts, todo;
+        for (const auto& g : batch) {
+            auto it = byGenome_.find(g);
+            if (it == byGenome_.end()) {
+                points_.push_back(plan_.make(g, points_.size()));
+                it = byGenome_.emplace(g, &points_.back()).first;
+            }
+            pts.push_back(it->second);
+            if (!store_.status(*it->second)) todo.push_back(it->second);
+        }
+        // The plan first: Slurm tasks find their point in it (--task INDEX).
+        store_.writePlan(spec_, points());
+        ran_[{stage, generation}] = todo.size();
+        if (!todo.empty()) runner_(todo);
+        std::vector<double> f;
+        for (const Point* p : pts) {
+            const double v = objective(*p);
+            f.push_back(v);
+            if (v < best_) {
+                best_ = v;
+                bestPoint_ = p;
+            }
+            log_.push_back({stage, generation, p, v, best_});
+        }
+        return f;
+    }
+
+    double objective(const Point& p) const {
+        const auto s = store_.status(p);
+        if (!s || s->status != "ok") return kInf;
+        std::ifstream f(store_.statsFile(p));
+        try {
+            const nlohmann::json j = nlohmann::json::parse(f);
+            std::string err;
+            const std::string t = SweepTable::extract(j, spec_.metrics[metric_].keys, err);
+            char* end = nullptr;
+            const double v = std::strtod(t.c_str(), &end);
+            if (t.empty() || *end != '\0' || !std::isfinite(v)) return kInf;
+            return spec_.search->maximize ? -v : v;
+        } catch (const std::exception&) {
+            return kInf;
+        }
+    }
+
+    std::string shown(double v) const {
+        if (!std::isfinite(v)) return "infeasible";
+        return fmt::format("{:.6g}", spec_.search->maximize ? -v : v);
+    }
+
+    void writeLog(const std::string& path) const {
+        std::string o = "stage,generation,index,point";
+        for (const auto& a : spec_.axes) o += "," + SweepTable::csvField(a.name);
+        o += fmt::format(",{},best_so_far\n", SweepTable::csvField(spec_.search->objective));
+        for (const auto& e : log_) {
+            o += fmt::format("{},{},{},{}", SweepTable::csvField(e.stage), e.generation,
+                             e.point->index, e.point->id);
+            for (size_t a = 0; a < spec_.axes.size(); ++a)
+                o += "," + SweepTable::csvField(spec_.axes[a].values[e.point->value[a]].label);
+            o += fmt::format(",{},{}\n", std::isfinite(e.value) ? shown(e.value) : "",
+                             std::isfinite(e.best) ? shown(e.best) : "");
+        }
+        std::ofstream f(path);
+        f << o;
+        if (!f.flush()) throw std::runtime_error("cannot write " + path);
+    }
+
+    std::vector<Point> points() const { return {points_.begin(), points_.end()}; }
+    const Point* best() const { return bestPoint_; }
+    double bestValue() const { return best_; }
+    bool allowed(const GeneticSearch::Genome& g) const { return !plan_.excluded(g); }
+    // Points of a batch that ran (the others were finished in the folder already).
+    size_t ran(const std::string& stage, size_t generation) const {
+        auto it = ran_.find({stage, generation});
+        return it == ran_.end() ? 0 : it->second;
+    }
+
+  private:
+    struct Entry {
+        std::string stage;
+        size_t generation;
+        const Point* point;
+        double value, best;
+    };
+    const SweepSpec& spec_;
+    const PointStore& store_;
+    const SweepSearch::Runner& runner_;
+    SweepPlan plan_;
+    size_t metric_ = 0;
+    std::deque<Point> points_;  // stable addresses
+    std::map<GeneticSearch::Genome, const Point*> byGenome_;
+    std::vector<Entry> log_;
+    std::map<std::pair<std::string, size_t>, size_t> ran_;
+    double best_ = kInf;
+    const Point* bestPoint_ = nullptr;
+};
+
+std::string labels(const SweepSpec& spec, const GeneticSearch::Genome& g,
+                   const std::vector<size_t>& axes) {
+    std::string s;
+    for (size_t a : axes)
+        s += fmt::format("{}{}={}", s.empty() ? "" : " ", spec.axes[a].name,
+                         spec.axes[a].values[g[a]].label);
+    return s;
+}
+
+}  // namespace
+
+bool SweepSearch::run(const SweepSpec& spec, const PointStore& store, const Runner& runner,
+                      std::ostream& os) {
+    const SearchSpec& ss = *spec.search;
+    Evaluator ev(spec, store, runner);
+    std::vector<size_t> sizes;
+    double grid = 1;
+    for (const auto& a : spec.axes) {
+        sizes.push_back(a.values.size());
+        grid *= static_cast<double>(a.values.size());
+    }
+    auto allowed = [&](const GeneticSearch::Genome& g) { return ev.allowed(g); };
+    auto report = [&](const std::string& stage, const GeneticSearch::Result& r) {
+        for (size_t i = 0; i < r.generations.size(); ++i)
+            os << fmt::format("  {} generation {}: {} points ({} new, {} run), best {} = {}\n",
+                              stage, i, r.generations[i].members.size(), r.generations[i].fresh,
+                              ev.ran(stage, i), ss.objective,
+                              ev.shown(r.generations[i].best_fitness));
+    };
+    auto gaStage = [&](const std::string& stage, const std::vector<bool>& free,
+                       const GeneticSearch::Genome& start, uint64_t seed) {
+        GeneticSearch::Params p = ss.ga;
+        p.seed = seed;
+        size_t gen = 0;
+        auto evaluate = [&](const std::vector<GeneticSearch::Genome>& b) {
+            return ev(b, stage, gen++);
+        };
+        const auto r = GeneticSearch::run(sizes, free, start, p, evaluate, allowed);
+        report(stage, r);
+        return r;
+    };
+
+    os << fmt::format("search {} ({}): {} of {} over a grid of {:g} points; objective {} {}\n",
+                      spec.name, ss.kind, ss.kind == "ga" ? "genetic search" : "dual level",
+                      spec.axes.size() == 1 ? "1 axis" : fmt::format("{} axes", spec.axes.size()),
+                      grid, ss.maximize ? "max" : "min", ss.objective);
+    if (ss.kind == "ga") {
+        gaStage("ga", std::vector<bool>(spec.axes.size(), true),
+                GeneticSearch::Genome(spec.axes.size(), 0), ss.ga.seed);
+    } else {
+        // Level 1: every outer combination, inner axes at their first value.
+        std::vector<bool> isOuter(spec.axes.size(), false);
+        for (size_t a : ss.outer) isOuter[a] = true;
+        std::vector<size_t> inner;
+        for (size_t a = 0; a < spec.axes.size(); ++a)
+            if (!isOuter[a]) inner.push_back(a);
+        std::vector<GeneticSearch::Genome> level1;
+        GeneticSearch::Genome g(spec.axes.size(), 0);
+        for (;;) {
+            if (allowed(g)) level1.push_back(g);
+            size_t k = ss.outer.size();
+            bool done = true;
+            while (k > 0) {
+                --k;
+                if (++g[ss.outer[k]] < sizes[ss.outer[k]]) {
+                    done = false;
+                    break;
+                }
+                g[ss.outer[k]] = 0;
+            }
+            if (done) break;
+        }
+        const std::vector<double> f = ev(level1, "outer", 0);
+
+        std::vector<size_t> order(level1.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return f[a] < f[b]; });
+        std::string names;
+        for (size_t a : ss.outer) names += (names.empty() ? "" : ", ") + spec.axes[a].name;
+        os << fmt::format("  outer level: {} combinations of {} ({} run)\n", level1.size(), names,
+                          ev.ran("outer", 0));
+        size_t kept = 0;
+        for (size_t i : order) {
+            if (!std::isfinite(f[i]) || kept == ss.keep) break;
+            const std::string stage = "inner " + labels(spec, level1[i], ss.outer);
+            os << fmt::format("  {} ({} = {} at the first inner values)\n", stage, ss.objective,
+                              ev.shown(f[i]));
+            std::vector<bool> free(spec.axes.size(), false);
+            for (size_t a : inner) free[a] = true;
+            gaStage(stage, free, level1[i], ss.ga.seed + kept);
+            ++kept;
+        }
+        if (kept == 0) os << "  no outer combination is feasible: no inner search\n";
+    }
+
+    const std::vector<Point> pts = ev.points();
+    store.writePlan(spec, pts);
+    const SweepTable table(spec, pts, store);
+    for (const auto& f : table.write()) os << fmt::format("  wrote {}\n", f);
+    ev.writeLog(store.out() + "/search.csv");
+    os << fmt::format("  wrote {}/search.csv\n", store.out());
+    if (!ev.best()) {
+        os << fmt::format("{} points evaluated; none feasible\n", pts.size());
+        return false;
+    }
+    os << fmt::format("best of {} points evaluated ({:.1f}% of the grid): {} = {} at {} ({})\n",
+                      pts.size(), 100.0 * static_cast<double>(pts.size()) / grid, ss.objective,
+                      ev.shown(ev.bestValue()), SweepPlan::describe(spec, *ev.best()),
+                      ev.best()->id);
+    return true;
+}
+
+}  // namespace wsc::tb::sweep
