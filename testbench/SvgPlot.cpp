@@ -33,7 +33,11 @@ double niceStep(double range) {
 }  // namespace
 
 std::string SvgPlot::render() const {
-    const double W = 720, H = 440, L = 70, R = 180, T = 40, B = 50;
+    // The legend column widens with the longest series name (about 7 px a character at 12 px).
+    size_t longest = 0;
+    for (const auto& s : series_) longest = std::max(longest, s.name.size());
+    const double R = std::max(180.0, 45.0 + 7.0 * static_cast<double>(longest));
+    const double W = 540 + R, H = 440, L = 70, T = 40, B = 50;
     double xmax = 0, ymax = 0;
     for (const auto& s : series_)
         for (auto [x, y] : s.points) xmax = std::max(xmax, x), ymax = std::max(ymax, y);

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -42,6 +44,28 @@ RunSummary LocalExecutor::run(const SweepSpec& spec, const std::vector<const Poi
     std::vector<std::unique_ptr<PointProcess>> running;
     size_t next = 0;
     const size_t width = std::to_string(todo.size()).size();
+    // On a terminal, a live bar on stderr between the per-point lines (which go to `log`).
+    const bool tty = isatty(2) != 0;
+    auto lastBar = t0 - std::chrono::seconds(1);
+    bool barShown = false;
+    auto clearBar = [&] {
+        if (barShown) std::fputs("\r\033[K", stderr);
+        barShown = false;
+    };
+    auto drawBar = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        if (!tty || now - lastBar < std::chrono::milliseconds(500)) return;
+        lastBar = now;
+        const double el = std::chrono::duration<double>(now - t0).count();
+        const size_t n = todo.empty() ? 0 : 30 * sum.ran / todo.size();
+        const std::string eta =
+            sum.ran ? duration(el / sum.ran * (todo.size() - sum.ran)) : std::string("?");
+        std::fprintf(stderr, "\r\033[K[%s%s] %zu/%zu done, %zu running, %s elapsed, ETA %s",
+                     std::string(n, '#').c_str(), std::string(30 - n, '.').c_str(), sum.ran,
+                     todo.size(), running.size(), duration(el).c_str(), eta.c_str());
+        std::fflush(stderr);
+        barShown = true;
+    };
     while ((next < todo.size() || !running.empty()) && !gStop) {
         while (running.size() < jobs && next < todo.size() && !gStop) {
             running.push_back(
@@ -67,11 +91,14 @@ RunSummary LocalExecutor::run(const SweepSpec& spec, const std::vector<const Poi
                                            p.id, SweepPlan::describe(spec, p));
             if (left) line += fmt::format("  (ETA {})", duration(el / sum.ran * left));
             if (s.status != "ok") line += fmt::format("\n    exit {}: {}", s.exit_code, s.error);
+            clearBar();
             log << line << std::endl;
             running.erase(running.begin() + static_cast<long>(i));
         }
         if (!any) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        drawBar();
     }
+    clearBar();
     if (gStop) {
         for (auto& r : running) r->kill();
         sum.interrupted = true;

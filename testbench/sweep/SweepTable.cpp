@@ -184,8 +184,27 @@ void SweepTable::plot(const PlotSpec& ps, const std::string& path) const {
         s.points.emplace_back(x, *r.numeric[ym]);
     }
     std::string xlabel = ps.x;
-    if (xa != SweepSpec::npos && !spec_.axes[xa].unit.empty())
-        xlabel += " (" + spec_.axes[xa].unit + ")";
+    if (xa != SweepSpec::npos) {
+        // The unit: a range's, else what every label has after its number ("4 TB/s").
+        std::string unit = spec_.axes[xa].unit;
+        for (size_t i = 0; unit.empty() && i < spec_.axes[xa].values.size(); ++i) {
+            const std::string& l = spec_.axes[xa].values[i].label;
+            char* end = nullptr;
+            std::strtod(l.c_str(), &end);
+            std::string rest(end);
+            rest.erase(0, rest.find_first_not_of(' '));
+            if (rest.empty()) break;
+            bool same = true;
+            for (const auto& v : spec_.axes[xa].values) {
+                const std::string& o = v.label;
+                same = same && o.size() > rest.size() &&
+                       o.compare(o.size() - rest.size(), rest.size(), rest) == 0;
+            }
+            if (same) unit = rest;
+            break;
+        }
+        if (!unit.empty()) xlabel += " (" + unit + ")";
+    }
     std::string title = fmt::format("{}: {} vs {}", spec_.name, ps.y, ps.x);
     for (const auto& [wa, l] : ps.where) title += fmt::format(", {}={}", spec_.axes[wa].name, l);
     SvgPlot plot(title, xlabel, ps.y);
