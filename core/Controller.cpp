@@ -116,7 +116,7 @@ void Controller::retire(uint64_t now) {
         // Work whose end was not known at issue (an arrival, a memory answer) is traced here.
         if (trace_ && (o.kind == Op::Recv || o.kind == Op::DmaMem || o.kind == Op::DmaGet))
             traceWork(o.kind == Op::Recv ? TraceUnit::Recv : TraceUnit::Dma, o.pc, o.begin, o.done,
-                      0);
+                      0, o.stream, o.seq);
         o.kind = Op::Free;
         free_ops_.push_back(s);
     }
@@ -303,10 +303,11 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint8_t st = cur_->index;
             const uint64_t key = i.route != kNoRouteId ? Mailbox::routeKey(i.route, st)
                                                        : Mailbox::coreKey(i.peer, st);
-            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(mb_.nextSendSeq(key), st),
-                        snapshot(i.a, i.bytes), now);
+            const uint32_t seq = mb_.nextSendSeq(key);
+            sendMessage(i.peer, i.route, i.bytes, MessageTag::data(seq, st), snapshot(i.a, i.bytes),
+                        now);
             newOp(Op::Send, i.a, kNoBuf, kNoBuf, now, end);
-            if (trace_) traceWork(TraceUnit::Send, cur_->pc, now, end, 0);
+            if (trace_) traceWork(TraceUnit::Send, cur_->pc, now, end, 0, st, seq);
             break;
         }
         case Opcode::Recv: {
@@ -316,6 +317,7 @@ void Controller::issue(const Instruction& i, uint64_t now) {
             const uint32_t seq = mb_.nextRecvSeq(key);
             const uint32_t op = newOp(Op::Recv, kNoBuf, kNoBuf, i.c, now, noc::kNever);
             ops_[op].bytes = i.bytes;
+            ops_[op].seq = seq;
             Mailbox::Arrival a;
             if (mb_.take(key, seq, a)) {
                 land(a, op, now + 1);
@@ -507,8 +509,8 @@ void Controller::blocked(uint64_t now) {
     busy();
 }
 
-void Controller::traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end,
-                           uint64_t work) const {
+void Controller::traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end, uint64_t work,
+                           uint8_t stream, uint32_t seq) const {
     const Instruction& i = prog_->code()[pc];
     TraceSpan s;
     s.core = id_;
@@ -521,6 +523,8 @@ void Controller::traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t
     s.work = work;
     s.peer = i.peer, s.route = i.route;
     s.peer2 = i.peer2, s.route2 = i.route2;
+    s.stream = stream;
+    s.seq = seq;
     trace_->onSpan(s);
 }
 

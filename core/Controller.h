@@ -70,6 +70,7 @@ class Controller {
         uint64_t begin = 0;  // issue cycle and instruction, for traces
         uint32_t pc = 0;
         uint8_t stream = 0;
+        uint32_t seq = TraceSpan::kNoSeq;  // a receive's message number, for traces
     };
     struct Counter {
         uint32_t key;
@@ -114,7 +115,8 @@ class Controller {
     void blocked(uint64_t now);
     uint32_t newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uint64_t now, uint64_t done);
     // Tells the sink about instruction `pc`'s work on `unit` over [begin, end).
-    void traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end, uint64_t work) const;
+    void traceWork(TraceUnit unit, uint32_t pc, uint64_t begin, uint64_t end, uint64_t work,
+                   uint8_t stream = 0, uint32_t seq = TraceSpan::kNoSeq) const;
     void land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle);
     void releaseRx(uint64_t bytes);
     bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[b] == 0; }

@@ -31,6 +31,13 @@ struct TraceSpan {
     // The other side: destination of a send / put, source of a recv / get, source of a relay.
     uint32_t peer = firmware::kNoCore, route = firmware::kNoRouteId;
     uint32_t peer2 = firmware::kNoCore, route2 = firmware::kNoRouteId;  // RELAY destination
+    // A SEND's or RECV's message: its stream (the instruction stream of the sender, which the
+    // receiver's matching stream shares) and its number in the (peer or route, stream) sequence
+    // (core/Mailbox). With the two cores (or the route) it names the message, so a trace can
+    // join a send to its receive. kNoSeq for other work.
+    static constexpr uint32_t kNoSeq = 0xFFFFFFFFu;
+    uint8_t stream = 0;
+    uint32_t seq = kNoSeq;
 };
 
 }  // namespace wsc::core

@@ -32,6 +32,31 @@ void appendUs(fmt::memory_buffer& b, uint64_t ps) {
 }
 }  // namespace
 
+PerfettoTrace::Unit PerfettoTrace::parseUnit(const std::string& u) {
+    if (u == "cycles") return Unit::Cycles;
+    if (u == "ns") return Unit::Ns;
+    throw std::invalid_argument("--perfetto-unit: expected cycles or ns, got '" + u + "'");
+}
+
+void PerfettoTrace::appendTime(fmt::memory_buffer& b, uint64_t cycle) const {
+    if (unit_ == Unit::Cycles)
+        fmt::format_to(std::back_inserter(b), "{}", cycle);
+    else
+        appendUs(b, ps(cycle));
+}
+
+void PerfettoTrace::appendDuration(fmt::memory_buffer& b, uint64_t begin, uint64_t end) const {
+    if (unit_ == Unit::Cycles)
+        fmt::format_to(std::back_inserter(b), "{}", end - begin);
+    else
+        appendUs(b, ps(end) - ps(begin));
+}
+
+void PerfettoTrace::flow(const std::string& name, uint32_t from_pid, uint32_t from_tid,
+                         uint64_t from_cycle, uint32_t to_pid, uint32_t to_tid, uint64_t to_cycle) {
+    flows_.push_back({intern(name), from_pid, from_tid, to_pid, to_tid, from_cycle, to_cycle});
+}
+
 uint64_t PerfettoTrace::ps(uint64_t cycle) const {
     return static_cast<uint64_t>(std::llround(double(cycle) * psPerCycle_));
 }
@@ -84,7 +109,11 @@ void PerfettoTrace::write(std::ostream& os) const {
             b.clear();
         }
     };
-    fmt::format_to(std::back_inserter(b), "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    fmt::format_to(std::back_inserter(b),
+                   "{{\"displayTimeUnit\":\"ns\",\"otherData\":{{\"time_unit\":\"{}\"}},"
+                   "\"traceEvents\":[\n",
+                   unit_ == Unit::Cycles ? "cycles: the viewer's 1 us is 1 cycle"
+                                         : "real time at the NoC clock");
     for (const Meta& m : meta_) {
         static const char* const names[] = {"process_name", "process_sort_index", "thread_name",
                                             "thread_sort_index"};
@@ -101,9 +130,9 @@ void PerfettoTrace::write(std::ostream& os) const {
         fmt::format_to(std::back_inserter(b),
                        "{}{{\"ph\":\"X\",\"name\":{},\"pid\":{},\"tid\":{},\"ts\":", sep, q[s.name],
                        s.pid, s.tid);
-        appendUs(b, ps(s.begin));
+        appendTime(b, s.begin);
         fmt::format_to(std::back_inserter(b), ",\"dur\":");
-        appendUs(b, ps(s.end) - ps(s.begin));
+        appendDuration(b, s.begin, s.end);
         if (s.nargs) {
             for (uint32_t a = 0; a < s.nargs; ++a) {
                 const Arg& g = args_[s.args_at + a];
@@ -120,8 +149,24 @@ void PerfettoTrace::write(std::ostream& os) const {
         fmt::format_to(std::back_inserter(b),
                        "{}{{\"ph\":\"C\",\"name\":{},\"pid\":{},\"tid\":0,\"ts\":", sep, q[c.name],
                        c.pid);
-        appendUs(b, ps(c.cycle));
+        appendTime(b, c.cycle);
         fmt::format_to(std::back_inserter(b), ",\"args\":{{\"value\":{}}}}}", c.value);
+        sep = ",\n";
+        flush(false);
+    }
+    for (size_t i = 0; i < flows_.size(); ++i) {
+        const Flow& f = flows_[i];
+        fmt::format_to(std::back_inserter(b),
+                       "{}{{\"ph\":\"s\",\"id\":{},\"name\":{},\"cat\":\"flow\",\"pid\":{},"
+                       "\"tid\":{},\"ts\":",
+                       sep, i + 1, q[f.name], f.from_pid, f.from_tid);
+        appendTime(b, f.from);
+        fmt::format_to(std::back_inserter(b),
+                       "}},\n{{\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"name\":{},\"cat\":"
+                       "\"flow\",\"pid\":{},\"tid\":{},\"ts\":",
+                       i + 1, q[f.name], f.to_pid, f.to_tid);
+        appendTime(b, f.to);
+        b.push_back('}');
         sep = ",\n";
         flush(false);
     }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "testbench/CliArgs.h"
 
@@ -95,7 +96,8 @@ void CoreTimelineRecorder::onSpan(const core::TraceSpan& s) {
     const uint64_t end = std::min(s.end, cut_);
     if (end <= s.begin) return;
     traced_[slot_[s.core]].work[static_cast<size_t>(s.unit)].push_back(
-        {s.begin, end, s.bytes, s.work, s.pc, s.peer, s.route, s.peer2, s.route2, 1, s.op});
+        {s.begin, end, s.bytes, s.work, s.pc, s.peer, s.route, s.peer2, s.route2, 1, s.op, s.stream,
+         s.seq});
     ++records_;
 }
 
@@ -106,6 +108,42 @@ void CoreTimelineRecorder::finish(uint64_t last) {
         emitCore(t, end);
         cores_->setTraceSink(t.core, nullptr);
     }
+    emitFlows();
+}
+
+void CoreTimelineRecorder::emitFlows() {
+    // A message is (sender, receiver, stream) or (route, stream), and its number.
+    using Key = std::tuple<bool, uint32_t, uint32_t, uint8_t>;
+    auto sendKey = [](const Msg& m) {
+        return m.route != firmware::kNoRouteId ? Key{true, m.route, 0, m.stream}
+                                               : Key{false, m.core, m.peer, m.stream};
+    };
+    auto recvKey = [](const Msg& m) {
+        return m.route != firmware::kNoRouteId ? Key{true, m.route, 0, m.stream}
+                                               : Key{false, m.peer, m.core, m.stream};
+    };
+    std::map<Key, std::vector<const Msg*>> recvs;
+    for (const Msg& r : recvs_)
+        if (r.seq != core::TraceSpan::kNoSeq) recvs[recvKey(r)].push_back(&r);
+    for (auto& [k, v] : recvs)
+        std::sort(v.begin(), v.end(), [](const Msg* a, const Msg* b) { return a->seq < b->seq; });
+    for (const Msg& s : sends_) {
+        if (s.seq == core::TraceSpan::kNoSeq) continue;
+        auto it = recvs.find(sendKey(s));
+        if (it == recvs.end()) continue;
+        const auto& v = it->second;
+        // The receive spans whose messages [seq, seq + ops) overlap this send's.
+        auto r = std::upper_bound(v.begin(), v.end(), s.seq,
+                                  [](uint32_t seq, const Msg* m) { return seq < m->seq; });
+        if (r != v.begin()) --r;
+        for (; r != v.end() && (*r)->seq < s.seq + s.ops; ++r) {
+            if ((*r)->seq + (*r)->ops <= s.seq) continue;
+            trace_.flow("message", s.pid, s.tid, s.begin, (*r)->pid, (*r)->tid, (*r)->begin);
+            ++flows_;
+        }
+    }
+    std::vector<Msg>().swap(sends_);
+    std::vector<Msg>().swap(recvs_);
 }
 
 void CoreTimelineRecorder::emitCore(Traced& t, uint64_t end) {
@@ -124,13 +162,14 @@ void CoreTimelineRecorder::emitCore(Traced& t, uint64_t end) {
     }
     std::vector<Charge>().swap(t.charges);
     for (size_t u = 0; u < kUnits; ++u) {
-        emitUnit(pid, static_cast<core::TraceUnit>(u), t.work[u], end);
+        emitUnit(t.core, pid, static_cast<core::TraceUnit>(u), t.work[u], end);
         std::vector<Work>().swap(t.work[u]);
     }
 }
 
-void CoreTimelineRecorder::emitUnit(uint32_t pid, core::TraceUnit unit, std::vector<Work>& w,
-                                    uint64_t end) {
+void CoreTimelineRecorder::emitUnit(uint32_t core, uint32_t pid, core::TraceUnit unit,
+                                    std::vector<Work>& w, uint64_t end) {
+    const bool msgs = unit == core::TraceUnit::Send || unit == core::TraceUnit::Recv;
     std::sort(w.begin(), w.end(), [](const Work& a, const Work& b) {
         return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });
@@ -138,8 +177,11 @@ void CoreTimelineRecorder::emitUnit(uint32_t pid, core::TraceUnit unit, std::vec
     std::vector<Work> merged;
     for (const Work& x : w) {
         Work* l = merged.empty() ? nullptr : &merged.back();
+        // Messages merge only in a row (a loop's sends to one peer are numbered in order).
+        const bool inRow = !msgs || (l && l->stream == x.stream &&
+                                     l->seq != core::TraceSpan::kNoSeq && x.seq == l->seq + l->ops);
         if (l && l->end == x.begin && l->op == x.op && l->pc == x.pc && l->peer == x.peer &&
-            l->route == x.route) {
+            l->route == x.route && inRow) {
             l->end = x.end;
             l->bytes += x.bytes;
             l->work += x.work;
@@ -166,6 +208,10 @@ void CoreTimelineRecorder::emitUnit(uint32_t pid, core::TraceUnit unit, std::vec
         }
         lane_end[lane] = e;
         trace_.span(pid, lane_tid[lane], firmware::opcodeName(x.op), x.begin, e, argsOf(unit, x));
+        if (msgs)
+            (unit == core::TraceUnit::Send ? sends_ : recvs_)
+                .push_back(
+                    {core, pid, lane_tid[lane], x.peer, x.route, x.seq, x.ops, x.stream, x.begin});
     }
 }
 

@@ -6,6 +6,9 @@
 // instruction index and bytes / MACs / elements / peer as args. Operations that overlap on one
 // unit (two receives posted, DMA queue depth > 1) go to extra lanes "send 2", ...; back-to-back
 // runs of the same instruction (a loop) merge into one span with "ops": count.
+// Each message between two traced cores gets a flow arrow from its SEND span to its RECV span
+// (joined by sender, receiver or route, stream and sequence number: core::TraceSpan); a merged
+// span carries the flows of all its messages, one arrow per pair of spans.
 // Size: spans are kept compactly until finish(); after `max_spans` records the trace stops at
 // that cycle (truncatedAt()) and the cores are detached, so a huge run costs bounded memory and
 // nothing more once the cap is hit. `cores` selects which cores are traced (empty: all).
@@ -50,6 +53,7 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
 
     uint32_t tracedCores() const { return static_cast<uint32_t>(traced_.size()); }
     uint32_t tracks() const { return tracks_; }
+    uint64_t flows() const { return flows_; }
     // The cycle the trace stops at because of max_spans, or noc::kNever if it is complete.
     uint64_t truncatedAt() const { return cut_; }
 
@@ -74,14 +78,24 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
         uint64_t begin, end, bytes, work;
         uint32_t pc, peer, route, peer2, route2, ops;
         firmware::Opcode op;
+        uint8_t stream;
+        uint32_t seq;  // first message number (ops messages in a row when merged)
     };
+    // A SEND or RECV span as written, for the flow arrows.
+    struct Msg {
+        uint32_t core, pid, tid, peer, route, seq, ops;
+        uint8_t stream;
+        uint64_t begin;
+    };
+    void emitFlows();
     struct Traced {
         uint32_t core;
         std::vector<Charge> charges;
         std::array<std::vector<Work>, kUnits> work;
     };
     void emitCore(Traced& t, uint64_t end);
-    void emitUnit(uint32_t pid, core::TraceUnit unit, std::vector<Work>& w, uint64_t end);
+    void emitUnit(uint32_t core, uint32_t pid, core::TraceUnit unit, std::vector<Work>& w,
+                  uint64_t end);
     std::vector<hw::PerfettoTrace::Arg>& argsOf(core::TraceUnit unit, const Work& w);
 
     hw::PerfettoTrace& trace_;
@@ -93,6 +107,8 @@ class CoreTimelineRecorder : public RunObserver, public core::CoreTraceSink {
     uint64_t records_ = 0;
     uint64_t cut_;
     uint32_t tracks_ = 0;
+    uint64_t flows_ = 0;
+    std::vector<Msg> sends_, recvs_;
     std::vector<hw::PerfettoTrace::Arg> args_;
     uint32_t k_pc_ = 0, k_ops_ = 0, k_bytes_ = 0, k_macs_ = 0, k_elems_ = 0, k_to_ = 0, k_from_ = 0,
              k_route_ = 0, k_route_to_ = 0;

@@ -64,6 +64,10 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     CliArgs::addBytes(c, "--max-memory", o.max_memory,
                       "refuse a run whose estimated memory exceeds SIZE, e.g. 8GB (default: the "
                       "memory available, MemAvailable)");
+    c->add_option("--perfetto-unit", o.perfetto_unit,
+                  "time unit of the Perfetto trace: ns (real time at the NoC clock, default) or "
+                  "cycles (the viewer's us reads as cycles)")
+        ->check(CLI::IsMember({"ns", "cycles"}));
     c->add_option("--perfetto-cores", o.perfetto_cores,
                   "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
     CliArgs::addUInt(c, "--perfetto-max-spans", o.perfetto_max_spans, 0, UINT64_MAX,
@@ -201,10 +205,10 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
 
     // Outputs: checked before the first run.
     const CLI::App* sub = kernel->get_subcommands().front();
-    if (o.perfetto.empty() &&
-        (sub->count("--perfetto-cores") || sub->count("--perfetto-max-spans")))
+    if (o.perfetto.empty() && (sub->count("--perfetto-cores") ||
+                               sub->count("--perfetto-max-spans") || sub->count("--perfetto-unit")))
         throw std::invalid_argument(
-            "--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
+            "--perfetto-cores, --perfetto-max-spans and --perfetto-unit need --perfetto FILE.json");
     // Flags the chosen algorithm does not use (with --compare each applies where it can).
     const auto given = [sub](const char* flag) {
         const CLI::Option* opt = sub->get_option_no_throw(flag);
@@ -273,6 +277,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                                       base.k, base.n, KernelTestbench::meshName(s), o.config);
                 out = std::make_unique<RunOutputs>(sc, outputPath(o.heatmap, several, s),
                                                    outputPath(o.perfetto, several, s), trace);
+                out->setPerfettoUnit(o.perfetto_unit);
                 ro.observers = out->observers();
                 if (!stats_path.empty()) ro.stats = &stats;
             }

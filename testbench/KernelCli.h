@@ -27,6 +27,7 @@ class KernelCli {
         // Run outputs (RunOutputs, as `wsc run`): with several runs (--compare, a mesh list)
         // each run writes its own file, ".<algo>.<mesh>" inserted before the extension.
         std::string stats, heatmap, perfetto, perfetto_cores, firmware_text;
+        std::string perfetto_unit = "ns";
         uint64_t perfetto_max_spans = 1000000;  // CoreTimelineRecorder::kDefaultMaxSpans
         uint64_t max_memory = 0;                // --max-memory; 0: the memory available
     };

@@ -112,6 +112,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
     c->add_option("--perfetto", o.perfetto,
                   "Chrome/Perfetto trace of the last simulated run: a process per die, a track "
                   "per unit (compute, vector, send, receive, dma, wait)");
+    c->add_option("--perfetto-unit", o.perfetto_unit,
+                  "time unit of the Perfetto trace: ns (real time at the NoC clock, default) or "
+                  "cycles (the viewer's us reads as cycles)")
+        ->check(CLI::IsMember({"ns", "cycles"}));
 }
 
 firmware::DType parseDType(const std::string& s) {
@@ -321,6 +325,8 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                      {o.perfetto, "--perfetto"},
                                      {o.table, "--table"}})
         if (!path.empty()) CliArgs::checkOutput(path, flag, inputs);
+    if (o.perfetto.empty() && o.perfetto_unit != "ns")
+        throw std::invalid_argument("--perfetto-unit needs --perfetto FILE.json");
     if (!o.table.empty() && o.compare.empty() && o.compare_mappings.empty())
         throw std::invalid_argument(
             "--table writes the --compare table; give --compare or --compare-mappings");
@@ -363,6 +369,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         opt.energy = hwc.energy;
         if (last && (!o.heatmap.empty() || !o.perfetto.empty())) {
             outputs = std::make_unique<RunOutputs>(sc, o.heatmap, o.perfetto);
+            outputs->setPerfettoUnit(o.perfetto_unit);
             opt.observers = outputs->observers();
         }
         LlmResult r;

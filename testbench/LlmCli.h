@@ -27,6 +27,7 @@ class LlmCli {
         bool full = false, memory_only = false;
         bool offload = false;  // train: checkpoint offload to stages with free memory
         std::string stats, heatmap, perfetto, table;
+        std::string perfetto_unit = "ns";
         std::string bench_out, bench_root = ".";
         bool bench_quick = false;
         const RunProvenance* provenance = nullptr;  // the --stats header (main sets it)

@@ -31,6 +31,10 @@ class RunOutputs {
                CoreTimelineRecorder::Options trace = {});
     // --heatmap-scale: the utilization drawn red (0: auto, the busiest link).
     void setHeatmapScale(double max_utilization) { heatmap_scale_ = max_utilization; }
+    // --perfetto-unit: times of the trace in cycles or real time (hw::PerfettoTrace::Unit).
+    void setPerfettoUnit(const std::string& unit) {
+        if (trace_) trace_->setUnit(hw::PerfettoTrace::parseUnit(unit));
+    }
 
     std::vector<RunObserver*> observers();
     // After the run: compute energy, write heatmaps and trace, print their summary to `os` and

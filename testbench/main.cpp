@@ -121,6 +121,7 @@ struct OutputOpts {
     std::string stats, vcd, trace, rtl_fst;
     std::string heatmap, perfetto;
     std::string perfetto_cores;
+    std::string perfetto_unit = "ns";
     double heatmap_scale = 0;
     uint64_t perfetto_max_spans = tb::CoreTimelineRecorder::kDefaultMaxSpans;
     // `sc`'s chip bounds the core indices of --perfetto-cores.
@@ -154,6 +155,10 @@ void addOutputFlags(CLI::App* app, OutputOpts& o) {
         "--perfetto", o.perfetto,
         "write a Chrome/Perfetto trace JSON: per core a state track and one track per unit "
         "(compute, vector, send, receive, dma, relay), NoC phases and counters");
+    app->add_option("--perfetto-unit", o.perfetto_unit,
+                    "time unit of the Perfetto trace: ns (real time at the NoC clock, default) or "
+                    "cycles (the viewer's us reads as cycles)")
+        ->check(CLI::IsMember({"ns", "cycles"}));
     app->add_option("--perfetto-cores", o.perfetto_cores,
                     "cores in the Perfetto trace: indices and ranges, e.g. 0-15,32 (default: all)");
     CliArgs::addUInt(app, "--perfetto-max-spans", o.perfetto_max_spans, 0, UINT64_MAX,
@@ -173,9 +178,10 @@ void checkRunFlags(const CLI::App* app, const OutputOpts& o, const hw::ScenarioC
         throw UsageError("--trace needs --vcd FILE (it picks the routers of the waveform)");
     if (o.heatmap.empty() && app->count("--heatmap-scale"))
         throw UsageError("--heatmap-scale needs --heatmap FILE.svg");
-    if (o.perfetto.empty() &&
-        (app->count("--perfetto-cores") || app->count("--perfetto-max-spans")))
-        throw UsageError("--perfetto-cores and --perfetto-max-spans need --perfetto FILE.json");
+    if (o.perfetto.empty() && (app->count("--perfetto-cores") ||
+                               app->count("--perfetto-max-spans") || app->count("--perfetto-unit")))
+        throw UsageError(
+            "--perfetto-cores, --perfetto-max-spans and --perfetto-unit need --perfetto FILE.json");
     const std::string what = mode == "sweep"         ? "a sweep (--sweep)"
                              : mode == "fault sweep" ? "a fault sweep (--fault-rates)"
                                                      : fmt::format("a {} run", mode);
@@ -226,6 +232,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvena
     opt.progress = true;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
     outputs.setHeatmapScale(o.heatmap_scale);
+    outputs.setPerfettoUnit(o.perfetto_unit);
     opt.observers = outputs.observers();
     tb::TrafficResult r = tb::TrafficTestbench::run(sc.noc, sc.traffic, shell, opt);
     tb::TrafficTestbench::printReport(std::cout, sc.noc, sc.traffic, r);
@@ -286,6 +293,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance
     if (!o.stats.empty()) opt.stats = &stats;
     tb::RunOutputs outputs(sc, o.heatmap, o.perfetto, o.traceOptions(sc));
     outputs.setHeatmapScale(o.heatmap_scale);
+    outputs.setPerfettoUnit(o.perfetto_unit);
     opt.observers = outputs.observers();
     tb::ProgressObserver progress;
     opt.observers.push_back(&progress);

@@ -279,3 +279,58 @@ TEST_CASE("kernel: --compare writes one file per run with .<algo>.<mesh> before 
     // The table has the energy columns, filled.
     CHECK_THAT(report, Catch::Contains("| energy uJ | avg power W |"));
 }
+
+TEST_CASE(
+    "kernel: --perfetto draws one arrow per message from its send to its receive, in cycles") {
+    std::string report;
+    REQUIRE(cli("kernel gemm --algo meshgemm --mesh 4 --shape 32 --config " + config() +
+                    " --perfetto ko_flows.json --perfetto-unit cycles --stats ko_flows_stats.json",
+                report) == 0);
+    const nlohmann::json t = nlohmann::json::parse(slurp("ko_flows.json"));
+    CHECK(t["otherData"]["time_unit"] == "cycles: the viewer's 1 us is 1 cycle");
+    struct Span {
+        uint64_t ts, end;
+        std::string name;
+        uint64_t ops;
+    };
+    std::map<std::pair<uint64_t, uint64_t>, std::vector<Span>> spans;  // (pid, tid) -> spans
+    uint64_t sendOps = 0, recvOps = 0, lastEnd = 0;
+    for (const auto& e : t["traceEvents"]) {
+        if (e["ph"] != "X") continue;
+        // Cycles: integers, a span's end is a cycle.
+        REQUIRE(e["ts"].is_number_unsigned());
+        REQUIRE(e["dur"].is_number_unsigned());
+        const uint64_t ops = e.contains("args") ? e["args"].value("ops", uint64_t{1}) : 1;
+        const Span s{e["ts"], e["ts"].get<uint64_t>() + e["dur"].get<uint64_t>(), e["name"], ops};
+        spans[{e["pid"], e["tid"]}].push_back(s);
+        sendOps += s.name == "send" ? ops : 0;
+        recvOps += s.name == "recv" ? ops : 0;
+        lastEnd = std::max(lastEnd, s.end);
+    }
+    // The trace ends at the kernel's last cycle (state tracks tile the run).
+    const nlohmann::json st = nlohmann::json::parse(slurp("ko_flows_stats.json"));
+    CHECK(lastEnd == st["kernel"]["cycles"].get<uint64_t>());
+    // Every flow starts in a send span and finishes in a recv span of another core, with an id
+    // used exactly twice ("s" then "f").
+    std::map<uint64_t, int> ids;
+    uint64_t starts = 0;
+    for (const auto& e : t["traceEvents"]) {
+        if (e["ph"] != "s" && e["ph"] != "f") continue;
+        const std::string want = e["ph"] == "s" ? "send" : "recv";
+        bool bound = false;
+        for (const Span& s : spans[{e["pid"], e["tid"]}])
+            bound = bound || (s.name == want && s.ts <= e["ts"].get<uint64_t>() &&
+                              e["ts"].get<uint64_t>() < std::max(s.end, s.ts + 1));
+        INFO(e.dump());
+        CHECK(bound);
+        if (e["ph"] == "f") CHECK(e["bp"] == "e");
+        ++ids[e["id"].get<uint64_t>()];
+        starts += e["ph"] == "s";
+    }
+    for (const auto& [id, n] : ids) CHECK(n == 2);
+    // Every message between the (all traced) cores is drawn: one arrow per send op here, as no
+    // two sends of this schedule merge into one span.
+    CHECK(sendOps > 0);
+    CHECK(sendOps == recvOps);
+    CHECK(starts == sendOps);
+}

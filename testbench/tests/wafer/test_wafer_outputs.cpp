@@ -354,3 +354,46 @@ TEST_CASE("outputs: NoC counter samples grow with the log of the run length, not
     CHECK(trace.counters() > 2 * 4000 * 7);
     CHECK(trace.spans() == 1);
 }
+
+TEST_CASE("outputs: a Perfetto trace in cycles or ns, with flow arrows") {
+    hw::PerfettoTrace trace(1.5e9);  // 666.67 ps a cycle: ns values are not whole
+    const uint32_t p = trace.process("core 0"), q = trace.process("core 1");
+    const uint32_t ts = trace.track(p, "send", 1), tr = trace.track(q, "receive", 1);
+    trace.span(p, ts, "send", 3, 10);
+    trace.span(q, tr, "recv", 2, 40);
+    trace.flow("message", p, ts, 3, q, tr, 2);
+    CHECK(trace.flows() == 1);
+    auto parsed = [&] {
+        std::ostringstream os;
+        trace.write(os);
+        return nlohmann::json::parse(os.str());
+    };
+    auto find = [](const nlohmann::json& j, const std::string& ph) {
+        for (const auto& e : j["traceEvents"])
+            if (e["ph"] == ph) return e;
+        FAIL("no event " << ph);
+        return nlohmann::json();
+    };
+    // Default: microseconds at the clock, exact to the picosecond.
+    nlohmann::json j = parsed();
+    CHECK(j["otherData"]["time_unit"] == "real time at the NoC clock");
+    CHECK(find(j, "X")["ts"].get<double>() == Approx(0.002));      // 3 cycles = 2 ns
+    CHECK(find(j, "X")["dur"].get<double>() == Approx(0.004667));  // 7 cycles
+    CHECK(find(j, "s")["ts"].get<double>() == Approx(0.002));
+    // Cycles: the cycle numbers themselves.
+    trace.setUnit(hw::PerfettoTrace::parseUnit("cycles"));
+    j = parsed();
+    CHECK(j["otherData"]["time_unit"] == "cycles: the viewer's 1 us is 1 cycle");
+    CHECK(find(j, "X")["ts"] == 3);
+    CHECK(find(j, "X")["dur"] == 7);
+    const nlohmann::json s = find(j, "s"), f = find(j, "f");
+    CHECK(s["ts"] == 3);
+    CHECK(s["pid"] == p);
+    CHECK(s["tid"] == ts);
+    CHECK(f["ts"] == 2);
+    CHECK(f["pid"] == q);
+    CHECK(f["tid"] == tr);
+    CHECK(f["bp"] == "e");  // bound to the enclosing slice: the receive
+    CHECK(s["id"] == f["id"]);
+    CHECK_THROWS_AS(hw::PerfettoTrace::parseUnit("us"), std::invalid_argument);
+}
