@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "noc/GtkwSaveFile.h"
+
 namespace wsc::noc {
 
 using namespace sc_core;
@@ -102,6 +104,14 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
     tf_->set_time_unit(1, SC_PS);
     traced_net_ = &net;
     const Topology& t = net.topology();
+    sc_trace(tf_, cycle_signal_, "cycle", 64);
+    const double period_ps = period_.to_seconds() * 1e12;
+    // The save file names the VCD as written next to it (GTKWave also looks beside the save file).
+    const std::string vcd_name = base.substr(base.find_last_of('/') + 1) + ".vcd";
+    GtkwSaveFile gtkw(vcd_name, period_ps);
+    // 100 cycles across the wave pane of the default window (1600 px less the tree and names).
+    gtkw.window(0, 100, 1000);
+    gtkw.signal("SystemC.cycle", 64, GtkwSaveFile::Radix::Decimal);
     for (uint32_t r : routers) {
         if (r >= t.routers())
             throw std::invalid_argument(
@@ -113,22 +123,49 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
         p->valid.assign(rt.ports(), false);
         p->vc.assign(rt.ports(), 0);
         p->credits.assign(rt.ports() * rt.vcs(), 0);
+        for (auto* v : {&p->packet, &p->flit, &p->src, &p->dst, &p->tail}) v->assign(rt.ports(), 0);
         std::string rn = fmt::format("r{}_{}", t.x(r), t.y(r));
+        const std::string scope = "SystemC." + rn;
+        using R = GtkwSaveFile::Radix;
+        gtkw.comment(fmt::format("router {} ({}), flits leaving each output:", r, rn));
+        std::vector<std::string> ins;
+        std::string ports;
         for (uint32_t port = 0; port < rt.ports(); ++port) {
             std::string pn = Topology::portName(static_cast<uint8_t>(port));
             sc_trace(tf_, p->occupancy[port], fmt::format("{}.in_{}.occupancy", rn, pn), 16);
+            ins.push_back(fmt::format("{}.in_{}.occupancy", scope, pn));
+            ports += (ports.empty() ? "in_" : ", in_") + pn;
             if (rt.outLink(static_cast<uint8_t>(port)) == Router::kNoLink) continue;
-            sc_trace(tf_, p->valid[port], fmt::format("{}.out_{}.flit_valid", rn, pn), 1);
-            sc_trace(tf_, p->vc[port], fmt::format("{}.out_{}.vc", rn, pn), 8);
+            const std::string o = fmt::format("{}.out_{}", rn, pn);
+            sc_trace(tf_, p->valid[port], o + ".flit_valid", 1);
+            sc_trace(tf_, p->vc[port], o + ".vc", 8);
+            sc_trace(tf_, p->packet[port], o + ".packet", 32);
+            sc_trace(tf_, p->flit[port], o + ".flit", 16);
+            sc_trace(tf_, p->src[port], o + ".src", 32);
+            sc_trace(tf_, p->dst[port], o + ".dst", 32);
+            sc_trace(tf_, p->tail[port], o + ".tail", 1);
             for (uint32_t v = 0; v < rt.vcs(); ++v)
-                sc_trace(tf_, p->credits[port * rt.vcs() + v],
-                         fmt::format("{}.out_{}.credits_vc{}", rn, pn, v), 8);
+                sc_trace(tf_, p->credits[port * rt.vcs() + v], fmt::format("{}.credits_vc{}", o, v),
+                         8);
+            const std::string g = "SystemC." + o;
+            gtkw.comment(fmt::format("{} out_{}", rn, pn));
+            gtkw.signal(g + ".flit_valid", 1, R::Binary);
+            gtkw.signal(g + ".packet", 32, R::Decimal);
+            gtkw.signal(g + ".flit", 16, R::Decimal);
+            gtkw.signal(g + ".src", 32, R::Decimal);
+            gtkw.signal(g + ".dst", 32, R::Decimal);
+            gtkw.signal(g + ".tail", 1, R::Binary);
+            gtkw.signal(g + ".vc", 8, R::Decimal);
         }
+        gtkw.comment(fmt::format("{} input buffers, flits: {}", rn, ports));
+        for (const auto& s : ins) gtkw.signal(s, 16, R::Decimal);
         probes_.push_back(std::move(p));
     }
+    gtkw.write(base + ".gtkw");
 }
 
 void NocShell::updateProbes(uint64_t c) {
+    cycle_signal_ = c;
     for (auto& p : probes_) {
         const Router& rt = traced_net_->router(p->router);
         for (uint32_t port = 0; port < rt.ports(); ++port) {
@@ -136,6 +173,18 @@ void NocShell::updateProbes(uint64_t c) {
             bool v = rt.lastSendCycle(static_cast<uint8_t>(port)) == c;
             p->valid[port] = v ? 1 : 0;
             p->vc[port] = v ? rt.lastSendVc(static_cast<uint8_t>(port)) : 0;
+            if (v) {
+                // The flit is on its way: its packet is live until its tail is delivered.
+                const Flit& f = rt.lastSendFlit(static_cast<uint8_t>(port));
+                const PacketInfo& pk = traced_net_->packet(f.packet);
+                p->packet[port] = static_cast<uint32_t>(pk.id);
+                p->flit[port] = f.seq;
+                p->src[port] = pk.src;
+                p->dst[port] = pk.dst;
+                p->tail[port] = f.tail() ? 1 : 0;
+            }
+            // Otherwise the last flit's identity is held (flit_valid says when it left), so
+            // the values stay wide enough to read in GTKWave.
             for (uint32_t k = 0; k < rt.vcs(); ++k)
                 p->credits[port * rt.vcs() + k] =
                     rt.credits(static_cast<uint8_t>(port), static_cast<uint8_t>(k));

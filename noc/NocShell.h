@@ -31,8 +31,10 @@ class NocShell : public sc_core::sc_module {
     uint64_t edgeAtOrAfterNow() const;
     uint64_t activations() const { return activations_; }
 
-    // VCD of chosen routers: per port buffer occupancy, per output flit valid / VC, per output VC
-    // credits. Must be called before run(); forces a step every cycle so "valid" drops to 0.
+    // VCD of chosen routers: a cycle counter; per port buffer occupancy; per output flit valid,
+    // VC and the last flit's identity (packet id, flit index, source and destination node, tail);
+    // per output VC credits. Writes a GTKWave save file beside it (FILE.gtkw). Must be called
+    // before run(); forces a step every cycle so "valid" drops to 0.
     void traceRouters(const std::string& vcd_path, const Network& net,
                       const std::vector<uint32_t>& routers);
 
@@ -57,7 +59,10 @@ class NocShell : public sc_core::sc_module {
         std::vector<uint32_t> valid;      // per output port: a flit left this cycle (1 bit)
         std::vector<uint32_t> vc;         // per output port: its VC
         std::vector<uint32_t> credits;    // per output port x VC
+        // Per output port, the last flit that left (held until the next one).
+        std::vector<uint32_t> packet, flit, src, dst, tail;
     };
+    uint64_t cycle_signal_ = 0;  // "cycle" in the VCD
     sc_core::sc_trace_file* tf_ = nullptr;
     std::vector<std::unique_ptr<Probe>> probes_;
     const Network* traced_net_ = nullptr;

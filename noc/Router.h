@@ -73,6 +73,9 @@ class Router {
     // Cycle of the last grant on an output port and the VC it used (VCD "flit valid").
     uint64_t lastSendCycle(uint8_t port) const { return last_send_[port]; }
     uint8_t lastSendVc(uint8_t port) const { return last_send_vc_[port]; }
+    // The flit that left `port` at lastSendCycle (its packet slot, index and head/tail): what a
+    // VCD shows as the flit's identity.
+    const Flit& lastSendFlit(uint8_t port) const { return last_send_flit_[port]; }
     struct Stuck {
         uint8_t port, vc;
         Flit flit;
@@ -124,6 +127,7 @@ class Router {
     uint64_t busy_until_[kMaxPorts] = {};
     uint64_t last_send_[kMaxPorts];
     uint8_t last_send_vc_[kMaxPorts] = {};
+    Flit last_send_flit_[kMaxPorts] = {};
     uint32_t out_link_[kMaxPorts];
     uint32_t in_link_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};

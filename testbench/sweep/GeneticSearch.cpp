@@ -10,7 +10,7 @@ namespace wsc::tb::sweep {
 GeneticSearch::Result GeneticSearch::run(const std::vector<size_t>& sizes,
                                          const std::vector<bool>& free, const Genome& start,
                                          const Params& prm, const Evaluate& evaluate,
-                                         const Allowed& allowed) {
+                                         const Allowed& allowed, const OnGeneration& onGeneration) {
     std::mt19937_64 rng(prm.seed);
     auto uniform = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
     auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
@@ -50,6 +50,7 @@ GeneticSearch::Result GeneticSearch::run(const std::vector<size_t>& sizes,
         rec.best = res.best;
         rec.best_fitness = res.best_fitness;
         res.generations.push_back(rec);
+        if (onGeneration) onGeneration(res.generations.size() - 1, res.generations.back());
     };
 
     // Generation 0: distinct random genomes.

@@ -41,11 +41,14 @@ class GeneticSearch {
         size_t evaluations = 0;
     };
 
+    // Told after each generation is evaluated (its index and record), for progress reports.
+    using OnGeneration = std::function<void(size_t, const Generation&)>;
+
     // `free[i]`: gene i varies; fixed genes keep `start`'s value (the inner level of a
     // dual-level search fixes the outer genes).
     static Result run(const std::vector<size_t>& sizes, const std::vector<bool>& free,
                       const Genome& start, const Params& params, const Evaluate& evaluate,
-                      const Allowed& allowed);
+                      const Allowed& allowed, const OnGeneration& onGeneration = {});
 };
 
 }  // namespace wsc::tb::sweep

@@ -106,6 +106,8 @@ std::string PointProcess::lastError(const std::string& file) {
         const size_t cr = line.rfind('\r');
         if (cr != std::string::npos) line = line.substr(cr + 1);
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        // CLI11 ends a flag error with this hint; the line before it is the error.
+        if (line.rfind("Run with --help", 0) == 0) continue;
         last = line;
         if (line.rfind("error: ", 0) == 0) err = line.substr(7);
     }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -77,7 +78,20 @@ SlurmExecutor::Submission SlurmExecutor::submit(const SweepSpec& spec,
     const std::string out = fs::absolute(store.out()).lexically_normal().string();
     const std::string dir = out + "/slurm";
     fs::create_directories(dir);
-    std::string stamp = PointStore::utcNow();
+    // #SBATCH lines end at a space and at '#': such a path cannot be written into the script.
+    for (const auto& [what, path] : {std::pair<std::string, std::string>{"--out", out},
+                                     {"the current folder", fs::current_path().string()}})
+        if (path.find_first_of(" \t#'\"\\") != std::string::npos)
+            throw UsageError(
+                fmt::format("slurm: {} '{}' has a space, '#', a quote or a backslash, "
+                            "which #SBATCH lines cannot carry; use another path",
+                            what, path));
+    // Unique per submission (two in one second do not overwrite each other's files).
+    std::string stamp = fmt::format("{}-{}", PointStore::utcNow(), getpid());
+    for (char& c : stamp)
+        if (c == ':') c = '-';
+    for (int k = 2; fs::exists(fmt::format("{}/{}.sbatch", dir, stamp)); ++k)
+        stamp = fmt::format("{}-{}-{}", PointStore::utcNow(), getpid(), k);
     for (char& c : stamp)
         if (c == ':') c = '-';
     sub.list = fmt::format("{}/{}.points", dir, stamp);
@@ -116,7 +130,8 @@ SlurmExecutor::Submission SlurmExecutor::submit(const SweepSpec& spec,
 void SlurmExecutor::wait(const std::string& job, const std::vector<const Point*>& pts,
                          const PointStore& store, std::ostream& log) {
     size_t reported = 0;
-    int goneChecks = 0;
+    int goneChecks = 0, blindChecks = 0;
+    size_t before = 0;  // points recorded at the previous poll
     for (;;) {
         size_t done = 0;
         for (const Point* p : pts) done += store.status(*p).has_value();
@@ -128,7 +143,16 @@ void SlurmExecutor::wait(const std::string& job, const std::vector<const Point*>
         }
         // Out of the queue with points missing: allow a few polls for the shared folder to show
         // the last files (NFS attribute caching), then give up.
-        if (queued(job) == 0 && ++goneChecks > 15)
+        const long q = queued(job);
+        // squeue failing for ten minutes with nothing recorded: the controller is gone.
+        blindChecks = q < 0 && done == before ? blindChecks + 1 : 0;
+        before = done;
+        if (blindChecks > 600)
+            throw std::runtime_error(fmt::format(
+                "slurm job {}: squeue has not answered for 10 minutes and no point finished; "
+                "the search stops (re-run it to resume once Slurm is back)",
+                job));
+        if (q == 0 && ++goneChecks > 15)
             throw std::runtime_error(
                 fmt::format("slurm job {} left the queue with {} of {} points unrecorded; see "
                             "{}/slurm/{}_*.out",

@@ -5,7 +5,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <ostream>
 #include <thread>
@@ -118,6 +120,7 @@ int collect(const SweepSpec& spec, const std::vector<Point>& pts, const PointSto
             ++failed;
     }
     for (const auto& f : table.write()) os << fmt::format("  wrote {}\n", f);
+    for (const auto& w : table.warnings()) os << fmt::format("  warning: {}\n", w);
     os << fmt::format("{} points: {} ok, {} failed, {} not run\n", pts.size(), ok, failed, missing);
     return failed ? 1 : 0;
 }
@@ -147,7 +150,12 @@ std::string SweepCli::validate(const std::string& path) {
         spec.search ? fmt::format("{} search over a grid of {:g} points{}", spec.search->kind, grid,
                                   pts.size() == 1 ? ", first point checked" : "")
                     : fmt::format("sweep of {} points", pts.size());
-    return bad ? fmt::format("{}, {} invalid{}", what, bad, invalid) : what + ", all resolve";
+    if (bad)
+        throw UsageError(
+            fmt::format("{}: {} of {} points do not resolve (a sweep records them as "
+                        "invalid and runs the others):{}",
+                        path, bad, pts.size(), invalid));
+    return what + ", all resolve";
 }
 
 int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
@@ -162,6 +170,24 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
                               "--status, --collect and --task (they run no pool)");
     if (o.no_submit && o.executor != "slurm")
         throw UsageError("--no-submit needs --executor slurm");
+    // The results folder: a directory, or a path where one can be made.
+    {
+        std::error_code ec;
+        if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+            throw UsageError(fmt::format("--out {}: exists and is not a folder", out));
+        const bool reading = o.status || o.collect || task;
+        if (reading && !fs::exists(out, ec))
+            throw UsageError(
+                fmt::format("{}: nothing of this sweep has run in {} yet (no such "
+                            "folder; --out names another?)",
+                            spec.file, out));
+        if (!reading) {
+            fs::create_directories(out, ec);
+            if (ec || access(out.c_str(), W_OK) != 0)
+                throw UsageError(fmt::format("--out {}: cannot write there ({})", out,
+                                             ec ? ec.message() : std::strerror(errno)));
+        }
+    }
     const PointStore store(out);
     if (spec.search && o.no_submit)
         throw UsageError("--no-submit: a search submits each generation and waits for it");
@@ -180,6 +206,7 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
     if (o.collect) return collect(spec, pts, store, os);
     const std::string wsc = selfExe();
     if (task) {
+        if (pts.empty()) throw UsageError(fmt::format("--task: {} has no points", spec.file));
         if (o.task >= pts.size())
             throw UsageError(
                 fmt::format("--task {}: the sweep has points 0..{}", o.task, pts.size() - 1));
@@ -228,6 +255,15 @@ int SweepCli::run(CLI::App* cmd, const Options& o, std::ostream& os) {
             return 130;
         }
     }
+    if (pts.empty())
+        throw UsageError(fmt::format("{}: the exclusions drop every point", spec.file));
+    size_t invalid = 0;
+    for (const auto& p : pts) invalid += !p.error.empty();
+    if (invalid == pts.size())
+        throw UsageError(
+            fmt::format("{}: no point's config resolves (a key the config does not "
+                        "have?); point 0 ({}): {}",
+                        spec.file, SweepPlan::describe(spec, pts[0]), pts[0].error));
     store.writePlan(spec, pts);
     std::vector<const Point*> todo;
     size_t done = 0, failedKept = 0;

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 
+#include "testbench/CliArgs.h"
 #include "testbench/sweep/GeneticSearch.h"
 #include "testbench/sweep/SweepTable.h"
 
@@ -19,8 +21,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 class Evaluator {
   public:
-    Evaluator(const SweepSpec& spec, const PointStore& store, const SweepSearch::Runner& runner)
-        : spec_(spec), store_(store), runner_(runner), plan_(spec) {
+    Evaluator(const SweepSpec& spec, const PointStore& store, const SweepSearch::Runner& runner,
+              std::ostream& os)
+        : spec_(spec), store_(store), runner_(runner), os_(os), plan_(spec) {
         metric_ = spec.metricIndex(spec.search->objective);
     }
 
@@ -28,19 +31,34 @@ class Evaluator {
     std::vector<double> operator()(const std::vector<GeneticSearch::Genome>& batch,
                                    const std::string& stage, size_t generation) {
         std::vector<const Point*> pts, todo;
+        std::set<std::string> queued;
         for (const auto& g : batch) {
             auto it = byGenome_.find(g);
             if (it == byGenome_.end()) {
-                points_.push_back(plan_.make(g, points_.size()));
-                it = byGenome_.emplace(g, &points_.back()).first;
+                // Two genomes that resolve to one config (linked keys equal to the base) are one
+                // point: run once, never twice at the same time in one folder.
+                Point p = plan_.make(g, points_.size());
+                auto known = byId_.find(p.id);
+                if (known == byId_.end()) {
+                    points_.push_back(std::move(p));
+                    known = byId_.emplace(points_.back().id, &points_.back()).first;
+                }
+                it = byGenome_.emplace(g, known->second).first;
             }
             pts.push_back(it->second);
-            if (!store_.status(*it->second)) todo.push_back(it->second);
+            if (!store_.status(*it->second) && queued.insert(it->second->id).second)
+                todo.push_back(it->second);
         }
         // The plan first: Slurm tasks find their point in it (--task INDEX).
         store_.writePlan(spec_, points());
         ran_[{stage, generation}] = todo.size();
-        if (!todo.empty()) runner_(todo);
+        if (!todo.empty()) {
+            os_ << fmt::format("  {} generation {}: running {} points\n", stage, generation,
+                               todo.size())
+                << std::flush;
+            runner_(todo);
+        }
+        checkObjective(pts);
         std::vector<double> f;
         for (const Point* p : pts) {
             const double v = objective(*p);
@@ -52,6 +70,35 @@ class Evaluator {
             log_.push_back({stage, generation, p, v, best_});
         }
         return f;
+    }
+
+    // Ok points without the objective: the metric's path is wrong, and every further
+    // evaluation would be wasted. Refused after the first batch that shows it.
+    void checkObjective(const std::vector<const Point*>& pts) {
+        for (const Point* p : pts) {
+            const auto s = store_.status(*p);
+            if (!s || s->status != "ok") continue;
+            ++ok_;
+            if (std::isfinite(objective(*p))) {
+                ++numeric_;
+                continue;
+            }
+            if (!firstMissing_.empty()) continue;
+            std::ifstream f(store_.statsFile(*p));
+            std::string err = "not a number";
+            try {
+                SweepTable::extract(nlohmann::json::parse(f), spec_.metrics[metric_].keys, err);
+            } catch (const std::exception& e) {
+                err = e.what();
+            }
+            firstMissing_ = fmt::format("point {} ({}): {}", p->index, p->id, err);
+        }
+        if (ok_ && !numeric_)
+            throw UsageError(fmt::format(
+                "{}: the objective {} ({}) is in none of the {} ok points so far ({}); the search "
+                "stops (fix the metric's path)",
+                spec_.file, spec_.search->objective, spec_.metrics[metric_].path, ok_,
+                firstMissing_));
     }
 
     double objective(const Point& p) const {
@@ -113,10 +160,14 @@ class Evaluator {
     const SweepSpec& spec_;
     const PointStore& store_;
     const SweepSearch::Runner& runner_;
+    std::ostream& os_;
     SweepPlan plan_;
     size_t metric_ = 0;
     std::deque<Point> points_;  // stable addresses
     std::map<GeneticSearch::Genome, const Point*> byGenome_;
+    std::map<std::string, const Point*> byId_;
+    size_t ok_ = 0, numeric_ = 0;
+    std::string firstMissing_;
     std::vector<Entry> log_;
     std::map<std::pair<std::string, size_t>, size_t> ran_;
     double best_ = kInf;
@@ -137,7 +188,7 @@ std::string labels(const SweepSpec& spec, const GeneticSearch::Genome& g,
 bool SweepSearch::run(const SweepSpec& spec, const PointStore& store, const Runner& runner,
                       std::ostream& os) {
     const SearchSpec& ss = *spec.search;
-    Evaluator ev(spec, store, runner);
+    Evaluator ev(spec, store, runner, os);
     std::vector<size_t> sizes;
     double grid = 1;
     for (const auto& a : spec.axes) {
@@ -145,13 +196,7 @@ bool SweepSearch::run(const SweepSpec& spec, const PointStore& store, const Runn
         grid *= static_cast<double>(a.values.size());
     }
     auto allowed = [&](const GeneticSearch::Genome& g) { return ev.allowed(g); };
-    auto report = [&](const std::string& stage, const GeneticSearch::Result& r) {
-        for (size_t i = 0; i < r.generations.size(); ++i)
-            os << fmt::format("  {} generation {}: {} points ({} new, {} run), best {} = {}\n",
-                              stage, i, r.generations[i].members.size(), r.generations[i].fresh,
-                              ev.ran(stage, i), ss.objective,
-                              ev.shown(r.generations[i].best_fitness));
-    };
+
     auto gaStage = [&](const std::string& stage, const std::vector<bool>& free,
                        const GeneticSearch::Genome& start, uint64_t seed) {
         GeneticSearch::Params p = ss.ga;
@@ -160,9 +205,14 @@ bool SweepSearch::run(const SweepSpec& spec, const PointStore& store, const Runn
         auto evaluate = [&](const std::vector<GeneticSearch::Genome>& b) {
             return ev(b, stage, gen++);
         };
-        const auto r = GeneticSearch::run(sizes, free, start, p, evaluate, allowed);
-        report(stage, r);
-        return r;
+        // One line per generation as it finishes.
+        auto onGeneration = [&](size_t i, const GeneticSearch::Generation& g) {
+            os << fmt::format("  {} generation {}: {} points ({} new, {} run), best {} = {}\n",
+                              stage, i, g.members.size(), g.fresh, ev.ran(stage, i), ss.objective,
+                              ev.shown(g.best_fitness))
+               << std::flush;
+        };
+        return GeneticSearch::run(sizes, free, start, p, evaluate, allowed, onGeneration);
     };
 
     os << fmt::format("search {} ({}): {} of {} over a grid of {:g} points; objective {} {}\n",

@@ -64,9 +64,12 @@ std::string labelText(const YAML::Node& n) {
     return n.IsScalar() ? n.Scalar() : yamlText(n);
 }
 
+// A range value as the run receives it: whole numbers exactly (a seed of 2^34, a size in bytes),
+// others with 12 significant digits, so 0.1 + 2 x 0.1 reads 0.3, not 0.30000000000000004.
 std::string fmtNumber(double v) {
-    std::string s = fmt::format("{:.10g}", v);
-    return s == "-0" ? "0" : s;
+    const double r = std::stod(fmt::format("{:.12g}", v));
+    if (std::fabs(r) < 9e15 && r == std::floor(r)) return fmt::format("{:.0f}", r == 0 ? 0.0 : r);
+    return fmt::format("{:.12g}", r);
 }
 
 void checkKeyPath(const YamlReader& r, const std::string& key, const std::string& path) {
@@ -90,12 +93,14 @@ std::vector<double> expandRange(const YamlReader& r) {
     if (step) {
         const double s = r.getDouble("step", 0, 1e300);
         if (s <= 0) r.fail("step", "a number > 0");
-        for (size_t i = 0;; ++i) {
+        // The count first: a step too small to change the value still gives (to - from) / s.
+        const double n = std::floor((to - from) / s + 1e-9) + 1;
+        if (n > static_cast<double>(SweepSpecLoader::kMaxAxisValues))
+            r.fail("step",
+                   fmt::format("a step giving at most {} values", SweepSpecLoader::kMaxAxisValues));
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
             const double x = from + static_cast<double>(i) * s;
             if (x > to + tol) break;
-            if (v.size() == SweepSpecLoader::kMaxAxisValues)
-                r.fail("step", fmt::format("a step giving at most {} values",
-                                           SweepSpecLoader::kMaxAxisValues));
             v.push_back(x);
         }
     } else {
@@ -163,7 +168,7 @@ Axis loadAxis(const YamlReader& r, size_t index) {
     } else {
         const YamlReader list = r.entry("values");
         if (!list.isSequence() || list.node().size() == 0)
-            r.fail("values", "a non-empty list of values");
+            throw r.errorAt("values", "expected a non-empty list of values");
         if (list.node().size() > SweepSpecLoader::kMaxAxisValues)
             r.fail("values", fmt::format("at most {} values", SweepSpecLoader::kMaxAxisValues));
         for (const YamlReader& e : list.elements()) {
@@ -171,10 +176,14 @@ Axis loadAxis(const YamlReader& r, size_t index) {
             const YAML::Node& n = e.node();
             if (a.kind == Axis::Kind::Sets) {
                 if (!e.isMap() || n.size() == 0)
-                    e.failHere("a map of key paths to values ({hbm.stacks: 2})");
+                    throw e.errorHere(
+                        "expected a non-empty map of key paths to values ({hbm.stacks: 2})");
+                std::set<std::string> keys;
                 for (const auto& kv : n) {
                     const std::string k = kv.first.Scalar();
                     checkKeyPath(e, k, k);
+                    if (!keys.insert(k).second)
+                        throw e.errorAt(k, fmt::format("key '{}' is listed twice in one value", k));
                     v.sets.emplace_back(k, yamlText(kv.second));
                 }
                 v.label = labelText(n.begin()->second);
@@ -195,7 +204,8 @@ Axis loadAxis(const YamlReader& r, size_t index) {
     if (r.has("labels")) {
         const YamlReader labels = r.entry("labels");
         if (!labels.isSequence() || labels.node().size() != a.values.size())
-            r.fail("labels", fmt::format("a list of {} labels, one per value", a.values.size()));
+            throw r.errorAt("labels", fmt::format("expected a list of {} labels, one per value",
+                                                  a.values.size()));
         size_t i = 0;
         for (const YamlReader& l : labels.elements())
             a.values[i++].label = l.scalar("a label (a scalar)");
@@ -204,7 +214,11 @@ Axis loadAxis(const YamlReader& r, size_t index) {
     for (const auto& v : a.values)
         if (!seen.insert(v.label).second)
             throw r.errorAt(hasRange ? "range" : (r.has("labels") ? "labels" : "values"),
-                            fmt::format("expected distinct values; '{}' is listed twice", v.label));
+                            fmt::format("expected distinct values; '{}' is listed twice{}", v.label,
+                                        a.kind == Axis::Kind::Sets && !r.has("labels")
+                                            ? " (the label of a map is its first key's value: give "
+                                              "labels:)"
+                                            : ""));
     return a;
 }
 
@@ -295,7 +309,8 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
     if (s.base.empty() && namesBase) r.fail("base", "a config file: the command names {base}");
 
     const YamlReader axes = r.entry("axes");
-    if (!axes.isSequence() || axes.node().size() == 0) r.fail("axes", "a non-empty list of axes");
+    if (!axes.isSequence() || axes.node().size() == 0)
+        throw r.errorAt("axes", "expected a non-empty list of axes");
     double points = 1;  // a search samples the grid: it may be far larger than kMaxPoints
     for (const YamlReader& e : axes.elements()) {
         if (!e.isMap()) e.failHere("an axis (a map with set or option, and values or range)");
@@ -303,13 +318,38 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
         if (a.kind != Axis::Kind::Option && s.base.empty())
             e.failHere("an option axis, or a 'base' config in the sweep for --set axes");
         if (s.axisIndex(a.name) != SweepSpec::npos || kFixedColumns.count(a.name))
-            e.failHere(
-                fmt::format("a distinct axis name; '{}' is taken (give it a name:)", a.name));
+            throw e.errorHere(fmt::format(
+                "expected a distinct axis name; '{}' is taken (give it a name:)", a.name));
+        // Two axes setting one key, or an option twice: the table would show a value that
+        // did not run (the later assignment wins).
+        for (const auto& other : s.axes) {
+            if (a.kind == Axis::Kind::Option && other.kind == Axis::Kind::Option &&
+                a.option == other.option)
+                throw e.errorHere(
+                    fmt::format("expected an option no other axis sets; axis '{}' "
+                                "sets {} already",
+                                other.name, a.option));
+            for (const auto& av : a.values)
+                for (const auto& [k, v] : av.sets)
+                    for (const auto& ov : other.values)
+                        for (const auto& [ok, ovv] : ov.sets)
+                            if (ok == k)
+                                throw e.errorHere(fmt::format(
+                                    "expected keys no other axis sets; axis '{}' sets {} already",
+                                    other.name, k));
+        }
+        if (a.kind == Axis::Kind::Option)
+            for (const auto& c : s.command)
+                if (c == a.option || c.rfind(a.option + "=", 0) == 0)
+                    throw e.errorHere(fmt::format(
+                        "expected an option the command does not give already; the command has {}",
+                        a.option));
         points *= static_cast<double>(a.values.size());
         const double cap = searching ? 1e15 : static_cast<double>(SweepSpecLoader::kMaxPoints);
         if (points > cap)
-            e.failHere(fmt::format("axes giving at most {:g} points{}", cap,
-                                   searching ? "" : " (a search: add 'search:')"));
+            throw e.errorHere(fmt::format(
+                "expected axes giving at most {:g} points{}", cap,
+                searching ? "" : " (a larger space can be sampled by a search: see 'search:')"));
         s.axes.push_back(std::move(a));
     }
 
@@ -349,11 +389,16 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
         }
         return true;
     };
-    auto plotFile = [](const YamlReader& p) {
+    std::set<std::string> files;
+    auto plotFile = [&files](const YamlReader& p) {
         const std::string f = p.getString("file");
         if (f.empty() || f.find('/') != std::string::npos || f.size() < 5 ||
             f.substr(f.size() - 4) != ".svg")
             p.fail("file", "a file name ending in .svg (written into the results folder)");
+        if (!files.insert(f).second)
+            throw p.errorAt("file", fmt::format("expected a file name no other plot uses; '{}' "
+                                                "is taken",
+                                                f));
         return f;
     };
     if (r.has("plots")) {

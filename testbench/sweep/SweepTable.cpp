@@ -56,6 +56,7 @@ SweepTable::SweepTable(const SweepSpec& spec, const std::vector<Point>& pts,
         r.point = &p;
         r.status = store.status(p);
         r.metrics.assign(spec.metrics.size(), "");
+        r.metric_errors.assign(spec.metrics.size(), "");
         r.numeric.assign(spec.metrics.size(), std::nullopt);
         if (!r.status) {
             const std::string run = store.running(p);
@@ -80,9 +81,11 @@ SweepTable::SweepTable(const SweepSpec& spec, const std::vector<Point>& pts,
             for (size_t m = 0; m < spec.metrics.size(); ++m) {
                 std::string err;
                 r.metrics[m] = j.is_null() ? "" : extract(j, spec.metrics[m].keys, err);
-                if (!err.empty() && !j.is_null())
+                if (!err.empty() && !j.is_null()) {
                     r.error += fmt::format("{}metric {} ({}): {}", r.error.empty() ? "" : "; ",
                                            spec.metrics[m].name, spec.metrics[m].path, err);
+                    r.metric_errors[m] = err;
+                }
                 char* end = nullptr;
                 const double v = std::strtod(r.metrics[m].c_str(), &end);
                 if (!r.metrics[m].empty() && *end == '\0') r.numeric[m] = v;
@@ -101,7 +104,33 @@ SweepTable::SweepTable(const SweepSpec& spec, const std::vector<Point>& pts,
             }
         const auto front =
             ParetoFront::compute(xy, spec.pareto->maximize_x, spec.pareto->maximize_y);
-        for (size_t k = 0; k < which.size(); ++k) rows_[which[k]].pareto = front[k];
+        for (size_t k = 0; k < which.size(); ++k) {
+            rows_[which[k]].pareto = front[k];
+            rows_[which[k]].pareto_known = true;
+        }
+    }
+    // A metric no ok point has, or only some: the path is probably wrong.
+    size_t ok = 0;
+    for (const auto& r : rows_) ok += r.state == "ok";
+    for (size_t m = 0; m < spec.metrics.size(); ++m) {
+        size_t missing = 0;
+        std::string first;
+        for (const auto& r : rows_)
+            if (r.state == "ok" && r.metrics[m].empty()) {
+                if (!missing++) first = r.metric_errors[m];
+            }
+        if (missing)
+            warnings_.push_back(fmt::format("metric {} ({}) is missing in {} of {} ok points: {}",
+                                            spec.metrics[m].name, spec.metrics[m].path, missing, ok,
+                                            first.empty() ? "not a value" : first));
+    }
+    for (const auto& ps : spec.plots) {
+        const size_t ym = spec.metricIndex(ps.y);
+        bool any = false;
+        for (const auto& r : rows_) any = any || r.numeric[ym].has_value();
+        if (!any && ok)
+            warnings_.push_back(
+                fmt::format("plot {}: no point has a number for {}", ps.file, ps.y));
     }
 }
 
@@ -125,7 +154,7 @@ std::string SweepTable::csv() const {
         f.push_back(r.state);
         f.push_back(r.status ? std::to_string(r.status->exit_code) : "");
         for (const auto& m : r.metrics) f.push_back(m);
-        if (spec_.pareto) f.push_back(r.state == "ok" ? (r.pareto ? "yes" : "no") : "");
+        if (spec_.pareto) f.push_back(r.pareto_known ? (r.pareto ? "yes" : "no") : "");
         f.push_back(r.status ? fmt::format("{:.2f}", r.status->wall_s) : "");
         f.push_back(r.status ? fmt::format("{:.1f}", r.status->max_rss_mb) : "");
         f.push_back(r.status ? r.status->host : "");
@@ -152,7 +181,8 @@ void SweepTable::plot(const PlotSpec& ps, const std::string& path) const {
     const size_t ym = spec_.metricIndex(ps.y);
     // Series: every other axis with more than one value that `where` does not fix.
     std::vector<size_t> seriesAxes;
-    for (size_t a = 0; a < spec_.axes.size(); ++a) {
+    // Against a metric, points do not line up by axis value: one scatter of every point.
+    for (size_t a = 0; a < spec_.axes.size() && xa != SweepSpec::npos; ++a) {
         bool fixed = a == xa;
         for (const auto& [wa, l] : ps.where) fixed = fixed || wa == a;
         if (!fixed && spec_.axes[a].values.size() > 1) seriesAxes.push_back(a);
@@ -211,6 +241,7 @@ void SweepTable::plot(const PlotSpec& ps, const std::string& path) const {
     for (const auto& n : order) {
         auto s = series[n];
         std::sort(s.points.begin(), s.points.end());
+        s.line = xa != SweepSpec::npos;
         plot.add(s);
     }
     plot.write(path);

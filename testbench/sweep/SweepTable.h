@@ -19,13 +19,16 @@ class SweepTable {
         std::string state;                  // ok, failed, timeout, invalid, running, pending
         std::vector<std::string> metrics;   // text as the CSV shows it ("" if missing)
         std::vector<std::optional<double>> numeric;  // the same, when a number
-        bool pareto = false;
-        std::string version, describe;  // from the stats header
+        bool pareto = false, pareto_known = false;   // known: both Pareto metrics are numbers
+        std::vector<std::string> metric_errors;      // per metric: why it is missing ("" if not)
+        std::string version, describe;               // from the stats header
         std::string error;
     };
 
     SweepTable(const SweepSpec& spec, const std::vector<Point>& pts, const PointStore& store);
     const std::vector<Row>& rows() const { return rows_; }
+    // Metrics missing from ok points, plots with nothing to draw: said once each, not per row.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
     std::string csv() const;
     // results.csv and the spec's plots in the store's folder; returns the files written.
@@ -43,6 +46,7 @@ class SweepTable {
     const SweepSpec& spec_;
     const PointStore& store_;
     std::vector<Row> rows_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace wsc::tb::sweep

@@ -77,6 +77,22 @@ TEST_CASE("a sweep expands its axes, first axis outermost, with ranges as exact 
     CHECK(ids.size() == pts.size());
 }
 
+TEST_CASE("range values are passed exactly: whole numbers as integers, others to 12 digits",
+          "[sweep]") {
+    const SweepSpec s = spec(std::string(kBase) + R"(  axes:
+    - {option: --seed, range: {from: 4294967296, to: 68719476736, times: 4}}
+    - {option: --rate, range: {from: 0.1, to: 0.7, step: 0.2}}
+    - {set: noc.router.vcs, range: {from: 1e3, to: 1e3, step: 1}}
+)");
+    std::vector<std::string> seeds, rates;
+    for (const auto& v : s.axes[0].values) seeds.push_back(v.option_value);
+    for (const auto& v : s.axes[1].values) rates.push_back(v.option_value);
+    CHECK(seeds == std::vector<std::string>{"4294967296", "17179869184", "68719476736"});
+    CHECK(rates == std::vector<std::string>{"0.1", "0.3", "0.5", "0.7"});
+    REQUIRE(s.axes[2].values.size() == 1);  // from = to: one value, whatever the step
+    CHECK(s.axes[2].values[0].label == "1000");
+}
+
 TEST_CASE("a point's id is what it runs: stable, and unchanged when another axis grows",
           "[sweep]") {
     const std::string axes = R"(  axes:
@@ -218,6 +234,26 @@ TEST_CASE("bad specs name the file, line and key", "[sweep]") {
          "sweep.base", "does not exist"},
         {"  name: t\n  base: mesh8x8.yaml\n  command: [traffic, x.yaml]\n" + axis + metrics,
          "sweep.command", "\"{base}\""},
+        // Two axes that set one key or one option: the table would show a value that did not run.
+        {"  name: t\n  base: mesh8x8.yaml\n  command: [traffic, \"{base}\"]\n"
+         "  axes: [{name: a, values: [{noc.router.vcs: 2}]}, {set: noc.router.vcs, values: "
+         "[4]}]\n" +
+             metrics,
+         "sweep.axes[1]", "axis 'a' sets noc.router.vcs already"},
+        {head +
+             "  axes: [{option: --rate, values: [0.1]}, {name: r2, option: --rate, values: "
+             "[0.2]}]\n" +
+             metrics,
+         "sweep.axes[1]", "axis 'rate' sets --rate already"},
+        {"  name: t\n  command: [traffic, x.yaml, --rate, 0.1]\n" + axis + metrics, "sweep.axes[0]",
+         "the command has --rate"},
+        {"  name: t\n  base: mesh8x8.yaml\n  command: [traffic, \"{base}\"]\n"
+         "  axes: [{name: a, values: [{noc.router.vcs: 2, noc.router.vcs: 4}]}]\n" +
+             metrics,
+         "sweep.axes[0].values[0].noc.router.vcs", "listed twice in one value"},
+        {head + axis + metrics +
+             "  plots: [{file: p.svg, x: rate, y: lat}, {file: p.svg, x: rate, y: lat}]\n",
+         "sweep.plots[1].file", "'p.svg' is taken"},
     };
     for (const auto& c : cases) {
         INFO(c.body);
