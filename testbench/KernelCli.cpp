@@ -53,7 +53,7 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     c->add_option("--table", o.table, "also write the table (markdown) to this file");
     c->add_option("--dump-firmware", o.firmware_text,
                   "write the firmware the run loads in the text form (docs/ISA.md)");
-    CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "operand values");
+    CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "seed of the operand values (default 1)");
     c->add_option("--stats", o.stats,
                   "write every counter (kernel report, per-core stats, every router, link and NI, "
                   "energy) to this JSON file");

@@ -59,7 +59,7 @@ CLI::App* TatpCli::add(CLI::App& app, Options& o) {
                   "\".<algo>.<layout>.<N>.<mapping>\" before the extension");
     c->add_flag("--timing-only", o.timing_only, "no values (large shapes)");
     c->add_option("--table", o.table, "also write the rows as markdown to this file");
-    CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "operand values");
+    CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "seed of the operand values (default 1)");
     return c;
 }
 
