@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -87,13 +88,11 @@ SlurmExecutor::Submission SlurmExecutor::submit(const SweepSpec& spec,
                             "which #SBATCH lines cannot carry; use another path",
                             what, path));
     // Unique per submission (two in one second do not overwrite each other's files).
-    std::string stamp = fmt::format("{}-{}", PointStore::utcNow(), getpid());
-    for (char& c : stamp)
-        if (c == ':') c = '-';
+    std::string base = fmt::format("{}-{}", PointStore::utcNow(), getpid());
+    std::replace(base.begin(), base.end(), ':', '-');
+    std::string stamp = base;
     for (int k = 2; fs::exists(fmt::format("{}/{}.sbatch", dir, stamp)); ++k)
-        stamp = fmt::format("{}-{}-{}", PointStore::utcNow(), getpid(), k);
-    for (char& c : stamp)
-        if (c == ':') c = '-';
+        stamp = fmt::format("{}-{}", base, k);
     sub.list = fmt::format("{}/{}.points", dir, stamp);
     sub.script = fmt::format("{}/{}.sbatch", dir, stamp);
     {

@@ -33,11 +33,6 @@ std::string SweepPlan::describe(const SweepSpec& spec, const Point& p) {
 
 namespace {
 
-std::string joinPath(const std::string& dir, const std::string& f) {
-    if (f.empty() || f.front() == '/' || dir.empty() || dir == ".") return f;
-    return dir + "/" + f;
-}
-
 // The contents' hash of an argument that names a regular file (a model, a trace), else "".
 std::string fileDigest(const std::string& path, std::map<std::string, std::string>& cache) {
     auto it = cache.find(path);
@@ -80,7 +75,7 @@ Point SweepPlan::make(const std::vector<size_t>& v, size_t index) {
         p.args.push_back(a);
         key += c + '\0';  // the template: where the base file lives does not matter
         if (a != c) continue;
-        const std::string d = fileDigest(joinPath(spec.dir, a), files_);
+        const std::string d = fileDigest(spec.path(a), files_);
         if (!d.empty()) key += "file " + d + '\0';
     }
     std::vector<std::string> sets;
@@ -91,7 +86,7 @@ Point SweepPlan::make(const std::vector<size_t>& v, size_t index) {
             p.args.push_back(ax.option);
             p.args.push_back(av.option_value);
             key += ax.option + '\0' + av.option_value + '\0';
-            const std::string d = fileDigest(joinPath(spec.dir, av.option_value), files_);
+            const std::string d = fileDigest(spec.path(av.option_value), files_);
             if (!d.empty()) key += "file " + d + '\0';
         }
         for (const auto& [k, val] : av.sets) sets.push_back(k + "=" + val);
@@ -103,7 +98,7 @@ Point SweepPlan::make(const std::vector<size_t>& v, size_t index) {
     if (!spec.base.empty()) {
         try {
             std::string r =
-                hw::ResolvedConfig::print(joinPath(spec.dir, spec.base), hw::ConfigOverrides(sets));
+                hw::ResolvedConfig::print(spec.path(spec.base), hw::ConfigOverrides(sets));
             // The first line names the file as given; the rest is the config.
             const size_t nl = r.find('\n');
             key += "resolved\n" + (nl == std::string::npos ? r : r.substr(nl + 1));

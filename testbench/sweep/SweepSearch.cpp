@@ -58,64 +58,60 @@ class Evaluator {
                 << std::flush;
             runner_(todo);
         }
-        checkObjective(pts);
+        // Each point's stats are read once: its objective, or why it has none.
         std::vector<double> f;
         for (const Point* p : pts) {
-            const double v = objective(*p);
-            f.push_back(v);
-            if (v < best_) {
-                best_ = v;
-                bestPoint_ = p;
+            const Outcome o = objective(*p);
+            if (o.ok) {
+                ++ok_;
+                numeric_ += std::isfinite(o.value);
+                if (!std::isfinite(o.value) && firstMissing_.empty())
+                    firstMissing_ = fmt::format("point {} ({}): {}", p->index, p->id, o.why);
             }
-            log_.push_back({stage, generation, p, v, best_});
+            f.push_back(o.value);
         }
-        return f;
-    }
-
-    // Ok points without the objective: the metric's path is wrong, and every further
-    // evaluation would be wasted. Refused after the first batch that shows it.
-    void checkObjective(const std::vector<const Point*>& pts) {
-        for (const Point* p : pts) {
-            const auto s = store_.status(*p);
-            if (!s || s->status != "ok") continue;
-            ++ok_;
-            if (std::isfinite(objective(*p))) {
-                ++numeric_;
-                continue;
-            }
-            if (!firstMissing_.empty()) continue;
-            std::ifstream f(store_.statsFile(*p));
-            std::string err = "not a number";
-            try {
-                SweepTable::extract(nlohmann::json::parse(f), spec_.metrics[metric_].keys, err);
-            } catch (const std::exception& e) {
-                err = e.what();
-            }
-            firstMissing_ = fmt::format("point {} ({}): {}", p->index, p->id, err);
-        }
+        // Ok points without the objective: the metric's path is wrong, and every further
+        // evaluation would be wasted. Refused after the first batch that shows it.
         if (ok_ && !numeric_)
             throw UsageError(fmt::format(
                 "{}: the objective {} ({}) is in none of the {} ok points so far ({}); the search "
                 "stops (fix the metric's path)",
                 spec_.file, spec_.search->objective, spec_.metrics[metric_].path, ok_,
                 firstMissing_));
+        for (size_t i = 0; i < pts.size(); ++i) {
+            if (f[i] < best_) {
+                best_ = f[i];
+                bestPoint_ = pts[i];
+            }
+            log_.push_back({stage, generation, pts[i], f[i], best_});
+        }
+        return f;
     }
 
-    double objective(const Point& p) const {
+    // A point's objective (minimised: a maximised metric is negated; +inf when infeasible).
+    struct Outcome {
+        bool ok = false;  // the point ran ok
+        double value = kInf;
+        std::string why;  // ok but no number: the metric's error
+    };
+    Outcome objective(const Point& p) const {
+        Outcome o;
         const auto s = store_.status(p);
-        if (!s || s->status != "ok") return kInf;
+        if (!s || s->status != "ok") return o;
+        o.ok = true;
         std::ifstream f(store_.statsFile(p));
         try {
-            const nlohmann::json j = nlohmann::json::parse(f);
-            std::string err;
-            const std::string t = SweepTable::extract(j, spec_.metrics[metric_].keys, err);
-            char* end = nullptr;
-            const double v = std::strtod(t.c_str(), &end);
-            if (t.empty() || *end != '\0' || !std::isfinite(v)) return kInf;
-            return spec_.search->maximize ? -v : v;
-        } catch (const std::exception&) {
-            return kInf;
+            const std::string t =
+                SweepTable::extract(nlohmann::json::parse(f), spec_.metrics[metric_].keys, o.why);
+            const auto v = SweepTable::number(t);
+            if (v && std::isfinite(*v))
+                o.value = spec_.search->maximize ? -*v : *v;
+            else if (o.why.empty())
+                o.why = fmt::format("'{}' is not a number", t);
+        } catch (const std::exception& e) {
+            o.why = e.what();
         }
+        return o;
     }
 
     std::string shown(double v) const {

@@ -89,6 +89,9 @@ struct SweepSpec {
     SlurmSpec slurm;
     std::optional<SearchSpec> search;
 
+    // A path of the spec (`base`, a file argument) as seen from the current folder: relative
+    // paths are relative to the spec's folder.
+    std::string path(const std::string& f) const;
     // Index of the axis or metric called `name`, or npos.
     size_t axisIndex(const std::string& name) const;
     size_t metricIndex(const std::string& name) const;

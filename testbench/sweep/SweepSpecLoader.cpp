@@ -14,6 +14,11 @@ namespace wsc::tb::sweep {
 
 using hw::YamlReader;
 
+std::string SweepSpec::path(const std::string& f) const {
+    if (f.empty() || f.front() == '/' || dir.empty() || dir == ".") return f;
+    return dir + "/" + f;
+}
+
 size_t SweepSpec::axisIndex(const std::string& n) const {
     for (size_t i = 0; i < axes.size(); ++i)
         if (axes[i].name == n) return i;
@@ -284,8 +289,7 @@ SweepSpec load(const YamlReader& root, const std::string& file, const std::strin
     if (!validName(s.name)) r.fail("name", "a name of letters, digits, '_', '-' and '.'");
     s.base = r.getString("base", std::string());
     if (r.has("base")) {
-        const std::string b =
-            s.base.empty() || s.base.front() == '/' || dir == "." ? s.base : dir + "/" + s.base;
+        const std::string b = s.path(s.base);
         if (!std::filesystem::is_regular_file(b))
             r.fail("base", fmt::format("a config file (relative to the spec's folder: {} does not "
                                        "exist)",

@@ -21,6 +21,13 @@ std::string SweepTable::csvField(const std::string& s) {
     return q + "\"";
 }
 
+std::optional<double> SweepTable::number(const std::string& t) {
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0') return std::nullopt;
+    return v;
+}
+
 std::string SweepTable::extract(const nlohmann::json& stats, const std::vector<std::string>& keys,
                                 std::string& error) {
     const nlohmann::json* j = &stats;
@@ -86,9 +93,7 @@ SweepTable::SweepTable(const SweepSpec& spec, const std::vector<Point>& pts,
                                            spec.metrics[m].name, spec.metrics[m].path, err);
                     r.metric_errors[m] = err;
                 }
-                char* end = nullptr;
-                const double v = std::strtod(r.metrics[m].c_str(), &end);
-                if (!r.metrics[m].empty() && *end == '\0') r.numeric[m] = v;
+                r.numeric[m] = number(r.metrics[m]);
             }
         }
         rows_.push_back(std::move(r));

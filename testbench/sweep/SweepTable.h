@@ -38,6 +38,8 @@ class SweepTable {
     static std::string extract(const nlohmann::json& stats, const std::vector<std::string>& keys,
                                std::string& error);
     static std::string csvField(const std::string& s);
+    // A metric's text as a number, when all of it is one ("0.25", "2500000000").
+    static std::optional<double> number(const std::string& text);
 
   private:
     void plot(const PlotSpec& ps, const std::string& path) const;
