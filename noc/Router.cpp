@@ -259,7 +259,6 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         --credits_[o * vcs_ + out.vc];
         busy_until_[o] = now + net.link(out_link_[o]).serialization();
         last_send_[o] = now;
-        last_send_vc_[o] = out.vc;
         last_send_flit_[o] = out;
         if (f.tail() && !(iv.shared & (1u << o))) owner_[o * vcs_ + out.vc] = kFree;
         net.forward(out_link_[o], out, now);

@@ -72,7 +72,7 @@ class Router {
     uint32_t credits(uint8_t port, uint8_t vc) const { return credits_[port * vcs_ + vc]; }
     // Cycle of the last grant on an output port and the VC it used (VCD "flit valid").
     uint64_t lastSendCycle(uint8_t port) const { return last_send_[port]; }
-    uint8_t lastSendVc(uint8_t port) const { return last_send_vc_[port]; }
+    uint8_t lastSendVc(uint8_t port) const { return last_send_flit_[port].vc; }
     // The flit that left `port` at lastSendCycle (its packet slot, index and head/tail): what a
     // VCD shows as the flit's identity.
     const Flit& lastSendFlit(uint8_t port) const { return last_send_flit_[port]; }
@@ -126,8 +126,7 @@ class Router {
     std::vector<uint8_t> owner_;    // [out port][vc] -> input VC index holding it, or kFree
     uint64_t busy_until_[kMaxPorts] = {};
     uint64_t last_send_[kMaxPorts];
-    uint8_t last_send_vc_[kMaxPorts] = {};
-    Flit last_send_flit_[kMaxPorts] = {};
+    Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
     uint32_t out_link_[kMaxPorts];
     uint32_t in_link_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
