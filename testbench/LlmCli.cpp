@@ -70,9 +70,15 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                       "the gating model's or trace's iteration to simulate (default 0)");
         c->add_option("--balancer", o.balancer,
                       "copy hot experts into shadow slots from the previous iteration's load: "
-                      "none (default), greedy or topo (MoEntwine Algorithm 1)");
+                      "none (default), greedy or topo (MoEntwine Algorithm 1; both migrate "
+                      "before the step, interrupting it), or ni (NI-Balancer: the next "
+                      "iteration's copies move on cold links during the step; needs --mapping "
+                      "er or baseline)");
         c->add_option("--expert-slots", o.expert_slots,
                       "--balancer: shadow slots per die (default 1)");
+        c->add_flag("--no-migration", o.no_migration,
+                    "--balancer: place the copies without simulating their migration (the step "
+                    "as if moving experts were free; the reference for the migration's cost)");
     }
     if (train)
         c->add_option("--recompute", o.recompute,
@@ -193,7 +199,7 @@ firmware::llm::RoutingOptions LlmCli::routingOptions(const Options& o) {
     refuseWithout(o.balancer, "--balancer", routed, "--gating or --trace");
     refuseWithout(o.gating_seed, "--gating-seed", !o.gating.empty(), "--gating");
     refuseWithout(o.expert_slots, "--expert-slots", !o.balancer.empty() && o.balancer != "none",
-                  "--balancer greedy or topo");
+                  "--balancer greedy, topo or ni");
     const bool zipf = o.gating == "zipf", temporal = o.gating == "temporal";
     refuseWithout(o.zipf_s, "--zipf-s", zipf, "--gating zipf");
     refuseWithout(o.hot_experts, "--hot-experts", temporal, "--gating temporal");
@@ -224,13 +230,17 @@ firmware::llm::RoutingOptions LlmCli::routingOptions(const Options& o) {
     if (!o.iteration.empty())
         r.iteration = uint32_t(CliArgs::parseUInt(o.iteration, "--iteration", 0, 1u << 30));
     if (!o.balancer.empty()) {
-        if (o.balancer != "none" && o.balancer != "greedy" && o.balancer != "topo")
+        if (o.balancer != "none" && o.balancer != "greedy" && o.balancer != "topo" &&
+            o.balancer != "ni")
             throw std::invalid_argument(
-                fmt::format("--balancer: expected none, greedy or topo, got '{}'", o.balancer));
+                fmt::format("--balancer: expected none, greedy, topo or ni, got '{}'", o.balancer));
         r.balancer = o.balancer;
     }
     if (!o.expert_slots.empty())
         r.slots = uint32_t(CliArgs::parseUInt(o.expert_slots, "--expert-slots", 1, 1024));
+    if (o.no_migration && (o.balancer.empty() || o.balancer == "none"))
+        throw std::invalid_argument("--no-migration needs --balancer greedy, topo or ni");
+    r.migrate = !o.no_migration;
     return r;
 }
 

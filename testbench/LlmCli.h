@@ -35,6 +35,7 @@ class LlmCli {
         // Expert routing (infer): as typed, so a knob given without its source is refused.
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;
+        bool no_migration = false;
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);

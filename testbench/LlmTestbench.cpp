@@ -582,8 +582,10 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     s.batch = spec.batch;
     s.seq = spec.seq;
     s.dtype = spec.dtype;
-    const firmware::llm::RoutingSource src(spec.routing, spec.model, spec.plan, placed.rank_die,
-                                           placed.dies, spec.batch * spec.seq);
+    firmware::llm::RoutingOptions ro = spec.routing;
+    ro.mapping = spec.placement;
+    const firmware::llm::RoutingSource src(ro, spec.model, spec.plan, placed.rank_die, placed.dies,
+                                           spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
     const MemoryPlan mp = planMemory(spec, placed.rank_die, placed.dies, dieSpec(hwc));
     s.recompute = mp.recompute.masks;
@@ -655,8 +657,10 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     }
     if (spec.train && spec.routing.source != firmware::llm::RoutingOptions::Source::None)
         throw std::invalid_argument("expert routing (--gating, --trace) is for wsc llm infer");
-    const firmware::llm::RoutingSource routing(spec.routing, spec.model, spec.plan, res.rank_die,
-                                               dies, spec.batch * spec.seq);
+    firmware::llm::RoutingOptions ro = spec.routing;
+    ro.mapping = spec.placement;
+    const firmware::llm::RoutingSource routing(ro, spec.model, spec.plan, res.rank_die, dies,
+                                               spec.batch * spec.seq);
     if (routing.enabled()) res.routing = routing.describe();
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;

@@ -416,20 +416,22 @@ DieEmitter::Channel DieEmitter::channel(uint32_t stream, const std::string& name
 }
 
 void DieEmitter::sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes,
-                        const std::string& hbm_tag) {
+                        const std::string& hbm_tag, int32_t cts) {
     use(c.stream);
     const std::string was = tag_;
     tag(hbm_tag);
-    sendSegments(c.stream, channelCtsEvent(c.stream), c.seg, c.turn, to, addr, bytes);
+    sendSegments(c.stream, cts < 0 ? channelCtsEvent(c.stream) : static_cast<uint16_t>(cts),
+                 c.seg, c.turn, to, addr, bytes);
     tag(was);
 }
 
 void DieEmitter::recvOn(Channel& c, uint32_t from, uint64_t addr, uint64_t bytes,
-                        const std::string& hbm_tag) {
+                        const std::string& hbm_tag, int32_t cts) {
     use(c.stream);
     const std::string was = tag_;
     tag(hbm_tag);
-    recvSegments(channelCtsEvent(c.stream), c.seg, c.turn, from, addr, bytes);
+    recvSegments(cts < 0 ? channelCtsEvent(c.stream) : static_cast<uint16_t>(cts), c.seg, c.turn,
+                 from, addr, bytes);
     tag(was);
 }
 

@@ -127,10 +127,14 @@ class DieEmitter {
         uint32_t turn = 0;
     };
     Channel channel(uint32_t stream, const std::string& name);
-    // HBM bytes of the transfer's loads or stores are tagged `hbm_tag`.
-    void sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes, const std::string& hbm_tag);
+    // HBM bytes of the transfer's loads or stores are tagged `hbm_tag`. `cts`: the
+    // clear-to-send event (default channelCtsEvent(c.stream)); a channel whose sender talks to
+    // several receivers in turn gives each transfer its own, so one receiver's clearance is
+    // never taken for another's.
+    void sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes, const std::string& hbm_tag,
+                int32_t cts = -1);
     void recvOn(Channel& c, uint32_t from, uint64_t addr, uint64_t bytes,
-                const std::string& hbm_tag);
+                const std::string& hbm_tag, int32_t cts = -1);
 
     // Instructions so far in stream s (for pc ranges of collectives).
     uint32_t streamSize(uint32_t s) const;

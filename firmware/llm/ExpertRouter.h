@@ -20,6 +20,27 @@
 
 namespace wsc::firmware::llm {
 
+// One part of an expert migration: the expert's `params` weights (x the step's dtype) from die `from` to die `to` (NoC nodes), XY-routed
+// (a part is straight or turns x before y).
+//   - invasive (greedy, topo): when = Start, before the step's first instruction; the dies that
+//     take part hold their compute until it has landed (inference is interrupted);
+//   - non-invasive (ni): it starts with the phase `slot` counted from its MoE layer's
+//     attention all-reduce (slot 0), that layer's dispatch all-to-all (1), the next MoE layer's
+//     all-reduce (2), ... (NiBalancer), on the sender's cold links; nothing waits for it.
+// `after`: index of the part that brought the expert to `from` (-1: the expert is there).
+struct MigrationTransfer {
+    enum class When : uint8_t { Start, Phase };
+
+    When when = When::Start;
+    uint64_t moe_layer = 0;  // the MoE layer whose expert moves
+    uint32_t slot = 0;       // Phase: counted from the MoE layer's all-reduce
+    uint32_t from = 0, to = 0;
+    uint64_t params = 0;
+    int64_t after = -1;
+    std::string kind;  // "expert migration (local)", "(global)", "(invasive)"
+    std::string label;
+};
+
 // The routed experts' selections of one step and the placement of their copies.
 struct ExpertRouting {
     // Per MoE layer (model order): every token's experts, T tokens (batch x seq for a prefill,
@@ -29,6 +50,9 @@ struct ExpertRouting {
     // Empty: the native placement, expert e on member e / (E / ep), in every layer.
     std::vector<std::vector<std::vector<uint32_t>>> hosts;
     std::string source;  // what produced it, for the report
+    // Expert copies moved by the balancer (docs/LLM.md, "Expert migration"), each part of a
+    // migration one point-to-point transfer of the expert's weights on the migration streams.
+    std::vector<MigrationTransfer> migrations;
 };
 
 // One MoE layer of one micro-batch on one pipeline stage.

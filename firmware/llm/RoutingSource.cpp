@@ -8,6 +8,8 @@
 #include "firmware/moe/DieMesh.h"
 #include "firmware/moe/ExpertPlacement.h"
 #include "firmware/moe/GreedyBalancer.h"
+#include "firmware/moe/MoeMapping.h"
+#include "firmware/moe/NiBalancer.h"
 #include "firmware/moe/TopologyAwareBalancer.h"
 
 namespace wsc::firmware::llm {
@@ -58,9 +60,9 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
                             g.seed, o.iteration);
     }
     if (o.balancer == "none") return;
-    if (o.balancer != "greedy" && o.balancer != "topo")
+    if (o.balancer != "greedy" && o.balancer != "topo" && o.balancer != "ni")
         throw std::invalid_argument(
-            fmt::format("balancer '{}': expected none, greedy or topo", o.balancer));
+            fmt::format("balancer '{}': expected none, greedy, topo or ni", o.balancer));
     if (p.pp > 1 || p.ep != p.stageRanks())
         throw std::invalid_argument(fmt::format(
             "balancer {}: plan {} must have pp = 1 and ep over all {} ranks (copies go to any die)",
@@ -81,20 +83,45 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
     const moe::ExpertPlacement start = moe::ExpertPlacement::fromNative(native, o.slots);
     const moe::DieMesh mesh(dies.x, dies.y);
     std::unique_ptr<moe::ExpertBalancer> bal;
-    if (o.balancer == "greedy")
+    std::unique_ptr<moe::NiBalancer> ni;
+    if (o.balancer == "greedy") {
         bal = std::make_unique<moe::GreedyBalancer>();
-    else
+    } else if (o.balancer == "topo") {
         bal = std::make_unique<moe::TopologyAwareBalancer>();
-    // The load the balancer sees: the previous iteration's picks per expert (the trace's
-    // tokens, or the gating model's at the step's).
+    } else {
+        // NI-Balancer: its local and global steps follow the hot and cold links of the mapping's
+        // all-reduce rings and all-to-all, so it needs MoEntwine's mapping of the TP groups,
+        // with the dies of this placement.
+        if (p.tp < 2 || (o.mapping != "er" && o.mapping != "moe-baseline"))
+            throw std::invalid_argument(fmt::format(
+                "balancer ni: migrates on the cold links of MoEntwine's mappings: needs --mapping "
+                "er or baseline and tp >= 2 (plan {}, placement {})",
+                p.str(), o.mapping.empty() ? "not a MoEntwine mapping" : o.mapping));
+        const moe::MoeMapping mp = o.mapping == "er" ? moe::MoeMapping::entwined(mesh, p.dp, p.tp)
+                                                     : moe::MoeMapping::baseline(mesh, p.dp, p.tp);
+        if (mp.placement() != rank_die)
+            throw std::logic_error("balancer ni: the mapping's dies differ from the placement's");
+        ni = std::make_unique<moe::NiBalancer>(mp, k);
+    }
+    const moe::ExpertBalancer& balancer = ni ? static_cast<const moe::ExpertBalancer&>(*ni) : *bal;
+    // The load the balancer sees: an iteration's picks per expert (the trace's tokens, or the
+    // gating model's at the step's).
     const uint64_t T = trace_ ? trace_->header().tokens : tokens;
-    const auto prev = selections(o.iteration - 1, T);
+    auto plans = [&](uint32_t iter) {
+        const auto picks = selections(iter, T);
+        std::vector<moe::BalancePlan> out;
+        for (uint32_t j = 0; j < moe_layers_; ++j) {
+            std::vector<double> load(E, 0.0);
+            for (const auto& t : picks[j])
+                for (uint32_t e : t) load[e] += 1.0;
+            out.push_back(balancer.plan(mesh, start, load));
+        }
+        return out;
+    };
+    const std::vector<moe::BalancePlan> used = plans(o.iteration - 1);
     double before = 0, after = 0, hops = 0, copies = 0;
     for (uint32_t j = 0; j < moe_layers_; ++j) {
-        std::vector<double> load(E, 0.0);
-        for (const auto& t : prev[j])
-            for (uint32_t e : t) load[e] += 1.0;
-        const moe::BalancePlan bp = bal->plan(mesh, start, load);
+        const moe::BalancePlan& bp = used[j];
         std::vector<std::vector<uint32_t>> h(E);
         for (uint32_t e = 0; e < E; ++e)
             for (uint32_t d : bp.after.hosts(e)) h[e].push_back(uint32_t(member_of[d]));
@@ -107,8 +134,83 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
     text_ += fmt::format(
         "; balancer {} ({} slot(s) per die, from iteration {}'s load): {:.0f} copies over {} MoE "
         "layers, {:.0f} link-hops, predicted peak die load {:.2f}x -> {:.2f}x the mean (worst "
-        "layer); migrations are not simulated",
-        bal->name(), o.slots, o.iteration - 1, copies, moe_layers_, hops, before, after);
+        "layer)",
+        balancer.name(), o.slots, o.iteration - 1, copies, moe_layers_, hops, before, after);
+    if (!o.migrate) {
+        text_ += "; migrations not simulated (--no-migration)";
+        return;
+    }
+    // Migrations: the copies a plan adds to the one before it (a copy already on its die stays
+    // there). Invasive balancers install this step's copies before it starts; NI-Balancer moves
+    // the next iteration's copies (planned from this iteration's load) during this step.
+    const uint64_t params = (m.gated_mlp ? 3 : 2) * m.hidden * m.moe.intermediate;
+    auto added = [&](const moe::BalancePlan& now, const moe::BalancePlan* was, uint32_t j) {
+        std::vector<moe::Migration> out;
+        for (const moe::Migration& mig : now.migrations)
+            if (!was || !was[j].after.hosts(mig.to, mig.expert)) out.push_back(mig);
+        return out;
+    };
+    uint64_t parts = 0, moved = 0;
+    if (!ni) {
+        std::vector<moe::BalancePlan> older;
+        if (o.iteration >= 2) older = plans(o.iteration - 2);
+        for (uint32_t j = 0; j < moe_layers_; ++j)
+            for (const moe::Migration& mig : added(used[j], older.empty() ? nullptr : older.data(), j)) {
+                MigrationTransfer t;
+                t.when = MigrationTransfer::When::Start;
+                t.moe_layer = j, t.from = mig.from, t.to = mig.to, t.params = params;
+                t.kind = "expert migration (invasive)";
+                t.label = fmt::format("MoE layer {} expert {}: die {} -> {}", j, mig.expert,
+                                      mig.from, mig.to);
+                migrations_.push_back(t);
+                ++moved;
+            }
+        text_ += fmt::format(
+            "; {} migration(s) installing them before the step (inference interrupted), {:.2f} M "
+            "parameters each",
+            moved, double(params) / 1e6);
+        return;
+    }
+    const std::vector<moe::BalancePlan> next = plans(o.iteration);
+    for (uint32_t j = 0; j < moe_layers_; ++j)
+        for (const moe::Migration& mig : added(next[j], used.data(), j)) {
+            ++moved;
+            int64_t prev = -1;
+            for (size_t si = 0; si < mig.steps.size(); ++si) {
+                const moe::MigrationStep& st = mig.steps[si];
+                const bool local = st.phase == moe::MigrationPhase::AllReduce;
+                // XY routing takes x first: a part that turns y before x is sent in two pieces
+                // (the die at the corner forwards it in the same phase).
+                std::vector<std::pair<uint32_t, uint32_t>> pieces;
+                uint32_t a = st.from;
+                for (size_t li = 0; li < st.links.size(); ++li) {
+                    const bool xmove = mesh.y(st.links[li].from) == mesh.y(st.links[li].to);
+                    const bool prev_y = li > 0 && mesh.x(st.links[li - 1].from) ==
+                                                      mesh.x(st.links[li - 1].to);
+                    if (xmove && prev_y) {
+                        pieces.push_back({a, st.links[li].from});
+                        a = st.links[li].from;
+                    }
+                }
+                pieces.push_back({a, st.to});
+                for (const auto& [f, t_] : pieces) {
+                    MigrationTransfer t;
+                    t.when = MigrationTransfer::When::Phase;
+                    t.moe_layer = j, t.slot = st.slot, t.from = f, t.to = t_, t.params = params;
+                    t.after = prev;
+                    t.kind = local ? "expert migration (local)" : "expert migration (global)";
+                    t.label = fmt::format("MoE layer {} expert {}: die {} -> {}, step {}/{}", j,
+                                          mig.expert, mig.from, mig.to, si + 1, mig.steps.size());
+                    prev = int64_t(migrations_.size());
+                    migrations_.push_back(t);
+                }
+            }
+        }
+    parts = migrations_.size();
+    text_ += fmt::format(
+        "; {} migration(s) of the next iteration's copies in {} part(s) on the cold links "
+        "during this step, {:.2f} M parameters each",
+        moved, parts, double(params) / 1e6);
 }
 
 std::vector<std::vector<std::vector<uint32_t>>> RoutingSource::selections(uint32_t iter,
@@ -139,6 +241,7 @@ std::shared_ptr<const ExpertRouting> RoutingSource::forTokens(uint64_t T) const 
     r->layers = selections(o_.iteration, T);
     r->hosts = hosts_;
     r->source = text_;
+    r->migrations = migrations_;
     return r;
 }
 

@@ -25,8 +25,12 @@ struct RoutingOptions {
     moe::GatingConfig gating;
     std::string trace;              // a JSON Lines trace (docs/MOE.md "Trace format")
     uint32_t iteration = 0;         // the iteration simulated
-    std::string balancer = "none";  // none, greedy, topo: copies placed from iteration - 1's load
-    uint32_t slots = 1;             // shadow slots per die for the balancer
+    // none, greedy, topo, ni: copies placed from iteration - 1's load; their migrations are
+    // traffic of the step (ExpertRouting::migrations).
+    std::string balancer = "none";
+    uint32_t slots = 1;   // shadow slots per die for the balancer
+    std::string mapping;  // the placement's name: ni needs er or moe-baseline
+    bool migrate = true;  // false: the copies are placed, their migrations not simulated
 };
 
 class RoutingSource {
@@ -59,6 +63,7 @@ class RoutingSource {
     std::unique_ptr<moe::ExpertTrace> trace_;
     std::vector<std::vector<std::vector<uint32_t>>> hosts_;  // per MoE layer, per expert
     std::string text_;
+    std::vector<MigrationTransfer> migrations_;
 };
 
 }  // namespace wsc::firmware::llm

@@ -187,7 +187,14 @@ class Build {
     StepProgram run() {
         mem_.resize(grid_.ranks());
         setupOffload();
+        setupMigration();
         for (uint32_t st = 0; st < p_.pp; ++st) stage(st);
+        for (const auto& ds : slot_need_)
+            if (!slot_raised_.count(ds))
+                throw std::logic_error(fmt::format(
+                    "expert migration: die {} waits for phase slot {}, which the step never "
+                    "reached",
+                    ds.first, ds.second));
         // Convert per-stream indices to pcs and finish.
         for (auto& c : pending_comms_) {
             const Program& pr = out_.fw.program(c.rec.die);
@@ -325,6 +332,7 @@ class Build {
             em(r).ready(kTensorComm);
             em(r).awaitReady(kTensorComm);
         }
+        migrationPhase(kind, ranks);
         coll(kind, c, ranks, elems, kTensorComm, in, out, label, dt, counts);
         for (uint32_t r : ranks) {
             em(r).done(kTensorComm);
@@ -777,6 +785,171 @@ class Build {
         grad_signals_.clear();
     }
 
+    // ---- expert migration (ExpertRouting::migrations) ---------------------------------------
+    // Every part is a receiver-driven transfer (DieEmitter::sendOn / recvOn) on one migration
+    // stream per die, HBM to HBM through two SRAM segments. Each die's stream holds its parts in
+    // one global order (phase slot, then the balancer's order), sends and receives alike: the
+    // first unfinished part is then always at the head of both its dies' streams, so the
+    // streams cannot deadlock each other, and each part has its own clear-to-send event on its
+    // sender. A phase part waits on its sender until compute starts that phase (an event raised
+    // just before the collective; slot 2 j: MoE layer j's first tp all-reduce, 2 j + 1: its
+    // dispatch, micro-batch 0). Slots are counted over the MoE layers this build holds and wrap
+    // (steady state: a migration that began in an earlier iteration's last layers ends in this
+    // one's first); a wrapped part does not wait for its predecessor. Parts of MoE layers the
+    // build does not hold are left out (composition measures each layer's increment with its
+    // own migrations). Invasive parts run first and the compute of every die taking part waits
+    // for its stream to finish.
+    static constexpr uint32_t kMigration = kStreams;
+    static uint16_t slotEvent(uint32_t slot) { return static_cast<uint16_t>(32768 + slot); }
+
+    void setupMigration() {
+        if (!s_.routing || s_.routing->migrations.empty()) return;
+        if (train_ || p_.pp > 1)
+            throw std::invalid_argument("expert migration: inference with pp = 1 only");
+        // MoE layers built (stage 0 holds them all with pp = 1).
+        uint64_t built = 0;
+        for (const Unit& u : units(0)) {
+            if (u.layer == ~0ull) continue;
+            bool moe = false;
+            for (const Operator& o : u.block->ops) moe = moe || o.ffn == FfnRole::RoutedExpert;
+            if (moe) moe_slot_of_layer_[u.layer] = built++;
+        }
+        if (built == 0) return;
+        const uint64_t slots = 2 * built;
+        const auto& all = s_.routing->migrations;
+        struct Kept {
+            size_t i;
+            uint64_t abs, wslot;
+            int64_t after;  // index into kept, -1: none
+        };
+        std::vector<Kept> kept;
+        std::map<size_t, size_t> kept_of;
+        for (size_t i = 0; i < all.size(); ++i) {
+            const MigrationTransfer& t = all[i];
+            if (t.moe_layer >= built) continue;
+            Kept k{i, 0, 0, -1};
+            if (t.when == MigrationTransfer::When::Phase) {
+                k.abs = 2 * t.moe_layer + t.slot;
+                k.wslot = k.abs % slots;
+            }
+            if (t.after >= 0) {
+                auto it = kept_of.find(size_t(t.after));
+                if (it != kept_of.end() && kept[it->second].abs / slots == k.abs / slots)
+                    k.after = int64_t(it->second);
+            }
+            kept_of[i] = kept.size();
+            kept.push_back(k);
+        }
+        if (kept.empty()) return;
+        std::map<uint32_t, uint32_t> rank_of;
+        for (uint32_t r = 0; r < grid_.ranks(); ++r) rank_of[die(r)] = r;
+        auto rankOf = [&](uint32_t d) {
+            auto it = rank_of.find(d);
+            if (it == rank_of.end())
+                throw std::invalid_argument(
+                    fmt::format("expert migration: die {} holds no rank of the plan", d));
+            return it->second;
+        };
+        // Memory: every die keeps what it receives (the next iteration's copies, or an expert in
+        // transit between two steps) in its own region for the whole step.
+        std::map<uint32_t, uint64_t> recv_bytes;
+        std::vector<uint64_t> at(kept.size(), 0);
+        for (size_t n = 0; n < kept.size(); ++n) {
+            const MigrationTransfer& t = all[kept[n].i];
+            at[n] = recv_bytes[rankOf(t.to)];
+            recv_bytes[rankOf(t.to)] += t.params * e_;
+            recv_bytes[rankOf(t.from)] += 0;
+        }
+        std::map<uint32_t, uint64_t> region;
+        for (const auto& [r, b] : recv_bytes)
+            region[r] = out_.ledger.alloc(die(r), MemKind::Buffers, std::max<uint64_t>(b, 1),
+                                          "expert migration (received copies)");
+        out_.migration_parts = kept.size();
+        for (const Kept& k : kept) out_.migration_bytes += all[k.i].params * e_;
+        if (!emit_) return;
+        std::vector<size_t> order(kept.size());
+        for (size_t n = 0; n < order.size(); ++n) order[n] = n;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return kept[a].wslot < kept[b].wslot; });
+        std::map<uint32_t, uint16_t> cts_next, arrived_next;
+        std::vector<int32_t> arrived(kept.size(), -1);
+        std::vector<bool> needed(kept.size(), false);
+        for (const Kept& k : kept)
+            if (k.after >= 0) needed[size_t(k.after)] = true;
+        std::set<uint32_t> invasive;
+        for (size_t n : order) {
+            const Kept& k = kept[n];
+            const MigrationTransfer& t = all[k.i];
+            const uint32_t rf = rankOf(t.from), rt = rankOf(t.to);
+            const uint64_t bytes = t.params * e_;
+            auto next = [](std::map<uint32_t, uint16_t>& m, uint32_t r, uint16_t base) {
+                const uint16_t v = m[r]++;
+                if (v >= 8192)
+                    throw std::invalid_argument(fmt::format(
+                        "expert migration: more than 8192 parts on one die's stream (rank {})",
+                        r));
+                return static_cast<uint16_t>(base + v);
+            };
+            const uint16_t cts = next(cts_next, rf, 8192);
+            if (t.when == MigrationTransfer::When::Phase &&
+                slot_need_.insert({die(rf), uint32_t(k.wslot)}).second)
+                em(rf).waitEvent(kMigration, slotEvent(uint32_t(k.wslot)));
+            if (t.when == MigrationTransfer::When::Start) invasive.insert(rf), invasive.insert(rt);
+            uint64_t src = region.at(rf);
+            if (k.after >= 0) {
+                em(rf).waitEvent(kMigration, static_cast<uint16_t>(arrived[size_t(k.after)]));
+                src += at[size_t(k.after)];
+            }
+            // Records from here: the waits for the phase and the predecessor are not transfer.
+            const uint32_t sb = em(rf).streamSize(kMigration), rb = em(rt).streamSize(kMigration);
+            // The receive first: both may be the same die's stream only for a part to itself,
+            // which the balancers never make.
+            em(rt).recvOn(migChan(rt), die(rf), region.at(rt) + at[n], bytes, "expert migration",
+                          cts);
+            if (needed[n]) {
+                arrived[n] = next(arrived_next, rt, 16384);
+                em(rt).signalEvent(kMigration, static_cast<uint16_t>(arrived[n]));
+            }
+            em(rf).sendOn(migChan(rf), die(rt), src, bytes, "expert migration", cts);
+            offloadRecord(rf, kMigration, sb, t.kind, t.label, bytes);
+            offloadRecord(rt, kMigration, rb, t.kind, t.label, bytes);
+        }
+        // Invasive: the dies taking part resume inference once their stream is done.
+        for (uint32_t r : invasive) {
+            em(r).done(kMigration);
+            out_.waits.push_back({die(r), em(r).awaitDone(kMigration), "expert migration"});
+        }
+    }
+
+    DieEmitter::Channel& migChan(uint32_t r) {
+        auto it = chan_.find({r, kMigration});
+        if (it == chan_.end())
+            it = chan_.emplace(std::make_pair(r, kMigration), em(r).channel(kMigration, "mig."))
+                     .first;
+        return it->second;
+    }
+
+    // Before a blocking collective of the layer being emitted: the phase slot it opens (its
+    // first tp all-reduce or reduce-scatter, its dispatch), raised on the dies whose migration
+    // parts wait for it.
+    void migrationPhase(const std::string& kind, const std::vector<uint32_t>& ranks) {
+        if (slot_need_.empty() || cur_mb_ != 0) return;
+        auto it = moe_slot_of_layer_.find(cur_layer_);
+        if (it == moe_slot_of_layer_.end()) return;
+        uint32_t slot;
+        if (kind == "tp all-reduce" || kind == "tp reduce-scatter")
+            slot = uint32_t(2 * it->second);
+        else if (kind == "ep dispatch")
+            slot = uint32_t(2 * it->second + 1);
+        else
+            return;
+        for (uint32_t r : ranks) {
+            const std::pair<uint32_t, uint32_t> ds{die(r), slot};
+            if (slot_need_.count(ds) && slot_raised_.insert(ds).second)
+                em(r).signalEvent(kCompute, slotEvent(slot));
+        }
+    }
+
     // ---- checkpoint offload (StepSpec::offload) -------------------------------------------
     struct OffPair {
         OffloadPair p;
@@ -1057,6 +1230,7 @@ class Build {
         block_ = u.block;
         const auto ranks = grid_.stage(st);
         routed_ = routedFor(st, u.layer, mb);
+        cur_layer_ = u.layer, cur_mb_ = mb;
         to = std::min(to, all.size());
         std::vector<size_t> idx;
         for (size_t j = from; j < to; ++j) idx.push_back(fwd ? j : to - 1 - (j - from));
@@ -1463,6 +1637,12 @@ class Build {
     std::vector<OffPair> off_;
     std::vector<int64_t> off_pending_;
     std::map<std::pair<uint32_t, uint32_t>, DieEmitter::Channel> chan_;
+    // Expert migration: the MoE index of every built MoE layer, the layer and micro-batch being
+    // emitted, and the (die, phase slot) events migration parts wait for and those raised.
+    std::map<uint64_t, uint64_t> moe_slot_of_layer_;
+    uint64_t cur_layer_ = ~0ull;
+    uint32_t cur_mb_ = 0;
+    std::set<std::pair<uint32_t, uint32_t>> slot_need_, slot_raised_;
     // A rank's member index in its EP group.
     uint32_t memberOf(uint32_t r) const { return r - grid_.epGroup(r)[0]; }
 };

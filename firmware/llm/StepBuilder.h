@@ -93,6 +93,8 @@ struct StepProgram {
     // helpers at once (over all its pairs; 0 for other stages).
     std::vector<uint64_t> offload_held;
     std::vector<uint64_t> sram_bytes;  // per die
+    // Expert migration (ExpertRouting::migrations) in this build: parts and bytes moved.
+    uint64_t migration_parts = 0, migration_bytes = 0;
     // HBM bytes of every die's compute lowering by operator ("mlp.up bwd", "attention fwd",
     // "optimizer", "pipeline transfer"); collectives' staging is not included.
     std::map<uint32_t, std::map<std::string, uint64_t>> hbm_by_op;
