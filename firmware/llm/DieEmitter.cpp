@@ -420,8 +420,8 @@ void DieEmitter::sendOn(Channel& c, uint32_t to, uint64_t addr, uint64_t bytes,
     use(c.stream);
     const std::string was = tag_;
     tag(hbm_tag);
-    sendSegments(c.stream, cts < 0 ? channelCtsEvent(c.stream) : static_cast<uint16_t>(cts),
-                 c.seg, c.turn, to, addr, bytes);
+    sendSegments(c.stream, cts < 0 ? channelCtsEvent(c.stream) : static_cast<uint16_t>(cts), c.seg,
+                 c.turn, to, addr, bytes);
     tag(was);
 }
 

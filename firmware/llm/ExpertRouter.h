@@ -20,8 +20,8 @@
 
 namespace wsc::firmware::llm {
 
-// One part of an expert migration: the expert's `params` weights (x the step's dtype) from die `from` to die `to` (NoC nodes), XY-routed
-// (a part is straight or turns x before y).
+// One part of an expert migration: the expert's `params` weights (x the step's dtype) from die
+// `from` to die `to` (NoC nodes), XY-routed (a part is straight or turns x before y).
 //   - invasive (greedy, topo): when = Start, before the step's first instruction; the dies that
 //     take part hold their compute until it has landed (inference is interrupted);
 //   - non-invasive (ni): it starts with the phase `slot` counted from its MoE layer's

@@ -155,7 +155,8 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
         std::vector<moe::BalancePlan> older;
         if (o.iteration >= 2) older = plans(o.iteration - 2);
         for (uint32_t j = 0; j < moe_layers_; ++j)
-            for (const moe::Migration& mig : added(used[j], older.empty() ? nullptr : older.data(), j)) {
+            for (const moe::Migration& mig :
+                 added(used[j], older.empty() ? nullptr : older.data(), j)) {
                 MigrationTransfer t;
                 t.when = MigrationTransfer::When::Start;
                 t.moe_layer = j, t.from = mig.from, t.to = mig.to, t.params = params;
@@ -185,8 +186,8 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
                 uint32_t a = st.from;
                 for (size_t li = 0; li < st.links.size(); ++li) {
                     const bool xmove = mesh.y(st.links[li].from) == mesh.y(st.links[li].to);
-                    const bool prev_y = li > 0 && mesh.x(st.links[li - 1].from) ==
-                                                      mesh.x(st.links[li - 1].to);
+                    const bool prev_y =
+                        li > 0 && mesh.x(st.links[li - 1].from) == mesh.x(st.links[li - 1].to);
                     if (xmove && prev_y) {
                         pieces.push_back({a, st.links[li].from});
                         a = st.links[li].from;

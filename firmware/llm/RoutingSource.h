@@ -23,8 +23,8 @@ struct RoutingOptions {
     // Gating: kind, seed and the popularity knobs (experts, top-k, layers and tokens are the
     // model's and the step's).
     moe::GatingConfig gating;
-    std::string trace;              // a JSON Lines trace (docs/MOE.md "Trace format")
-    uint32_t iteration = 0;         // the iteration simulated
+    std::string trace;       // a JSON Lines trace (docs/MOE.md "Trace format")
+    uint32_t iteration = 0;  // the iteration simulated
     // none, greedy, topo, ni: copies placed from iteration - 1's load; their migrations are
     // traffic of the step (ExpertRouting::migrations).
     std::string balancer = "none";

@@ -886,8 +886,7 @@ class Build {
                 const uint16_t v = m[r]++;
                 if (v >= 8192)
                     throw std::invalid_argument(fmt::format(
-                        "expert migration: more than 8192 parts on one die's stream (rank {})",
-                        r));
+                        "expert migration: more than 8192 parts on one die's stream (rank {})", r));
                 return static_cast<uint16_t>(base + v);
             };
             const uint16_t cts = next(cts_next, rf, 8192);

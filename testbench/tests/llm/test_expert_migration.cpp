@@ -100,9 +100,8 @@ TEST_CASE(
     // ER's FTDs are 2x2 blocks: a move between blocks crosses inter-FTD (global) links.
     CHECK(global > 0);
     INFO(src.describe());
-    CHECK_THAT(src.describe(),
-               Catch::Matchers::Contains("of the next iteration's copies in") &&
-                   Catch::Matchers::Contains("on the cold links during this step"));
+    CHECK_THAT(src.describe(), Catch::Matchers::Contains("of the next iteration's copies in") &&
+                                   Catch::Matchers::Contains("on the cold links during this step"));
 }
 
 TEST_CASE(
@@ -133,7 +132,8 @@ TEST_CASE(
     CHECK_THAT(off.describe(), Catch::Matchers::Contains("migrations not simulated"));
 }
 
-TEST_CASE("expert migration: ni needs a MoEntwine mapping and tp >= 2", "[llm][routing][migration]") {
+TEST_CASE("expert migration: ni needs a MoEntwine mapping and tp >= 2",
+          "[llm][routing][migration]") {
     const Setup su;
     auto o = su.opts("ni", 1);
     o.mapping = "ring";
