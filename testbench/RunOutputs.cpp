@@ -8,6 +8,7 @@
 
 #include "hw/EnergyModel.h"
 #include "hw/LinkHeatmap.h"
+#include "testbench/CommPhaseSplit.h"
 
 namespace wsc::tb {
 
@@ -31,6 +32,8 @@ RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path,
         expected = 20000;  // unknown in advance; a guess that keeps short runs finely sampled
     }
     links_ = std::make_unique<LinkRecorder>(phases_);
+    if (sc_.workload_type == "llm" && !heatmap_.empty())
+        timeline_ = std::make_unique<LinkTimeline>();
     if (!perfetto_.empty()) {
         trace_ = std::make_unique<hw::PerfettoTrace>(sc_.noc.clock_hz);
         noc_timeline_ =
@@ -42,6 +45,7 @@ RunOutputs::RunOutputs(const hw::ScenarioConfig& sc, std::string heatmap_path,
 
 std::vector<RunObserver*> RunOutputs::observers() {
     std::vector<RunObserver*> o{links_.get()};
+    if (timeline_) o.push_back(timeline_.get());
     if (noc_timeline_) o.push_back(noc_timeline_.get());
     if (core_timeline_) o.push_back(core_timeline_.get());
     return o;
@@ -96,6 +100,36 @@ void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json*
         }
     }
     writeFiles(os, "run");
+    if (timeline_ && !r.runs.empty()) phaseHeatmaps(r.runs.back(), os);
+}
+
+void RunOutputs::phaseHeatmaps(const LlmRun& run, std::ostream& os) const {
+    std::vector<CommPhaseSplit::Span> spans;
+    for (const auto& c : run.comm_spans) spans.push_back({c.die, c.kind, c.begin, c.end});
+    const auto phases = CommPhaseSplit::split(timeline_->windows(), timeline_->links(), spans);
+    uint64_t total = 0;
+    for (const auto& p : phases) total += p.cycles;
+    const auto& t = sc_.noc.topology;
+    std::vector<const CommPhaseSplit::Phase*> comm;
+    for (const auto& p : phases) {
+        const std::string path = phasePath(heatmap_, "phase-" + CommPhaseSplit::slug(p.name));
+        const double share = total ? 100.0 * double(p.cycles) / double(total) : 0.0;
+        hw::LinkHeatmap hm(t, fmt::format("{}: link utilization while the dies run {} ({:.1f}% "
+                                          "of the run, {}x{} routers)",
+                                          sc_.name, p.name, share, t.x, t.y));
+        hm.setScale(heatmap_scale_);
+        hm.writeFile(path, p.links);
+        fmt::print(os,
+                   "  phase heatmap       {} ({}: {:.1f}% of the run, busiest link {:.3f}, {} "
+                   "links hot (>= 50% of it), {} cold (< 10%))\n",
+                   path, p.name, share, p.busiest(), p.hot().size(), p.cold().size());
+        if (p.name != "compute" && share >= 1.0) comm.push_back(&p);
+    }
+    for (size_t a = 0; a < comm.size(); ++a)
+        for (size_t b = a + 1; b < comm.size(); ++b)
+            fmt::print(os, "  hot in both         {} and {}: {} of {} links\n", comm[a]->name,
+                       comm[b]->name, CommPhaseSplit::hotInBoth(*comm[a], *comm[b]).size(),
+                       comm[a]->links.size());
 }
 
 void RunOutputs::finish(const hw::EnergyEvents& ev, std::ostream& os, nlohmann::json* stats,

@@ -17,6 +17,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/LinkRecorder.h"
+#include "testbench/LinkTimeline.h"
 #include "testbench/LlmTestbench.h"
 #include "testbench/NocTimelineRecorder.h"
 #include "testbench/TrafficResult.h"
@@ -47,7 +48,9 @@ class RunOutputs {
     // Any other run with one phase (`wsc tatp`): its energy counts and report; writes the files.
     void finishRun(const hw::EnergyEvents& ev, const hw::EnergyReport& energy, std::ostream& os,
                    nlohmann::json* stats);
-    // An LLM step (`wsc llm`): the observers watched its last simulated run; writes their files.
+    // An LLM step (`wsc llm`): the observers watched its last simulated run; writes their files,
+    // and with --heatmap one heatmap per phase of the step (CommPhaseSplit: out.<kind>.svg) and
+    // which links each phase keeps hot or leaves cold.
     void finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json* stats);
 
     const hw::EnergyReport& energy() const { return energy_; }
@@ -62,12 +65,14 @@ class RunOutputs {
                 const std::string& main_phase);
     void energyJson(const hw::EnergyEvents& ev, nlohmann::json* stats) const;
     void writeFiles(std::ostream& os, const std::string& main_phase);
+    void phaseHeatmaps(const LlmRun& run, std::ostream& os) const;
 
     hw::ScenarioConfig sc_;
     std::string heatmap_, perfetto_;
     double heatmap_scale_ = 0;  // 0: auto (hw::LinkHeatmap::setScale)
     std::vector<LinkRecorder::PhaseStart> phases_;
     std::unique_ptr<LinkRecorder> links_;
+    std::unique_ptr<LinkTimeline> timeline_;  // llm runs with --heatmap: per-phase heatmaps
     std::unique_ptr<hw::PerfettoTrace> trace_;
     std::unique_ptr<NocTimelineRecorder> noc_timeline_;
     std::unique_ptr<CoreTimelineRecorder> core_timeline_;
