@@ -3,14 +3,18 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 
+#include "firmware/moe/BalanceRun.h"
 #include "firmware/moe/DieMesh.h"
 #include "firmware/moe/ExpertTrace.h"
 #include "firmware/moe/FtdAnalysis.h"
 #include "firmware/moe/GatingModel.h"
 #include "firmware/moe/MoeMapping.h"
 #include "testbench/CliArgs.h"
+#include "testbench/SvgPlot.h"
 
 namespace wsc::tb {
 
@@ -38,8 +42,132 @@ CLI::App* MoeCli::add(CLI::App& app, Options& o) {
     CliArgs::addUInt(m, "--dp", o.dp, 1, 1u << 20, "data-parallel groups");
     CliArgs::addUInt(m, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree");
     CliArgs::addUInt(m, "--wafers", o.wafers, 1, 1024, "her: wafers side by side");
+    auto* b = moe->add_subcommand(
+        "balance", "balancers' run-time load traces over many iterations (MoEntwine Fig. 15)");
+    b->add_option("--balancers", o.balancers, "comma-separated: none, greedy, topo, ni")
+        ->capture_default_str();
+    b->add_option("--mesh", o.mesh, "dies per wafer, COLSxROWS")->capture_default_str();
+    b->add_option("--mapping", o.mapping, "baseline or er (ni's cold links)")
+        ->capture_default_str();
+    CliArgs::addUInt(b, "--dp", o.dp, 1, 1u << 20, "data-parallel groups");
+    CliArgs::addUInt(b, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree");
+    b->add_option("--kind", o.kind, "gating model: uniform, zipf or temporal")
+        ->capture_default_str();
+    b->add_option("--trace", o.trace, "selections from a JSON Lines trace instead of --kind");
+    CliArgs::addUInt(b, "--experts", o.b_experts, 1, 65536, "experts per layer");
+    CliArgs::addUInt(b, "--top-k", o.b_top_k, 1, 65536, "experts per token");
+    CliArgs::addUInt(b, "--layers", o.b_layers, 1, 4096, "MoE layers");
+    CliArgs::addUInt(b, "--tokens", o.b_tokens, 1, 1u << 24, "tokens per iteration and layer");
+    CliArgs::addUInt(b, "--iterations", o.b_iterations, 1, 1u << 20, "iterations");
+    CliArgs::addUInt(b, "--seed", o.seed, 0, UINT64_MAX, "seed");
+    CliArgs::addDouble(b, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent");
+    CliArgs::addUInt(b, "--hot", o.b_hot, 1, 65536, "temporal / zipf: hot experts");
+    CliArgs::addDouble(b, "--hot-probability", o.b_hot_probability, 0, 1,
+                       "temporal: share of picks from the hot set");
+    CliArgs::addDouble(b, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration");
+    CliArgs::addUInt(b, "--slots", o.slots, 1, 1024, "shadow slots per die");
+    CliArgs::addDouble(b, "--alpha", o.alpha, 0, 1e9,
+                       "Eq. 2: rebalance when the layers' summed imbalance exceeds it");
+    CliArgs::addUInt(b, "--beta", o.beta, 0, 1u << 30,
+                     "Eq. 2: and more than this many iterations passed (invasive; ni uses 0)");
+    b->add_option("--svg", o.svg, "plot: peak / mean die load per iteration, a line per balancer");
+    b->add_option("--table", o.table, "also write the summary table (markdown) to this file");
     moe->require_subcommand(1);
     return moe;
+}
+
+namespace {
+
+MoeMapping mappingOf(const std::string& name, uint32_t cols, uint32_t rows, uint32_t dp,
+                     uint32_t tp, uint32_t wafers) {
+    if (name == "baseline") return MoeMapping::baseline(DieMesh(cols, rows), dp, tp);
+    if (name == "er") return MoeMapping::entwined(DieMesh(cols, rows), dp, tp);
+    if (name == "her") return MoeMapping::hierarchical(cols, rows, wafers, dp, tp);
+    throw UsageError(fmt::format("--mapping '{}': expected baseline, er or her", name));
+}
+
+}  // namespace
+
+int MoeCli::runBalance(const Options& o, std::ostream& os) {
+    CliArgs::checkOutputs(
+        {{"--svg", o.svg}, {"--table", o.table}},
+        o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace});
+    const auto dims = CliArgs::parseUIntList(o.mesh, "--mesh", 1, 1024, 'x');
+    if (dims.size() != 2)
+        throw UsageError(fmt::format("--mesh '{}': expected COLSxROWS such as 4x4", o.mesh));
+    if (o.mapping == "her") throw UsageError("--mapping her: balance runs on one wafer");
+    const MoeMapping mp = mappingOf(o.mapping, uint32_t(dims[0]), uint32_t(dims[1]), o.dp, o.tp, 1);
+    BalanceRunConfig c;
+    c.experts = o.b_experts, c.topK = o.b_top_k, c.layers = o.b_layers;
+    c.iterations = o.b_iterations, c.slots = o.slots;
+    c.trigger.alpha = o.alpha, c.trigger.beta = o.beta;
+    std::unique_ptr<ExpertTrace> trace;
+    std::unique_ptr<GatingModel> gm;
+    std::string source;
+    if (!o.trace.empty()) {
+        trace = std::make_unique<ExpertTrace>(ExpertTrace::readFile(o.trace));
+        const TraceHeader& h = trace->header();
+        c.experts = h.experts, c.topK = h.topK, c.layers = h.layers;
+        if (trace->iterations() < c.iterations)
+            throw std::invalid_argument(fmt::format("--iterations {}: the trace {} has {}",
+                                                    c.iterations, o.trace, trace->iterations()));
+        source = fmt::format("trace {}", o.trace);
+    } else {
+        GatingConfig g;
+        g.kind = gatingKind(o.kind);
+        g.experts = c.experts, g.topK = c.topK, g.layers = c.layers, g.tokens = o.b_tokens;
+        g.seed = o.seed, g.zipfS = o.zipf_s, g.hotExperts = o.b_hot;
+        g.hotProbability = o.b_hot_probability, g.driftRate = o.drift;
+        gm = std::make_unique<GatingModel>(g);
+        source = fmt::format("{} gating, seed {}, {} tokens", o.kind, o.seed, o.b_tokens);
+    }
+    const BalanceRun::Selections sel = [&](uint32_t it, uint32_t j) {
+        return trace ? trace->selections(it, j) : gm->selectLayer(it, j);
+    };
+    fmt::print(os,
+               "moe balance: {} on {} {} (dp={}, tp={}), {} experts top-{} x {} MoE layers, {} "
+               "iterations, {} shadow slot(s) per die, Eq. 2 alpha {} beta {}\n",
+               source, o.mesh, o.mapping, o.dp, o.tp, c.experts, c.topK, c.layers, c.iterations,
+               c.slots, c.trigger.alpha, c.trigger.beta);
+    std::string t =
+        "| balancer | peak / mean die load (mean over iterations) | worst iteration | "
+        "rebalances | copies moved | link-hops | moved while |\n|---|---|---|---|---|---|---|\n";
+    SvgPlot plot(
+        fmt::format("Peak die load over iterations ({}, {} {})", source, o.mesh, o.mapping),
+        "iteration", "peak / mean die load (mean over layers)");
+    for (const auto& name : CliArgs::parseStrings(o.balancers, "--balancers", ',')) {
+        BalanceRunConfig bc = c;
+        bc.balancer = name;
+        BalanceRun br(mp, bc, sel);
+        const auto& r = br.run();
+        double mean = 0, worst = 0;
+        uint32_t reb = 0, moved = 0, hops = 0;
+        SvgPlot::Series s;
+        s.name = name;
+        for (size_t i = 0; i < r.size(); ++i) {
+            mean += r[i].meanPeak / double(r.size());
+            worst = std::max(worst, r[i].meanPeak);
+            reb += r[i].rebalanced, moved += r[i].migrations, hops += r[i].linkHops;
+            s.points.push_back({double(i), r[i].meanPeak});
+        }
+        plot.add(std::move(s));
+        t += fmt::format("| {} | {:.3f} | {:.3f} | {} | {} | {} | {} |\n", name, mean, worst, reb,
+                         moved, hops,
+                         name == "none" ? "-"
+                         : name == "ni" ? "the next iteration (cold links)"
+                                        : "between iterations (interrupting)");
+    }
+    os << t;
+    if (!o.table.empty()) {
+        std::ofstream f(o.table);
+        if (!f) throw std::runtime_error("cannot write " + o.table);
+        f << t;
+    }
+    if (!o.svg.empty()) {
+        plot.write(o.svg);
+        fmt::print(os, "  plot {}\n", o.svg);
+    }
+    return 0;
 }
 
 int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
@@ -55,6 +183,7 @@ int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
                    o.out, o.iterations, o.layers, o.tokens, o.top_k, o.experts);
         return 0;
     }
+    if (moe->got_subcommand("balance")) return runBalance(o, os);
     const CLI::App* map = moe->get_subcommand("map");
     if (o.mapping != "her") CliArgs::rejectUnused(map, {"--wafers"}, "a single-wafer mapping");
     const auto dims = CliArgs::parseUIntList(o.mesh, "--mesh", 1, 1024, 'x');

@@ -1,6 +1,7 @@
 #pragma once
-// `wsc moe trace` (a seeded expert-selection trace in the JSON Lines format of docs/MOE.md) and
-// `wsc moe map` (MoEntwine's mappings and their full token domains on a die mesh). Bad input
+// `wsc moe trace` (a seeded expert-selection trace in the JSON Lines format of docs/MOE.md),
+// `wsc moe map` (MoEntwine's mappings and their full token domains on a die mesh) and `wsc moe
+// balance` (balancers' run-time load traces over many iterations, MoEntwine Fig. 15). Bad input
 // throws std::invalid_argument (exit 2).
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -20,10 +21,18 @@ class MoeCli {
         // map
         std::string mesh = "4x4", mapping = "er";
         uint32_t dp = 4, tp = 4, wafers = 1;
+        // balance (also --mesh, --mapping, --dp, --tp and the gating knobs above)
+        std::string balancers = "none,greedy,topo,ni", trace, svg, table;
+        uint32_t slots = 1, beta = 10, b_experts = 64, b_top_k = 8, b_layers = 4, b_tokens = 1024,
+                 b_iterations = 40, b_hot = 16;
+        double alpha = 0.5, b_hot_probability = 0.5;
     };
     // Adds `moe` with `trace` and `map` under `app`; returns `moe`.
     static CLI::App* add(CLI::App& app, Options& o);
     static int run(CLI::App* moe, const Options& o, std::ostream& os);
+
+  private:
+    static int runBalance(const Options& o, std::ostream& os);
 };
 
 }  // namespace wsc::tb
