@@ -22,9 +22,10 @@ uint64_t RoutedLayer::maxRows() const {
 
 ExpertRouter::ExpertRouter(const plan::ParallelPlan& p, uint32_t experts)
     : p_(p), grid_(p), experts_(experts) {
-    if (p.ep < 1 || experts == 0 || experts % p.ep)
+    if (p.ep < 1 || experts == 0 || (experts % p.ep && p.ep % experts))
         throw std::invalid_argument(
-            fmt::format("expert routing: ep={} must divide the {} experts", p.ep, experts));
+            fmt::format("expert routing: ep={} must divide the {} experts or be a multiple of them",
+                        p.ep, experts));
     if (p.sp > 1 || p.tatp > 1 || p.fsdp > 1)
         throw std::invalid_argument(fmt::format(
             "expert routing: plan {} splits tokens or weights with sp, tatp or fsdp; routed "
@@ -89,7 +90,7 @@ RoutedLayer ExpertRouter::route(uint32_t st, uint32_t mb,
             if (e >= experts_)
                 throw std::invalid_argument(fmt::format(
                     "expert routing: token {} picks expert {}, the model has {}", t, e, experts_));
-            uint32_t m = nativeMember(e);
+            uint32_t m = nativeMember(e) + static_cast<uint32_t>(t % replicas());
             if (!hosts.empty()) {
                 const auto& h = hosts[e];
                 if (h.empty())

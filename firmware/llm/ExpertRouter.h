@@ -10,7 +10,8 @@
 // trace format's rule), micro-batch u * mb / (T / dp) of it (u its index in the group) and, when
 // a TP rank dispatches only its share (no full token domains), TP rank v * tp / Tm (v its index
 // in the micro-batch of Tm tokens). A token's pick of an expert with n copies goes to copy
-// t mod n (copies split the load evenly, to within one row).
+// t mod n (copies split the load evenly, to within one row); an expert with R native replicas
+// (ep = R x E) sends token t's pick to replica t mod R.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,8 +77,15 @@ class ExpertRouter {
     // The all-to-all groups of stage st: the FTDs (ranks sharing a tp index, in dp order) or the
     // EP groups.
     static std::vector<std::vector<uint32_t>> groups(const plan::RankGrid& grid, uint32_t st);
-    // The native host of expert e: its member index in the EP group.
-    uint32_t nativeMember(uint32_t e) const { return e / (experts_ / p_.ep); }
+    // The native hosts of expert e: member e / (E / ep) of the EP group, or with more members
+    // than experts (ep a multiple of E) its ep / E replicas, members e * R .. e * R + R - 1.
+    uint32_t replicas() const { return p_.ep > experts_ ? p_.ep / experts_ : 1; }
+    uint32_t nativeMember(uint32_t e) const {
+        return replicas() > 1 ? e * replicas() : e / (experts_ / p_.ep);
+    }
+    bool hostsNatively(uint32_t member, uint32_t e) const {
+        return replicas() > 1 ? member / replicas() == e : nativeMember(e) == member;
+    }
 
     // Routes micro-batch mb (of the plan's micro-batches) of one layer's selections `sel`
     // (T tokens) with the copies `hosts` (empty: native). Throws std::invalid_argument when T

@@ -54,7 +54,17 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     // TATP streams the weights of linear operators that own them; a tied LM head reads the
     // embedding table every die of the group holds whole, so it is computed locally.
     const bool tatp = p.tatp > 1 && !ep && o.kind == OpKind::Linear && o.params > 0;
-    if (ep) {
+    if (ep && p.ep > o.instances && p.ep % o.instances == 0) {
+        // More dies than experts (Mixtral's 8 on 16 dies): each die holds one expert whole, the
+        // ep / E replicas of an expert split its tokens evenly.
+        const uint64_t replicas = p.ep / o.instances;
+        x.instances = 1;
+        x.rows = split(tokens(o.rows, "tokens"), uint32_t(replicas), o,
+                       "tokens routed to an expert", "its replicas (ep / experts)");
+        if (!o.isMatrix())
+            x.elems = split(tokens(o.elems, "elements"), uint32_t(replicas), o,
+                            "elements routed to an expert", "its replicas (ep / experts)");
+    } else if (ep) {
         x.instances = split(o.instances, p.ep, o, "experts", "ep");
         x.rows = tokens(o.rows, "tokens");
         if (!o.isMatrix()) x.elems = tokens(o.elems, "elements");  // the expert's activation

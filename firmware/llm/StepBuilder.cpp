@@ -95,9 +95,11 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
                 "plan {}: ep={} must be a multiple of tp x sp = {} (an EP group spans whole "
                 "TP/SP groups)",
                 p.str(), p.ep, p.tp * p.sp));
-        if (m.moe.experts % p.ep)
-            throw std::invalid_argument(fmt::format("plan {}: ep={} does not divide the {} experts",
-                                                    p.str(), p.ep, m.moe.experts));
+        if (m.moe.experts % p.ep && p.ep % m.moe.experts)
+            throw std::invalid_argument(fmt::format(
+                "plan {}: ep={} neither divides the {} experts nor is a multiple of them (each "
+                "die holds E / ep experts, or one of ep / E replicas of an expert)",
+                p.str(), p.ep, m.moe.experts));
     }
     if (p.tatp > 1) {
         if (p.pp > 1 || p.ep > 1 || p.seqpar)
@@ -443,7 +445,7 @@ class Build {
             uint64_t copies = 0;
             for (uint32_t e = 0; e < s_.routing->hosts[j].size(); ++e)
                 for (uint32_t m : s_.routing->hosts[j][e])
-                    if (m == me && router_->nativeMember(e) != me) ++copies;
+                    if (m == me && !router_->hostsNatively(me, e)) ++copies;
             copy_elems += copies * expert_params;
         }
         if (copy_elems)
@@ -1485,12 +1487,12 @@ class Build {
         if (routed && x.kind == OpKind::Linear) {
             // One GEMM per expert copy with the rows routed to it (the activation, below, runs
             // over all of them).
-            const uint64_t per = m_.moe.experts / p_.ep;
+            const uint64_t per = std::max<uint64_t>(m_.moe.experts / p_.ep, 1);
             for (const auto& [e, n] : routed_->rows[r - grid_.stage(grid_.coord(r).pp).front()]) {
                 MatrixWork w;
                 w.m = n, w.k = x.in, w.n = x.out;
                 // Native experts lie in the unit's weights, copies in their own slots.
-                w.b_addr = router_->nativeMember(e) == memberOf(r)
+                w.b_addr = router_->hostsNatively(memberOf(r), e)
                                ? w_addr + (e % per) * x.in * x.out * e_
                                : mem_[r].copies;
                 w.a_addr = scratchIn(r), w.c_addr = scratchOut(r);
