@@ -76,6 +76,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                       "er or baseline)");
         c->add_option("--expert-slots", o.expert_slots,
                       "--balancer: shadow slots per die (default 1)");
+        c->add_flag("--overlap", o.overlap,
+                    "overlap micro-batches (MoEntwine Fig. 11e): each operator for every "
+                    "micro-batch in turn, a micro-batch's collectives on their own stream while "
+                    "compute runs the next; needs mb >= 2 and pp = 1");
         c->add_flag("--no-migration", o.no_migration,
                     "--balancer: place the copies without simulating their migration (the step "
                     "as if moving experts were free; the reference for the migration's cost)");
@@ -114,7 +118,8 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "write the report's numbers, memory per die, every run and the inputs to this "
                   "JSON file");
     c->add_option("--heatmap", o.heatmap,
-                  "link-utilization heatmap of the last simulated run (SVG)");
+                  "link-utilization heatmap of the last simulated run (SVG), and one per phase "
+                  "of the step beside it (OUT.phase-<kind>.svg) with the links each keeps hot");
     c->add_option("--perfetto", o.perfetto,
                   "Chrome/Perfetto trace of the last simulated run: a process per die, a track "
                   "per unit (compute, vector, send, receive, dma, wait)");
@@ -198,6 +203,8 @@ firmware::llm::RoutingOptions LlmCli::routingOptions(const Options& o) {
     refuseWithout(o.iteration, "--iteration", routed, "--gating or --trace");
     refuseWithout(o.balancer, "--balancer", routed, "--gating or --trace");
     refuseWithout(o.gating_seed, "--gating-seed", !o.gating.empty(), "--gating");
+    if (o.no_migration && (o.balancer.empty() || o.balancer == "none"))
+        throw std::invalid_argument("--no-migration needs --balancer greedy, topo or ni");
     refuseWithout(o.expert_slots, "--expert-slots", !o.balancer.empty() && o.balancer != "none",
                   "--balancer greedy, topo or ni");
     const bool zipf = o.gating == "zipf", temporal = o.gating == "temporal";
@@ -238,8 +245,6 @@ firmware::llm::RoutingOptions LlmCli::routingOptions(const Options& o) {
     }
     if (!o.expert_slots.empty())
         r.slots = uint32_t(CliArgs::parseUInt(o.expert_slots, "--expert-slots", 1, 1024));
-    if (o.no_migration && (o.balancer.empty() || o.balancer == "none"))
-        throw std::invalid_argument("--no-migration needs --balancer greedy, topo or ni");
     r.migrate = !o.no_migration;
     return r;
 }
@@ -299,6 +304,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         base.seq = o.prompt, base.generate = o.generate;
     }
     base.routing = routingOptions(o);
+    base.overlap = o.overlap;
     hw::MemoryTarget target;
     if (o.memory == "bandwidth")
         target = hw::MemoryTarget::Simple;

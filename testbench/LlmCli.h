@@ -36,6 +36,7 @@ class LlmCli {
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;
         bool no_migration = false;
+        bool overlap = false;  // infer: overlapped micro-batches
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);

@@ -587,6 +587,7 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const firmware::llm::RoutingSource src(ro, spec.model, spec.plan, placed.rank_die, placed.dies,
                                            spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
+    s.overlap = spec.overlap;
     const MemoryPlan mp = planMemory(spec, placed.rank_die, placed.dies, dieSpec(hwc));
     s.recompute = mp.recompute.masks;
     s.offload = mp.offload.spec;
@@ -709,6 +710,15 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         s.dtype = spec.dtype;
         s.routing =
             routing.forTokens(mode == StepSpec::Mode::Decode ? spec.batch : spec.batch * spec.seq);
+        s.overlap = spec.overlap && mode != StepSpec::Mode::Train;
+        // The balancer's migrations belong to the iteration's prefill; a decode token of the
+        // same iteration finds the copies in place.
+        if (mode == StepSpec::Mode::Decode && s.routing && !s.routing->migrations.empty()) {
+            auto r = std::make_shared<firmware::llm::ExpertRouting>(*s.routing);
+            r->migrations.clear();
+            s.routing = r;
+        }
+        const bool migrating = s.routing && !s.routing->migrations.empty();
         if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
         if (mode == StepSpec::Mode::Train) {
             s.recompute = res.recompute.masks;
@@ -736,9 +746,13 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         }
         uint64_t offloaded = 0;
         for (uint64_t k : s.offload.layers) offloaded = std::max(offloaded, k);
-        const Composition comp = compositionFor(spec.model, L, spec.plan.pp, spec.full, offloaded);
+        // Migrations are spread over the MoE layers a build holds (StepBuilder), so builds of
+        // 1 and 2 layers would squeeze them into too few phases: simulate every layer.
+        const Composition comp =
+            compositionFor(spec.model, L, spec.plan.pp, spec.full || migrating, offloaded);
         const std::vector<uint64_t>& ks = comp.builds;
         res.composition = comp.rule;
+        if (migrating && !spec.full) res.composition += " (expert migration needs every layer)";
         if (spec.model.layers % spec.plan.pp && !spec.full && comp.builds.size() > 1)
             res.composition += fmt::format(
                 " (stages of {} layers composed as {}: an upper bound, --full is exact)", L - 1, L);

@@ -49,6 +49,8 @@ struct LlmSpec {
     // (WATOS's memory scheduler; docs/LLM.md, "Checkpoint offload"). With recompute gcmr the
     // programme pools the stages' memory. Simulates every layer (no composition).
     bool offload = false;
+    // Inference: overlapped micro-batches (StepSpec::overlap, MoEntwine Fig. 11e).
+    bool overlap = false;
 };
 
 // One simulated build (a number of layers per stage, one phase).

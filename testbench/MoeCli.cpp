@@ -49,27 +49,44 @@ CLI::App* MoeCli::add(CLI::App& app, Options& o) {
     b->add_option("--mesh", o.mesh, "dies per wafer, COLSxROWS")->capture_default_str();
     b->add_option("--mapping", o.mapping, "baseline or er (ni's cold links)")
         ->capture_default_str();
-    CliArgs::addUInt(b, "--dp", o.dp, 1, 1u << 20, "data-parallel groups");
-    CliArgs::addUInt(b, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree");
+    CliArgs::addUInt(b, "--dp", o.dp, 1, 1u << 20, "data-parallel groups")
+        ->default_str(fmt::format("{}", o.dp));
+    CliArgs::addUInt(b, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree")
+        ->default_str(fmt::format("{}", o.tp));
     b->add_option("--kind", o.kind, "gating model: uniform, zipf or temporal")
         ->capture_default_str();
     b->add_option("--trace", o.trace, "selections from a JSON Lines trace instead of --kind");
-    CliArgs::addUInt(b, "--experts", o.b_experts, 1, 65536, "experts per layer");
-    CliArgs::addUInt(b, "--top-k", o.b_top_k, 1, 65536, "experts per token");
-    CliArgs::addUInt(b, "--layers", o.b_layers, 1, 4096, "MoE layers");
-    CliArgs::addUInt(b, "--tokens", o.b_tokens, 1, 1u << 24, "tokens per iteration and layer");
-    CliArgs::addUInt(b, "--iterations", o.b_iterations, 1, 1u << 20, "iterations");
-    CliArgs::addUInt(b, "--seed", o.seed, 0, UINT64_MAX, "seed");
-    CliArgs::addDouble(b, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent");
-    CliArgs::addUInt(b, "--hot", o.b_hot, 1, 65536, "temporal / zipf: hot experts");
+    CliArgs::addUInt(b, "--experts", o.b_experts, 1, 65536, "experts per layer")
+        ->default_str(fmt::format("{}", o.b_experts));
+    CliArgs::addUInt(b, "--top-k", o.b_top_k, 1, 65536, "experts per token")
+        ->default_str(fmt::format("{}", o.b_top_k));
+    CliArgs::addUInt(b, "--layers", o.b_layers, 1, 4096, "MoE layers")
+        ->default_str(fmt::format("{}", o.b_layers));
+    CliArgs::addUInt(b, "--tokens", o.b_tokens, 1, 1u << 24, "tokens per iteration and layer")
+        ->default_str(fmt::format("{}", o.b_tokens));
+    CliArgs::addUInt(b, "--iterations", o.b_iterations, 1, 1u << 20, "iterations")
+        ->default_str(fmt::format("{}", o.b_iterations));
+    CliArgs::addUInt(b, "--seed", o.seed, 0, UINT64_MAX, "seed")
+        ->default_str(fmt::format("{}", o.seed));
+    CliArgs::addDouble(b, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent")
+        ->default_str(fmt::format("{}", o.zipf_s));
+    CliArgs::addUInt(
+        b, "--hot", o.b_hot, 1, 65536,
+        "temporal: hot experts (a quarter of the experts if fewer than 64 and not given)")
+        ->default_str(fmt::format("{}", o.b_hot));
     CliArgs::addDouble(b, "--hot-probability", o.b_hot_probability, 0, 1,
-                       "temporal: share of picks from the hot set");
-    CliArgs::addDouble(b, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration");
-    CliArgs::addUInt(b, "--slots", o.slots, 1, 1024, "shadow slots per die");
+                       "temporal: share of picks from the hot set")
+        ->default_str(fmt::format("{}", o.b_hot_probability));
+    CliArgs::addDouble(b, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration")
+        ->default_str(fmt::format("{}", o.drift));
+    CliArgs::addUInt(b, "--slots", o.slots, 1, 1024, "shadow slots per die")
+        ->default_str(fmt::format("{}", o.slots));
     CliArgs::addDouble(b, "--alpha", o.alpha, 0, 1e9,
-                       "Eq. 2: rebalance when the layers' summed imbalance exceeds it");
+                       "Eq. 2: rebalance when the layers' summed imbalance exceeds it")
+        ->default_str(fmt::format("{}", o.alpha));
     CliArgs::addUInt(b, "--beta", o.beta, 0, 1u << 30,
-                     "Eq. 2: and more than this many iterations passed (invasive; ni uses 0)");
+                     "Eq. 2: and more than this many iterations passed (invasive; ni uses 0)")
+        ->default_str(fmt::format("{}", o.beta));
     b->add_option("--svg", o.svg, "plot: peak / mean die load per iteration, a line per balancer");
     b->add_option("--table", o.table, "also write the summary table (markdown) to this file");
     moe->require_subcommand(1);
@@ -88,7 +105,7 @@ MoeMapping mappingOf(const std::string& name, uint32_t cols, uint32_t rows, uint
 
 }  // namespace
 
-int MoeCli::runBalance(const Options& o, std::ostream& os) {
+int MoeCli::runBalance(const CLI::App* cmd, const Options& o, std::ostream& os) {
     CliArgs::checkOutputs(
         {{"--svg", o.svg}, {"--table", o.table}},
         o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace});
@@ -96,6 +113,21 @@ int MoeCli::runBalance(const Options& o, std::ostream& os) {
     if (dims.size() != 2)
         throw UsageError(fmt::format("--mesh '{}': expected COLSxROWS such as 4x4", o.mesh));
     if (o.mapping == "her") throw UsageError("--mapping her: balance runs on one wafer");
+    // The balancers, checked before anything is printed.
+    const std::vector<std::string> names = CliArgs::parseStrings(o.balancers, "--balancers", ',');
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] != "none" && names[i] != "greedy" && names[i] != "topo" && names[i] != "ni")
+            throw UsageError(fmt::format(
+                "--balancers: balancer '{}': expected none, greedy, topo or ni", names[i]));
+        for (size_t j = 0; j < i; ++j)
+            if (names[j] == names[i])
+                throw UsageError(fmt::format("--balancers: '{}' is given twice", names[i]));
+        if (names[i] == "ni" && o.tp < 2)
+            throw UsageError(fmt::format(
+                "--balancers ni: migrates on the cold links of MoEntwine's mappings, which need "
+                "--tp >= 2 (got {})",
+                o.tp));
+    }
     const MoeMapping mp = mappingOf(o.mapping, uint32_t(dims[0]), uint32_t(dims[1]), o.dp, o.tp, 1);
     BalanceRunConfig c;
     c.experts = o.b_experts, c.topK = o.b_top_k, c.layers = o.b_layers;
@@ -105,22 +137,50 @@ int MoeCli::runBalance(const Options& o, std::ostream& os) {
     std::unique_ptr<GatingModel> gm;
     std::string source;
     if (!o.trace.empty()) {
+        CliArgs::rejectUnused(cmd,
+                              {"--kind", "--experts", "--top-k", "--layers", "--tokens", "--seed",
+                               "--zipf-s", "--hot", "--hot-probability", "--drift"},
+                              "--trace (the trace fixes the selections)");
         trace = std::make_unique<ExpertTrace>(ExpertTrace::readFile(o.trace));
         const TraceHeader& h = trace->header();
         c.experts = h.experts, c.topK = h.topK, c.layers = h.layers;
-        if (trace->iterations() < c.iterations)
-            throw std::invalid_argument(fmt::format("--iterations {}: the trace {} has {}",
-                                                    c.iterations, o.trace, trace->iterations()));
+        if (cmd->count("--iterations") == 0) c.iterations = trace->iterations();
+        if (trace->iterations() < c.iterations || c.iterations == 0)
+            throw UsageError(fmt::format("--iterations {}: the trace {} has {}", c.iterations,
+                                         o.trace, trace->iterations()));
         source = fmt::format("trace {}", o.trace);
     } else {
+        const GatingKind kind = gatingKind(o.kind);
+        if (kind != GatingKind::Temporal)
+            CliArgs::rejectUnused(cmd, {"--hot", "--hot-probability", "--drift"},
+                                  fmt::format("--kind {}", o.kind));
+        if (kind != GatingKind::Zipf)
+            CliArgs::rejectUnused(cmd, {"--zipf-s"}, fmt::format("--kind {}", o.kind));
         GatingConfig g;
-        g.kind = gatingKind(o.kind);
+        g.kind = kind;
         g.experts = c.experts, g.topK = c.topK, g.layers = c.layers, g.tokens = o.b_tokens;
-        g.seed = o.seed, g.zipfS = o.zipf_s, g.hotExperts = o.b_hot;
-        g.hotProbability = o.b_hot_probability, g.driftRate = o.drift;
-        gm = std::make_unique<GatingModel>(g);
+        g.seed = o.seed, g.zipfS = o.zipf_s, g.hotProbability = o.b_hot_probability;
+        g.driftRate = o.drift;
+        // The default hot set (16) shrinks to a quarter of a small model's experts.
+        g.hotExperts =
+            cmd->count("--hot") ? o.b_hot : std::min(o.b_hot, std::max(1u, c.experts / 4));
+        try {
+            gm = std::make_unique<GatingModel>(g);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format(
+                "--kind {} with --experts {}, --top-k {}, --hot {}, --hot-probability {}: {}",
+                o.kind, c.experts, c.topK, g.hotExperts, g.hotProbability, e.what()));
+        }
         source = fmt::format("{} gating, seed {}, {} tokens", o.kind, o.seed, o.b_tokens);
     }
+    // Bounded work: every pick of every token, layer and iteration is counted once per balancer.
+    const double picks = double(c.iterations) * c.layers * c.topK *
+                         double(trace ? trace->header().tokens : o.b_tokens) * double(names.size());
+    if (picks > 2e9)
+        throw UsageError(fmt::format(
+            "--iterations {} x --layers {} x --tokens x --top-k {} x {} balancers is {:.3g} picks "
+            "to count; at most 2e9 (about ten minutes)",
+            c.iterations, c.layers, c.topK, names.size(), picks));
     const BalanceRun::Selections sel = [&](uint32_t it, uint32_t j) {
         return trace ? trace->selections(it, j) : gm->selectLayer(it, j);
     };
@@ -135,7 +195,7 @@ int MoeCli::runBalance(const Options& o, std::ostream& os) {
     SvgPlot plot(
         fmt::format("Peak die load over iterations ({}, {} {})", source, o.mesh, o.mapping),
         "iteration", "peak / mean die load (mean over layers)");
-    for (const auto& name : CliArgs::parseStrings(o.balancers, "--balancers", ',')) {
+    for (const auto& name : names) {
         BalanceRunConfig bc = c;
         bc.balancer = name;
         BalanceRun br(mp, bc, sel);
@@ -183,7 +243,7 @@ int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
                    o.out, o.iterations, o.layers, o.tokens, o.top_k, o.experts);
         return 0;
     }
-    if (moe->got_subcommand("balance")) return runBalance(o, os);
+    if (moe->got_subcommand("balance")) return runBalance(moe->get_subcommand("balance"), o, os);
     const CLI::App* map = moe->get_subcommand("map");
     if (o.mapping != "her") CliArgs::rejectUnused(map, {"--wafers"}, "a single-wafer mapping");
     const auto dims = CliArgs::parseUIntList(o.mesh, "--mesh", 1, 1024, 'x');

@@ -32,7 +32,7 @@ class MoeCli {
     static int run(CLI::App* moe, const Options& o, std::ostream& os);
 
   private:
-    static int runBalance(const Options& o, std::ostream& os);
+    static int runBalance(const CLI::App* cmd, const Options& o, std::ostream& os);
 };
 
 }  // namespace wsc::tb

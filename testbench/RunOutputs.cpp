@@ -88,10 +88,15 @@ void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json*
     if (!r.runs.empty()) energyJson(r.runs.back().events, stats);
     // A track per kind of collective in each die's process: one slice per instance (first to
     // last instruction), named by its label ("mb 2 layer 0 attn.out").
-    if (trace_ && core_timeline_ && !r.runs.empty()) {
+    // The observers watched one run (the last build of the first phase: a decode after a
+    // prefill runs unobserved): the one whose collectives were recorded.
+    const LlmRun* watched = nullptr;
+    for (const auto& run : r.runs)
+        if (!run.comm_spans.empty()) watched = &run;
+    if (trace_ && core_timeline_ && watched) {
         std::map<std::pair<uint32_t, std::string>, uint32_t> tid;
         int64_t order = 100;
-        for (const auto& c : r.runs.back().comm_spans) {
+        for (const auto& c : watched->comm_spans) {
             const uint32_t pid = core_timeline_->pidOf(c.die);
             if (pid == ~0u) continue;
             auto [it, fresh] = tid.try_emplace({c.die, c.kind}, 0);
@@ -100,7 +105,7 @@ void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json*
         }
     }
     writeFiles(os, "run");
-    if (timeline_ && !r.runs.empty()) phaseHeatmaps(r.runs.back(), os);
+    if (timeline_ && watched) phaseHeatmaps(*watched, os);
 }
 
 void RunOutputs::phaseHeatmaps(const LlmRun& run, std::ostream& os) const {

@@ -86,6 +86,12 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
             fmt::format("sequence length {} does not split over sp={}", s.seq, p.sp));
     if (s.mode == StepSpec::Mode::Decode && p.sp > 1)
         throw std::invalid_argument("decode generates one token per sequence: sp must be 1");
+    if (s.overlap && (s.mode == StepSpec::Mode::Train || p.pp > 1 || p.microBatches() < 2 ||
+                      p.tatp > 1 || p.microBatches() > 200))
+        throw std::invalid_argument(fmt::format(
+            "plan {}: overlapped micro-batches are for inference with pp = 1, no tatp and 2..200 "
+            "micro-batches (mb=)",
+            p.str()));
     if (p.ep > 1) {
         if (!m.isMoe())
             throw std::invalid_argument(fmt::format(
@@ -189,7 +195,6 @@ class Build {
     StepProgram run() {
         mem_.resize(grid_.ranks());
         setupOffload();
-        setupMigration();
         for (uint32_t st = 0; st < p_.pp; ++st) stage(st);
         for (const auto& ds : slot_need_)
             if (!slot_raised_.count(ds))
@@ -226,7 +231,7 @@ class Build {
         std::vector<uint64_t> unit_repl;   // of them, replicated over the TATP group (norms, ...)
         std::vector<uint64_t> tatp_slots;  // HBM slots of streamed weight blocks
         uint64_t gather[2] = {0, 0};
-        uint64_t scratch[2] = {0, 0};
+        std::vector<uint64_t> scratch = std::vector<uint64_t>(2, 0);  // 2 per set (overlap: per mb)
         uint64_t pp_rx[2][2] = {{0, 0}, {0, 0}};  // pipeline receive slots per direction
         uint64_t pp_recvs[2] = {0, 0};            // pipeline receives posted so far
         uint64_t kv = 0;
@@ -330,15 +335,21 @@ class Build {
                   const std::string& label, DType dt = DType::FP16,
                   const std::vector<uint64_t>* counts = nullptr) {
         if (ranks.size() < 2 || elems == 0) return;
+        const uint32_t s = tensorStream();
         for (uint32_t r : ranks) {
-            em(r).ready(kTensorComm);
-            em(r).awaitReady(kTensorComm);
+            em(r).ready(s);
+            em(r).awaitReady(s);
         }
         migrationPhase(kind, ranks);
-        coll(kind, c, ranks, elems, kTensorComm, in, out, label, dt, counts);
+        coll(kind, c, ranks, elems, s, in, out, label, dt, counts);
         for (uint32_t r : ranks) {
-            em(r).done(kTensorComm);
-            out_.waits.push_back({die(r), em(r).awaitDone(kTensorComm), kind});
+            em(r).done(s);
+            // Overlapped micro-batches: compute goes on with the next micro-batch and waits for
+            // this result only before this micro-batch's next operator (flushWaits).
+            if (defer_)
+                pending_[{r, cur_mb_}].push_back(kind);
+            else
+                out_.waits.push_back({die(r), em(r).awaitDone(s), kind});
         }
     }
 
@@ -348,8 +359,8 @@ class Build {
         for (uint32_t r : ranks) a.push_back((this->*f)(r));
         return a;
     }
-    uint64_t scratchIn(uint32_t r) const { return mem_[r].scratch[turn_ & 1]; }
-    uint64_t scratchOut(uint32_t r) const { return mem_[r].scratch[(turn_ + 1) & 1]; }
+    uint64_t scratchIn(uint32_t r) const { return mem_[r].scratch[2 * set_ + (turn_ & 1)]; }
+    uint64_t scratchOut(uint32_t r) const { return mem_[r].scratch[2 * set_ + ((turn_ + 1) & 1)]; }
 
     // ---- memory -------------------------------------------------------------------------
     void allocateStage(uint32_t st, const std::vector<Unit>& us) {
@@ -398,6 +409,8 @@ class Build {
                 for (uint32_t k = 0; k < TatpLowering::slots(p_.tatp); ++k)
                     rm.tatp_slots.push_back(
                         out_.ledger.alloc(d, MemKind::Buffers, max_item * e_, "TATP stream slot"));
+            // Overlapped micro-batches are all in flight at once: a scratch pair each.
+            rm.scratch.assign(2 * size_t(s_.overlap ? p_.microBatches() : 1), 0);
             for (auto& sc : rm.scratch)
                 sc = out_.ledger.alloc(d, MemKind::Buffers, std::max<uint64_t>(max_out, 1) * e_,
                                        "activation scratch");
@@ -485,6 +498,7 @@ class Build {
         const std::vector<Unit> us = units(st);
         mem_.resize(grid_.ranks());
         allocateStage(st, us);
+        if (st == 0) setupMigration(us);  // pp = 1: after the stage's memory, before its work
         const uint32_t mb = p_.microBatches();
         std::vector<std::pair<bool, uint32_t>> order;  // (forward?, micro-batch)
         if (train_) {
@@ -502,11 +516,16 @@ class Build {
         std::vector<std::vector<uint64_t>> act(grid_.ranks());  // per rank: (mb, unit) blocks
         for (auto& a : act) a.assign(size_t(mb) * us.size(), 0);
         if (!train_) kvCache(st, us);
-        for (const auto& [fwd, i] : order) {
-            if (fwd)
-                forward(st, us, i, act);
-            else
-                backward(st, us, i, act);
+        if (s_.overlap) {
+            for (size_t ui = 0; ui < us.size(); ++ui) opsOverlapped(st, us[ui], ui);
+            for (uint32_t i = 0; i < mb; ++i) flushWaits(grid_.stage(st), i);
+        } else {
+            for (const auto& [fwd, i] : order) {
+                if (fwd)
+                    forward(st, us, i, act);
+                else
+                    backward(st, us, i, act);
+            }
         }
         if (train_ && s_.optimizer && emit_) optimizer(st, us);
     }
@@ -804,17 +823,19 @@ class Build {
     static constexpr uint32_t kMigration = kStreams;
     static uint16_t slotEvent(uint32_t slot) { return static_cast<uint16_t>(32768 + slot); }
 
-    void setupMigration() {
+    void setupMigration(const std::vector<Unit>& us) {
         if (!s_.routing || s_.routing->migrations.empty()) return;
         if (train_ || p_.pp > 1)
             throw std::invalid_argument("expert migration: inference with pp = 1 only");
-        // MoE layers built (stage 0 holds them all with pp = 1).
+        // MoE layers built (stage 0 holds them all with pp = 1), and the unit of each.
         uint64_t built = 0;
-        for (const Unit& u : units(0)) {
+        std::vector<size_t> unit_of;
+        for (size_t ui = 0; ui < us.size(); ++ui) {
+            const Unit& u = us[ui];
             if (u.layer == ~0ull) continue;
             bool moe = false;
             for (const Operator& o : u.block->ops) moe = moe || o.ffn == FfnRole::RoutedExpert;
-            if (moe) moe_slot_of_layer_[u.layer] = built++;
+            if (moe) moe_slot_of_layer_[u.layer] = built++, unit_of.push_back(ui);
         }
         if (built == 0) return;
         const uint64_t slots = 2 * built;
@@ -852,20 +873,31 @@ class Build {
                     fmt::format("expert migration: die {} holds no rank of the plan", d));
             return it->second;
         };
-        // Memory: every die keeps what it receives (the next iteration's copies, or an expert in
-        // transit between two steps) in its own region for the whole step.
-        std::map<uint32_t, uint64_t> recv_bytes;
+        // Memory: an invasive part lands in the expert-copy slots the step uses (already in the
+        // ledger as "expert copies"); a non-invasive one is the next iteration's copy, or an
+        // expert between two steps, kept in its own region for the whole step. The first part
+        // of a migration reads the expert from the sender's weights of its layer.
+        std::map<uint32_t, uint64_t> recv_bytes, copy_bytes;
         std::vector<uint64_t> at(kept.size(), 0);
         for (size_t n = 0; n < kept.size(); ++n) {
             const MigrationTransfer& t = all[kept[n].i];
-            at[n] = recv_bytes[rankOf(t.to)];
-            recv_bytes[rankOf(t.to)] += t.params * e_;
-            recv_bytes[rankOf(t.from)] += 0;
+            auto& b = t.when == MigrationTransfer::When::Start ? copy_bytes : recv_bytes;
+            at[n] = b[rankOf(t.to)];
+            b[rankOf(t.to)] += t.params * e_;
         }
         std::map<uint32_t, uint64_t> region;
         for (const auto& [r, b] : recv_bytes)
-            region[r] = out_.ledger.alloc(die(r), MemKind::Buffers, std::max<uint64_t>(b, 1),
-                                          "expert migration (received copies)");
+            region[r] = out_.ledger.alloc(die(r), MemKind::Buffers, b,
+                                          "expert migration (next iteration's copies)");
+        for (const auto& [r, b] : copy_bytes)
+            if (!mem_[r].copies)
+                throw std::logic_error(fmt::format(
+                    "expert migration: {} B of copies for rank {}, which holds no copy slot", b,
+                    r));
+        auto dest = [&](size_t n, uint32_t r) {
+            return all[kept[n].i].when == MigrationTransfer::When::Start ? mem_[r].copies + at[n]
+                                                                         : region.at(r) + at[n];
+        };
         out_.migration_parts = kept.size();
         for (const Kept& k : kept) out_.migration_bytes += all[k.i].params * e_;
         if (!emit_) return;
@@ -896,17 +928,16 @@ class Build {
                 slot_need_.insert({die(rf), uint32_t(k.wslot)}).second)
                 em(rf).waitEvent(kMigration, slotEvent(uint32_t(k.wslot)));
             if (t.when == MigrationTransfer::When::Start) invasive.insert(rf), invasive.insert(rt);
-            uint64_t src = region.at(rf);
+            uint64_t src = mem_[rf].weights[unit_of[t.moe_layer]];
             if (k.after >= 0) {
                 em(rf).waitEvent(kMigration, static_cast<uint16_t>(arrived[size_t(k.after)]));
-                src += at[size_t(k.after)];
+                src = dest(size_t(k.after), rf);
             }
             // Records from here: the waits for the phase and the predecessor are not transfer.
             const uint32_t sb = em(rf).streamSize(kMigration), rb = em(rt).streamSize(kMigration);
             // The receive first: both may be the same die's stream only for a part to itself,
             // which the balancers never make.
-            em(rt).recvOn(migChan(rt), die(rf), region.at(rt) + at[n], bytes, "expert migration",
-                          cts);
+            em(rt).recvOn(migChan(rt), die(rf), dest(n, rt), bytes, "expert migration", cts);
             if (needed[n]) {
                 arrived[n] = next(arrived_next, rt, 16384);
                 em(rt).signalEvent(kMigration, static_cast<uint16_t>(arrived[n]));
@@ -918,7 +949,8 @@ class Build {
         // Invasive: the dies taking part resume inference once their stream is done.
         for (uint32_t r : invasive) {
             em(r).done(kMigration);
-            out_.waits.push_back({die(r), em(r).awaitDone(kMigration), "expert migration"});
+            out_.waits.push_back(
+                {die(r), em(r).awaitDone(kMigration), "expert migration (invasive)"});
         }
     }
 
@@ -1229,42 +1261,89 @@ class Build {
              size_t to = ~size_t{0}) {
         const auto& all = u.block->ops;
         block_ = u.block;
-        const auto ranks = grid_.stage(st);
         routed_ = routedFor(st, u.layer, mb);
         cur_layer_ = u.layer, cur_mb_ = mb;
         to = std::min(to, all.size());
         std::vector<size_t> idx;
         for (size_t j = from; j < to; ++j) idx.push_back(fwd ? j : to - 1 - (j - from));
-        for (size_t n = 0; n < idx.size(); ++n) {
-            const Operator& o = all[idx[n]];
-            const std::string lbl = fmt::format("mb {} {} {}", mb, u.name, o.name);
-            // Fused attention: score, softmax and context are one kernel.
-            // (the graph lists score, softmax, context in forward order whichever way we walk)
-            if (o.kind == OpKind::Softmax && idx[n] > 0 &&
-                all[idx[n] - 1].kind == OpKind::AttnScore)
-                continue;
-            if ((fwd && o.kind == OpKind::AttnContext) || (!fwd && o.kind == OpKind::AttnScore))
-                continue;
-            if ((fwd && o.kind == OpKind::AttnScore) || (!fwd && o.kind == OpKind::AttnContext)) {
-                attention(ranks, fwd ? o : *u.block->find("attn.score"), fwd, lbl);
-                continue;
-            }
-            const OpShard sh = shardOf(o, p_);
-            if (emit_) {
-                preComm(ranks, o, sh, fwd, lbl);
-                if (sh.tatp)
-                    tatpLinear(ranks, o, sh, ui, fwd, mb, lbl);
-                else
-                    for (uint32_t r : ranks) {
-                        em(r).tag(o.name + (rerun_ ? " recompute" : fwd ? " fwd" : " bwd"));
-                        compute(r, o, sh, ui, fwd, mb);
-                    }
-                postComm(ranks, o, sh, fwd, lbl, all, idx[n]);
-            }
-            flops(ranks, o, sh, fwd);
-            ++turn_;
-        }
+        for (size_t n = 0; n < idx.size(); ++n) opAt(st, u, ui, mb, fwd, all[idx[n]], idx[n]);
         routed_ = nullptr;
+    }
+
+    // Inference with overlapped micro-batches (StepSpec::overlap, MoEntwine Fig. 11e): the
+    // operators of a unit in order, each for every micro-batch in turn. Micro-batch i's
+    // collectives run on its own stream (tensorStream) while compute goes on with micro-batch
+    // i + 1; compute waits for them before micro-batch i's next operator. A collective before an
+    // operator (the dispatch) is waited for at once: the operator needs its result.
+    void opsOverlapped(uint32_t st, const Unit& u, size_t ui) {
+        const auto& all = u.block->ops;
+        block_ = u.block;
+        const auto ranks = grid_.stage(st);
+        const uint32_t mbs = p_.microBatches();
+        if (turns_.size() != mbs) turns_.assign(mbs, 0);
+        for (size_t n = 0; n < all.size(); ++n)
+            for (uint32_t mb = 0; mb < mbs; ++mb) {
+                routed_ = routedFor(st, u.layer, mb);
+                cur_layer_ = u.layer, cur_mb_ = mb, set_ = mb, turn_ = turns_[mb];
+                flushWaits(ranks, mb);
+                opAt(st, u, ui, mb, true, all[n], n);
+                turns_[mb] = turn_;
+            }
+        routed_ = nullptr;
+        set_ = 0;
+    }
+
+    // Compute waits for micro-batch mb's deferred collectives, in the order they were issued
+    // (each micro-batch's stream raises its done events in that order).
+    void flushWaits(const std::vector<uint32_t>& ranks, uint32_t mb) {
+        if (!emit_) return;
+        for (uint32_t r : ranks) {
+            auto it = pending_.find({r, mb});
+            if (it == pending_.end()) continue;
+            for (const std::string& kind : it->second)
+                out_.waits.push_back({die(r), em(r).awaitDone(streamOfMb(mb)), kind});
+            pending_.erase(it);
+        }
+    }
+
+    // The stream of the blocking collectives: kTensorComm, or with overlapped micro-batches one
+    // per micro-batch (micro-batch 0 on kTensorComm, i > 0 on kStreams + 1 + i: the migration
+    // stream kStreams sits between).
+    uint32_t streamOfMb(uint32_t mb) const {
+        return s_.overlap && mb > 0 ? kStreams + 1 + mb : kTensorComm;
+    }
+    uint32_t tensorStream() const { return streamOfMb(cur_mb_); }
+
+    // One operator `o` (index `at` in its block) of one micro-batch.
+    void opAt(uint32_t st, const Unit& u, size_t ui, uint32_t mb, bool fwd, const Operator& o,
+              size_t at) {
+        const auto& all = u.block->ops;
+        const auto ranks = grid_.stage(st);
+        const std::string lbl = fmt::format("mb {} {} {}", mb, u.name, o.name);
+        // Fused attention: score, softmax and context are one kernel.
+        // (the graph lists score, softmax, context in forward order whichever way we walk)
+        if (o.kind == OpKind::Softmax && at > 0 && all[at - 1].kind == OpKind::AttnScore) return;
+        if ((fwd && o.kind == OpKind::AttnContext) || (!fwd && o.kind == OpKind::AttnScore)) return;
+        if ((fwd && o.kind == OpKind::AttnScore) || (!fwd && o.kind == OpKind::AttnContext)) {
+            attention(ranks, fwd ? o : *u.block->find("attn.score"), fwd, lbl);
+            return;
+        }
+        const OpShard sh = shardOf(o, p_);
+        if (emit_) {
+            preComm(ranks, o, sh, fwd, lbl);
+            if (sh.tatp)
+                tatpLinear(ranks, o, sh, ui, fwd, mb, lbl);
+            else
+                for (uint32_t r : ranks) {
+                    em(r).tag(o.name + (rerun_ ? " recompute" : fwd ? " fwd" : " bwd"));
+                    compute(r, o, sh, ui, fwd, mb);
+                }
+            defer_ = s_.overlap;
+            postComm(ranks, o, sh, fwd, lbl, all, at);
+            defer_ = false;
+        }
+        flops(ranks, o, sh, fwd);
+        ++turn_;
     }
 
     void flops(const std::vector<uint32_t>& ranks, const Operator& o, const OpShard& sh, bool fwd) {
@@ -1644,6 +1723,12 @@ class Build {
     uint64_t cur_layer_ = ~0ull;
     uint32_t cur_mb_ = 0;
     std::set<std::pair<uint32_t, uint32_t>> slot_need_, slot_raised_;
+    // Overlapped micro-batches: the scratch set and operator turn of each micro-batch, whether
+    // the collective being emitted is waited for later, and those waits by (rank, micro-batch).
+    uint32_t set_ = 0;
+    std::vector<uint64_t> turns_;
+    bool defer_ = false;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::string>> pending_;
     // A rank's member index in its EP group.
     uint32_t memberOf(uint32_t r) const { return r - grid_.epGroup(r)[0]; }
 };

@@ -57,6 +57,10 @@ struct StepSpec {
     // operator keeps its saved tensors.
     std::vector<uint64_t> recompute;
     OffloadSpec offload;
+    // Inference: overlap micro-batches (MoEntwine Fig. 11e): each operator for every micro-batch
+    // in turn, micro-batch i's collectives on their own stream while compute runs the next one.
+    // Needs pp = 1 and mb >= 2; every micro-batch in flight keeps its own activation scratch.
+    bool overlap = false;
 };
 const char* modeName(StepSpec::Mode m);
 

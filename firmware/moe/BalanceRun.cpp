@@ -64,7 +64,8 @@ const std::vector<BalanceIteration>& BalanceRun::run() {
         r.worstPeak = *std::max_element(r.peak.begin(), r.peak.end());
         for (double p : r.peak) r.meanPeak += p / double(r.peak.size());
         ++since;
-        if (bal_ && trig.fires(die_load, since)) {
+        // After the last iteration a rebalance would place copies no iteration uses.
+        if (bal_ && it + 1 < c_.iterations && trig.fires(die_load, since)) {
             r.rebalanced = true;
             since = 0;
             for (uint32_t j = 0; j < c_.layers; ++j) {

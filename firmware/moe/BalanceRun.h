@@ -5,12 +5,12 @@
 // GatingModel or an ExpertTrace; what a migration costs in time is the simulator's question
 // (wsc llm infer --balancer; docs/LLM.md "Expert migration").
 //
-// Iteration i runs with the copies in place (none at first). After it, the trigger sees every
-// layer's die loads of iteration i; when it fires, each layer's copies are planned afresh from
-// the native placement and iteration i's load, and they are in place from iteration i + 1. The
-// migrations are the copies the new plan adds to the old one (a copy already on its die stays);
-// an invasive balancer (greedy, topo) moves them between iterations, interrupting inference,
-// the non-invasive one (ni) during iteration i + 1 on the phases' cold links.
+// Iteration i runs with the copies in place (none at first). After it (but the last), the trigger
+// sees every layer's die loads of iteration i; when it fires, each layer's copies are planned
+// afresh from the native placement and iteration i's load, and they are in place from iteration i
+// + 1. The migrations are the copies the new plan adds to the old one (a copy already on its die
+// stays); an invasive balancer (greedy, topo) moves them between iterations, interrupting
+// inference, the non-invasive one (ni) during iteration i + 1 on the phases' cold links.
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -165,8 +165,8 @@ TEST_CASE(
             recorded += c.bytes;
         }
     CHECK(recorded == 2 * parts.size() * bytes);  // each part on its sender and its receiver
-    // The ledger: each receiving die keeps what it receives for the whole step (a die that
-    // only sends gets a 1-byte region), against the same step without the parts.
+    // The ledger: each receiving die keeps the next iteration's copies it receives for the
+    // whole step, against the same step without the parts.
     for (const MigrationTransfer& t : parts) received[t.to] += bytes;
     auto still = std::make_shared<llm::ExpertRouting>(*s.routing);
     still->migrations.clear();

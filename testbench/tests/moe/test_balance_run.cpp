@@ -77,7 +77,7 @@ TEST_CASE("balance run: Eq. 2's beta spaces an invasive balancer's rebalances, n
     BalanceRun ni(m, config("ni", 2), alternating);
     uint32_t every = 0;
     for (const auto& it : ni.run()) every += it.rebalanced;
-    CHECK(every == 8);
+    CHECK(every == 7);  // every iteration but the last (its copies would never be used)
 }
 
 TEST_CASE("balance run: refuses an unknown balancer and experts that do not divide over the dies") {
