@@ -24,24 +24,37 @@ CLI::App* MoeCli::add(CLI::App& app, Options& o) {
     auto* moe = app.add_subcommand("moe", "MoEntwine: expert-selection traces and mappings");
     auto* t = moe->add_subcommand("trace", "write a seeded expert-selection trace (JSON Lines)");
     t->add_option("--kind", o.kind, "uniform, zipf or temporal")->capture_default_str();
-    CliArgs::addUInt(t, "--experts", o.experts, 1, 65536, "experts per layer");
-    CliArgs::addUInt(t, "--top-k", o.top_k, 1, 65536, "experts per token");
-    CliArgs::addUInt(t, "--layers", o.layers, 1, 4096, "MoE layers");
-    CliArgs::addUInt(t, "--tokens", o.tokens, 1, 1u << 24, "tokens per iteration and layer");
-    CliArgs::addUInt(t, "--iterations", o.iterations, 1, 1u << 20, "iterations");
-    CliArgs::addUInt(t, "--seed", o.seed, 0, UINT64_MAX, "seed");
-    CliArgs::addDouble(t, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent");
-    CliArgs::addUInt(t, "--hot", o.hot, 1, 65536, "temporal / zipf: hot experts");
+    CliArgs::addUInt(t, "--experts", o.experts, 1, 65536, "experts per layer")
+        ->default_str(fmt::format("{}", o.experts));
+    CliArgs::addUInt(t, "--top-k", o.top_k, 1, 65536, "experts per token")
+        ->default_str(fmt::format("{}", o.top_k));
+    CliArgs::addUInt(t, "--layers", o.layers, 1, 4096, "MoE layers")
+        ->default_str(fmt::format("{}", o.layers));
+    CliArgs::addUInt(t, "--tokens", o.tokens, 1, 1u << 24, "tokens per iteration and layer")
+        ->default_str(fmt::format("{}", o.tokens));
+    CliArgs::addUInt(t, "--iterations", o.iterations, 1, 1u << 20, "iterations")
+        ->default_str(fmt::format("{}", o.iterations));
+    CliArgs::addUInt(t, "--seed", o.seed, 0, UINT64_MAX, "seed")
+        ->default_str(fmt::format("{}", o.seed));
+    CliArgs::addDouble(t, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent")
+        ->default_str(fmt::format("{}", o.zipf_s));
+    CliArgs::addUInt(t, "--hot", o.hot, 1, 65536, "temporal: hot experts")
+        ->default_str(fmt::format("{}", o.hot));
     CliArgs::addDouble(t, "--hot-probability", o.hot_probability, 0, 1,
-                       "temporal: share of picks from the hot set");
-    CliArgs::addDouble(t, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration");
+                       "temporal: share of picks from the hot set")
+        ->default_str(fmt::format("{}", o.hot_probability));
+    CliArgs::addDouble(t, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration")
+        ->default_str(fmt::format("{}", o.drift));
     t->add_option("--out", o.out, "trace file to write")->required();
     auto* m = moe->add_subcommand("map", "a mapping's TP groups, rings and full token domains");
     m->add_option("--mesh", o.mesh, "dies per wafer, COLSxROWS")->capture_default_str();
     m->add_option("--mapping", o.mapping, "baseline, er or her")->capture_default_str();
-    CliArgs::addUInt(m, "--dp", o.dp, 1, 1u << 20, "data-parallel groups");
-    CliArgs::addUInt(m, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree");
-    CliArgs::addUInt(m, "--wafers", o.wafers, 1, 1024, "her: wafers side by side");
+    CliArgs::addUInt(m, "--dp", o.dp, 1, 1u << 20, "data-parallel groups")
+        ->default_str(fmt::format("{}", o.dp));
+    CliArgs::addUInt(m, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree")
+        ->default_str(fmt::format("{}", o.tp));
+    CliArgs::addUInt(m, "--wafers", o.wafers, 1, 1024, "her: wafers side by side")
+        ->default_str(fmt::format("{}", o.wafers));
     auto* b = moe->add_subcommand(
         "balance", "balancers' run-time load traces over many iterations (MoEntwine Fig. 15)");
     b->add_option("--balancers", o.balancers, "comma-separated: none, greedy, topo, ni")
