@@ -23,28 +23,7 @@ using namespace firmware::moe;
 CLI::App* MoeCli::add(CLI::App& app, Options& o) {
     auto* moe = app.add_subcommand("moe", "MoEntwine: expert-selection traces and mappings");
     auto* t = moe->add_subcommand("trace", "write a seeded expert-selection trace (JSON Lines)");
-    t->add_option("--kind", o.kind, "uniform, zipf or temporal")->capture_default_str();
-    CliArgs::addUInt(t, "--experts", o.experts, 1, 65536, "experts per layer")
-        ->default_str(fmt::format("{}", o.experts));
-    CliArgs::addUInt(t, "--top-k", o.top_k, 1, 65536, "experts per token")
-        ->default_str(fmt::format("{}", o.top_k));
-    CliArgs::addUInt(t, "--layers", o.layers, 1, 4096, "MoE layers")
-        ->default_str(fmt::format("{}", o.layers));
-    CliArgs::addUInt(t, "--tokens", o.tokens, 1, 1u << 24, "tokens per iteration and layer")
-        ->default_str(fmt::format("{}", o.tokens));
-    CliArgs::addUInt(t, "--iterations", o.iterations, 1, 1u << 20, "iterations")
-        ->default_str(fmt::format("{}", o.iterations));
-    CliArgs::addUInt(t, "--seed", o.seed, 0, UINT64_MAX, "seed")
-        ->default_str(fmt::format("{}", o.seed));
-    CliArgs::addDouble(t, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent")
-        ->default_str(fmt::format("{}", o.zipf_s));
-    CliArgs::addUInt(t, "--hot", o.hot, 1, 65536, "temporal: hot experts")
-        ->default_str(fmt::format("{}", o.hot));
-    CliArgs::addDouble(t, "--hot-probability", o.hot_probability, 0, 1,
-                       "temporal: share of picks from the hot set")
-        ->default_str(fmt::format("{}", o.hot_probability));
-    CliArgs::addDouble(t, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration")
-        ->default_str(fmt::format("{}", o.drift));
+    addGating(t, o.trace_gating, "temporal: hot experts");
     t->add_option("--out", o.out, "trace file to write")->required();
     auto* m = moe->add_subcommand("map", "a mapping's TP groups, rings and full token domains");
     m->add_option("--mesh", o.mesh, "dies per wafer, COLSxROWS")->capture_default_str();
@@ -66,32 +45,9 @@ CLI::App* MoeCli::add(CLI::App& app, Options& o) {
         ->default_str(fmt::format("{}", o.dp));
     CliArgs::addUInt(b, "--tp", o.tp, 1, 1u << 20, "tensor-parallel degree")
         ->default_str(fmt::format("{}", o.tp));
-    b->add_option("--kind", o.kind, "gating model: uniform, zipf or temporal")
-        ->capture_default_str();
+    addGating(b, o.balance_gating,
+              "temporal: hot experts (a quarter of the experts if fewer than 64 and not given)");
     b->add_option("--trace", o.trace, "selections from a JSON Lines trace instead of --kind");
-    CliArgs::addUInt(b, "--experts", o.b_experts, 1, 65536, "experts per layer")
-        ->default_str(fmt::format("{}", o.b_experts));
-    CliArgs::addUInt(b, "--top-k", o.b_top_k, 1, 65536, "experts per token")
-        ->default_str(fmt::format("{}", o.b_top_k));
-    CliArgs::addUInt(b, "--layers", o.b_layers, 1, 4096, "MoE layers")
-        ->default_str(fmt::format("{}", o.b_layers));
-    CliArgs::addUInt(b, "--tokens", o.b_tokens, 1, 1u << 24, "tokens per iteration and layer")
-        ->default_str(fmt::format("{}", o.b_tokens));
-    CliArgs::addUInt(b, "--iterations", o.b_iterations, 1, 1u << 20, "iterations")
-        ->default_str(fmt::format("{}", o.b_iterations));
-    CliArgs::addUInt(b, "--seed", o.seed, 0, UINT64_MAX, "seed")
-        ->default_str(fmt::format("{}", o.seed));
-    CliArgs::addDouble(b, "--zipf-s", o.zipf_s, 0, 100, "zipf exponent")
-        ->default_str(fmt::format("{}", o.zipf_s));
-    CliArgs::addUInt(
-        b, "--hot", o.b_hot, 1, 65536,
-        "temporal: hot experts (a quarter of the experts if fewer than 64 and not given)")
-        ->default_str(fmt::format("{}", o.b_hot));
-    CliArgs::addDouble(b, "--hot-probability", o.b_hot_probability, 0, 1,
-                       "temporal: share of picks from the hot set")
-        ->default_str(fmt::format("{}", o.b_hot_probability));
-    CliArgs::addDouble(b, "--drift", o.drift, 0, 1, "temporal: hot-set drift per iteration")
-        ->default_str(fmt::format("{}", o.drift));
     CliArgs::addUInt(b, "--slots", o.slots, 1, 1024, "shadow slots per die")
         ->default_str(fmt::format("{}", o.slots));
     CliArgs::addDouble(b, "--alpha", o.alpha, 0, 1e9,
@@ -104,6 +60,29 @@ CLI::App* MoeCli::add(CLI::App& app, Options& o) {
     b->add_option("--table", o.table, "also write the summary table (markdown) to this file");
     moe->require_subcommand(1);
     return moe;
+}
+
+void MoeCli::addGating(CLI::App* app, Gating& g, const std::string& hot_help) {
+    auto shown = [](CLI::Option* opt, auto v) { opt->default_str(fmt::format("{}", v)); };
+    app->add_option("--kind", g.kind, "gating model: uniform, zipf or temporal")
+        ->capture_default_str();
+    shown(CliArgs::addUInt(app, "--experts", g.experts, 1, 65536, "experts per layer"), g.experts);
+    shown(CliArgs::addUInt(app, "--top-k", g.top_k, 1, 65536, "experts per token"), g.top_k);
+    shown(CliArgs::addUInt(app, "--layers", g.layers, 1, 4096, "MoE layers"), g.layers);
+    shown(
+        CliArgs::addUInt(app, "--tokens", g.tokens, 1, 1u << 24, "tokens per iteration and layer"),
+        g.tokens);
+    shown(CliArgs::addUInt(app, "--iterations", g.iterations, 1, 1u << 20, "iterations"),
+          g.iterations);
+    shown(CliArgs::addUInt(app, "--seed", g.seed, 0, UINT64_MAX, "seed"), g.seed);
+    shown(CliArgs::addDouble(app, "--zipf-s", g.zipf_s, 0, 100, "zipf exponent"), g.zipf_s);
+    shown(CliArgs::addUInt(app, "--hot", g.hot, 1, 65536, hot_help), g.hot);
+    shown(CliArgs::addDouble(app, "--hot-probability", g.hot_probability, 0, 1,
+                             "temporal: share of picks from the hot set"),
+          g.hot_probability);
+    shown(
+        CliArgs::addDouble(app, "--drift", g.drift, 0, 1, "temporal: hot-set drift per iteration"),
+        g.drift);
 }
 
 namespace {
@@ -119,6 +98,7 @@ MoeMapping mappingOf(const std::string& name, uint32_t cols, uint32_t rows, uint
 }  // namespace
 
 int MoeCli::runBalance(const CLI::App* cmd, const Options& o, std::ostream& os) {
+    const Gating& g = o.balance_gating;
     CliArgs::checkOutputs(
         {{"--svg", o.svg}, {"--table", o.table}},
         o.trace.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.trace});
@@ -143,8 +123,8 @@ int MoeCli::runBalance(const CLI::App* cmd, const Options& o, std::ostream& os) 
     }
     const MoeMapping mp = mappingOf(o.mapping, uint32_t(dims[0]), uint32_t(dims[1]), o.dp, o.tp, 1);
     BalanceRunConfig c;
-    c.experts = o.b_experts, c.topK = o.b_top_k, c.layers = o.b_layers;
-    c.iterations = o.b_iterations, c.slots = o.slots;
+    c.experts = g.experts, c.topK = g.top_k, c.layers = g.layers;
+    c.iterations = g.iterations, c.slots = o.slots;
     c.trigger.alpha = o.alpha, c.trigger.beta = o.beta;
     std::unique_ptr<ExpertTrace> trace;
     std::unique_ptr<GatingModel> gm;
@@ -163,32 +143,31 @@ int MoeCli::runBalance(const CLI::App* cmd, const Options& o, std::ostream& os) 
                                          o.trace, trace->iterations()));
         source = fmt::format("trace {}", o.trace);
     } else {
-        const GatingKind kind = gatingKind(o.kind);
+        const GatingKind kind = gatingKind(g.kind);
         if (kind != GatingKind::Temporal)
             CliArgs::rejectUnused(cmd, {"--hot", "--hot-probability", "--drift"},
-                                  fmt::format("--kind {}", o.kind));
+                                  fmt::format("--kind {}", g.kind));
         if (kind != GatingKind::Zipf)
-            CliArgs::rejectUnused(cmd, {"--zipf-s"}, fmt::format("--kind {}", o.kind));
-        GatingConfig g;
-        g.kind = kind;
-        g.experts = c.experts, g.topK = c.topK, g.layers = c.layers, g.tokens = o.b_tokens;
-        g.seed = o.seed, g.zipfS = o.zipf_s, g.hotProbability = o.b_hot_probability;
-        g.driftRate = o.drift;
+            CliArgs::rejectUnused(cmd, {"--zipf-s"}, fmt::format("--kind {}", g.kind));
+        GatingConfig gc;
+        gc.kind = kind;
+        gc.experts = c.experts, gc.topK = c.topK, gc.layers = c.layers, gc.tokens = g.tokens;
+        gc.seed = g.seed, gc.zipfS = g.zipf_s, gc.hotProbability = g.hot_probability;
+        gc.driftRate = g.drift;
         // The default hot set (16) shrinks to a quarter of a small model's experts.
-        g.hotExperts =
-            cmd->count("--hot") ? o.b_hot : std::min(o.b_hot, std::max(1u, c.experts / 4));
+        gc.hotExperts = cmd->count("--hot") ? g.hot : std::min(g.hot, std::max(1u, c.experts / 4));
         try {
-            gm = std::make_unique<GatingModel>(g);
+            gm = std::make_unique<GatingModel>(gc);
         } catch (const std::invalid_argument& e) {
             throw UsageError(fmt::format(
                 "--kind {} with --experts {}, --top-k {}, --hot {}, --hot-probability {}: {}",
-                o.kind, c.experts, c.topK, g.hotExperts, g.hotProbability, e.what()));
+                g.kind, c.experts, c.topK, gc.hotExperts, gc.hotProbability, e.what()));
         }
-        source = fmt::format("{} gating, seed {}, {} tokens", o.kind, o.seed, o.b_tokens);
+        source = fmt::format("{} gating, seed {}, {} tokens", g.kind, g.seed, g.tokens);
     }
     // Bounded work: every pick of every token, layer and iteration is counted once per balancer.
     const double picks = double(c.iterations) * c.layers * c.topK *
-                         double(trace ? trace->header().tokens : o.b_tokens) * double(names.size());
+                         double(trace ? trace->header().tokens : g.tokens) * double(names.size());
     if (picks > 2e9)
         throw UsageError(fmt::format(
             "--iterations {} x --layers {} x --tokens x --top-k {} x {} balancers is {:.3g} picks "
@@ -245,15 +224,16 @@ int MoeCli::runBalance(const CLI::App* cmd, const Options& o, std::ostream& os) 
 
 int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
     if (moe->got_subcommand("trace")) {
+        const Gating& g = o.trace_gating;
         CliArgs::checkOutput(o.out, "--out", {});
         GatingConfig c;
-        c.kind = gatingKind(o.kind);
-        c.experts = o.experts, c.topK = o.top_k, c.layers = o.layers, c.tokens = o.tokens;
-        c.seed = o.seed, c.zipfS = o.zipf_s, c.hotExperts = o.hot;
-        c.hotProbability = o.hot_probability, c.driftRate = o.drift;
-        ExpertTrace::fromModel(GatingModel(c), o.iterations).writeFile(o.out);
+        c.kind = gatingKind(g.kind);
+        c.experts = g.experts, c.topK = g.top_k, c.layers = g.layers, c.tokens = g.tokens;
+        c.seed = g.seed, c.zipfS = g.zipf_s, c.hotExperts = g.hot;
+        c.hotProbability = g.hot_probability, c.driftRate = g.drift;
+        ExpertTrace::fromModel(GatingModel(c), g.iterations).writeFile(o.out);
         fmt::print(os, "wrote {} ({} iterations x {} layers x {} tokens, top-{} of {} experts)\n",
-                   o.out, o.iterations, o.layers, o.tokens, o.top_k, o.experts);
+                   o.out, g.iterations, g.layers, g.tokens, g.top_k, g.experts);
         return 0;
     }
     if (moe->got_subcommand("balance")) return runBalance(moe->get_subcommand("balance"), o, os);
