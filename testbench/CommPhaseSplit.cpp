@@ -51,12 +51,16 @@ std::vector<CommPhaseSplit::Phase> CommPhaseSplit::split(
     size_t first = 0;
     for (const auto& w : windows) {
         const uint64_t len = w.end - w.begin;
-        std::map<std::string, uint64_t> cover;
+        // Per (die, kind) at most the window: a die running one kind on two streams at once
+        // (overlapped micro-batches) counts once.
+        std::map<std::pair<uint32_t, std::string>, uint64_t> per_die;
         while (first < fg.size() && ended[first] <= w.begin) ++first;
         for (size_t i = first; i < fg.size() && fg[i].begin < w.end; ++i) {
             const uint64_t b = std::max(fg[i].begin, w.begin), e = std::min(fg[i].end, w.end);
-            if (e > b) cover[fg[i].kind] += e - b;
+            if (e > b) per_die[{fg[i].die, fg[i].kind}] += e - b;
         }
+        std::map<std::string, uint64_t> cover;
+        for (const auto& [dk, c] : per_die) cover[dk.second] += std::min(c, len);
         std::string name = "compute";
         uint64_t best = 0;
         for (const auto& [k, c] : cover)

@@ -730,13 +730,15 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         {
             const StepProgram whole = b.build(0, /*emit=*/false);
             whole.ledger.check();
-            if (res.peak.empty() || mode == StepSpec::Mode::Decode) {
-                res.peak.clear(), res.at_peak.clear();
-                for (uint32_t d = 0; d < whole.ledger.dies(); ++d) {
-                    res.peak.push_back(whole.ledger.peak(d));
-                    res.at_peak.push_back(whole.ledger.peakBreakdown(d));
+            // Per die, the larger of the phases' peaks (the decode's KV cache is longer, the
+            // prefill may hold the next iteration's expert copies on their way).
+            res.peak.resize(whole.ledger.dies(), 0);
+            res.at_peak.resize(whole.ledger.dies());
+            for (uint32_t d = 0; d < whole.ledger.dies(); ++d)
+                if (whole.ledger.peak(d) >= res.peak[d]) {
+                    res.peak[d] = whole.ledger.peak(d);
+                    res.at_peak[d] = whole.ledger.peakBreakdown(d);
                 }
-            }
             if (res.step_tokens == 0) res.step_tokens = b.stepTokens();
         }
         if (spec.memory_only) {

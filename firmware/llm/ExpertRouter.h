@@ -34,7 +34,8 @@ struct MigrationTransfer {
 
     When when = When::Start;
     uint64_t moe_layer = 0;  // the MoE layer whose expert moves
-    uint32_t slot = 0;       // Phase: counted from the MoE layer's all-reduce
+    uint32_t expert = 0;
+    uint32_t slot = 0;  // Phase: counted from the MoE layer's all-reduce
     uint32_t from = 0, to = 0;
     uint64_t params = 0;
     int64_t after = -1;

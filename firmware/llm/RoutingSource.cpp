@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "firmware/moe/DieMesh.h"
@@ -159,18 +160,25 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
     if (!ni) {
         std::vector<moe::BalancePlan> older;
         if (o.iteration >= 2) older = plans(o.iteration - 2);
-        for (uint32_t j = 0; j < moe_layers_; ++j)
+        for (uint32_t j = 0; j < moe_layers_; ++j) {
+            std::map<std::pair<uint32_t, uint32_t>, int64_t> delivered;  // (expert, die) -> part
             for (const moe::Migration& mig :
                  added(used[j], older.empty() ? nullptr : older.data(), j)) {
                 MigrationTransfer t;
                 t.when = MigrationTransfer::When::Start;
-                t.moe_layer = j, t.from = mig.from, t.to = mig.to, t.params = params;
+                t.moe_layer = j, t.expert = mig.expert, t.from = mig.from, t.to = mig.to;
+                t.params = params;
+                // A copy made from a copy this plan brings first waits for it to land.
+                auto d = delivered.find({mig.expert, mig.from});
+                if (d != delivered.end()) t.after = d->second;
+                delivered[{mig.expert, mig.to}] = int64_t(migrations_.size());
                 t.kind = "expert migration (invasive)";
                 t.label = fmt::format("MoE layer {} expert {}: die {} -> {}", j, mig.expert,
                                       mig.from, mig.to);
                 migrations_.push_back(t);
                 ++moved;
             }
+        }
         text_ += fmt::format(
             "; {} migration(s) installing them before the step (inference interrupted), {:.2f} M "
             "parameters each",
@@ -178,10 +186,21 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
         return;
     }
     const std::vector<moe::BalancePlan> next = plans(o.iteration);
-    for (uint32_t j = 0; j < moe_layers_; ++j)
+    for (uint32_t j = 0; j < moe_layers_; ++j) {
+        // (expert, die) -> the part of this plan that brings the expert there: a migration whose
+        // source is such a die starts after it, its steps shifted by whole layers (two slots)
+        // so none runs before the expert has arrived.
+        std::map<std::pair<uint32_t, uint32_t>, int64_t> delivered;
         for (const moe::Migration& mig : added(next[j], used.data(), j)) {
             ++moved;
             int64_t prev = -1;
+            uint32_t shift = 0;
+            auto d = delivered.find({mig.expert, mig.from});
+            if (d != delivered.end() && !mig.steps.empty()) {
+                prev = d->second;
+                const uint32_t need = migrations_[size_t(prev)].slot, first = mig.steps[0].slot;
+                if (need > first) shift = (need - first + 1) / 2 * 2;
+            }
             for (size_t si = 0; si < mig.steps.size(); ++si) {
                 const moe::MigrationStep& st = mig.steps[si];
                 const bool local = st.phase == moe::MigrationPhase::AllReduce;
@@ -202,7 +221,9 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
                 for (const auto& [f, t_] : pieces) {
                     MigrationTransfer t;
                     t.when = MigrationTransfer::When::Phase;
-                    t.moe_layer = j, t.slot = st.slot, t.from = f, t.to = t_, t.params = params;
+                    t.moe_layer = j, t.expert = mig.expert, t.slot = st.slot + shift;
+                    t.from = f, t.to = t_;
+                    t.params = params;
                     t.after = prev;
                     t.kind = local ? "expert migration (local)" : "expert migration (global)";
                     t.label = fmt::format("MoE layer {} expert {}: die {} -> {}, step {}/{}", j,
@@ -211,7 +232,9 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
                     migrations_.push_back(t);
                 }
             }
+            delivered[{mig.expert, mig.to}] = prev;
         }
+    }
     parts = migrations_.size();
     text_ += fmt::format(
         "; {} migration(s) of the next iteration's copies in {} part(s) on the cold links "

@@ -821,7 +821,7 @@ class Build {
     // own migrations). Invasive parts run first and the compute of every die taking part waits
     // for its stream to finish.
     static constexpr uint32_t kMigration = kStreams;
-    static uint16_t slotEvent(uint32_t slot) { return static_cast<uint16_t>(32768 + slot); }
+    static uint16_t phaseSlotEvent(uint32_t slot) { return static_cast<uint16_t>(32768 + slot); }
 
     void setupMigration(const std::vector<Unit>& us) {
         if (!s_.routing || s_.routing->migrations.empty()) return;
@@ -907,9 +907,10 @@ class Build {
                          [&](size_t a, size_t b) { return kept[a].wslot < kept[b].wslot; });
         std::map<uint32_t, uint16_t> cts_next, arrived_next;
         std::vector<int32_t> arrived(kept.size(), -1);
-        std::vector<bool> needed(kept.size(), false);
+        // Parts that wait for part n to land (a wait consumes one raise: raise once for each).
+        std::vector<uint32_t> needed(kept.size(), 0);
         for (const Kept& k : kept)
-            if (k.after >= 0) needed[size_t(k.after)] = true;
+            if (k.after >= 0) ++needed[size_t(k.after)];
         std::set<uint32_t> invasive;
         for (size_t n : order) {
             const Kept& k = kept[n];
@@ -926,10 +927,15 @@ class Build {
             const uint16_t cts = next(cts_next, rf, 8192);
             if (t.when == MigrationTransfer::When::Phase &&
                 slot_need_.insert({die(rf), uint32_t(k.wslot)}).second)
-                em(rf).waitEvent(kMigration, slotEvent(uint32_t(k.wslot)));
+                em(rf).waitEvent(kMigration, phaseSlotEvent(uint32_t(k.wslot)));
             if (t.when == MigrationTransfer::When::Start) invasive.insert(rf), invasive.insert(rt);
             uint64_t src = mem_[rf].weights[unit_of[t.moe_layer]];
             if (k.after >= 0) {
+                // The predecessor is earlier in the order (its slot is not later): its arrival
+                // event exists.
+                if (arrived[size_t(k.after)] < 0)
+                    throw std::logic_error(fmt::format(
+                        "expert migration: part {} runs before the part it follows", k.i));
                 em(rf).waitEvent(kMigration, static_cast<uint16_t>(arrived[size_t(k.after)]));
                 src = dest(size_t(k.after), rf);
             }
@@ -940,7 +946,8 @@ class Build {
             em(rt).recvOn(migChan(rt), die(rf), dest(n, rt), bytes, "expert migration", cts);
             if (needed[n]) {
                 arrived[n] = next(arrived_next, rt, 16384);
-                em(rt).signalEvent(kMigration, static_cast<uint16_t>(arrived[n]));
+                for (uint32_t w = 0; w < needed[n]; ++w)
+                    em(rt).signalEvent(kMigration, static_cast<uint16_t>(arrived[n]));
             }
             em(rf).sendOn(migChan(rf), die(rt), src, bytes, "expert migration", cts);
             offloadRecord(rf, kMigration, sb, t.kind, t.label, bytes);
@@ -979,7 +986,7 @@ class Build {
         for (uint32_t r : ranks) {
             const std::pair<uint32_t, uint32_t> ds{die(r), slot};
             if (slot_need_.count(ds) && slot_raised_.insert(ds).second)
-                em(r).signalEvent(kCompute, slotEvent(slot));
+                em(r).signalEvent(kCompute, phaseSlotEvent(slot));
         }
     }
 

@@ -97,11 +97,57 @@ TEST_CASE(
         }
     }
     CHECK(local + global == r->migrations.size());
+    // A part with no predecessor sends from a die that holds the expert during the step (its
+    // native die or a copy in place); every other part waits for the one that brought it.
+    const ParallelPlan& p = su.p;
+    for (const MigrationTransfer& t : r->migrations)
+        if (t.after < 0) {
+            bool holds = false;
+            for (uint32_t m : r->hosts[t.moe_layer][t.expert])
+                holds = holds || su.dies[m] == t.from;
+            INFO(t.label);
+            CHECK(holds);
+        }
+    (void)p;
     // ER's FTDs are 2x2 blocks: a move between blocks crosses inter-FTD (global) links.
     CHECK(global > 0);
     INFO(src.describe());
     CHECK_THAT(src.describe(), Catch::Matchers::Contains("of the next iteration's copies in") &&
                                    Catch::Matchers::Contains("on the cold links during this step"));
+}
+
+TEST_CASE(
+    "expert migration: with two slots per die a copy made from a copy this plan brings starts "
+    "after it lands, for NI and invasive balancers alike",
+    "[llm][routing][migration]") {
+    const Setup su;
+    uint32_t chained = 0;
+    for (const char* b : {"ni", "topo"}) {
+        auto o = su.opts(b, 1);
+        o.slots = 2;
+        const llm::RoutingSource src(o, su.m, su.p, su.dies, su.a, 64);
+        const auto r = src.forTokens(64);
+        std::map<std::pair<uint64_t, uint32_t>, std::vector<uint32_t>> holders;  // (layer, expert)
+        for (size_t i = 0; i < r->migrations.size(); ++i) {
+            const MigrationTransfer& t = r->migrations[i];
+            if (t.after < 0) {
+                bool holds = false;
+                for (uint32_t m : r->hosts[t.moe_layer][t.expert])
+                    holds = holds || su.dies[m] == t.from;
+                INFO(b << ": " << t.label);
+                CHECK(holds);
+                continue;
+            }
+            const MigrationTransfer& prev = r->migrations[size_t(t.after)];
+            CHECK(size_t(t.after) < i);
+            CHECK(prev.to == t.from);
+            CHECK(prev.expert == t.expert);
+            CHECK(prev.slot <= t.slot);
+            if (prev.label.substr(0, prev.label.find(',')) != t.label.substr(0, t.label.find(',')))
+                ++chained;  // across two migrations
+        }
+    }
+    CHECK(chained > 0);
 }
 
 TEST_CASE(
@@ -120,7 +166,8 @@ TEST_CASE(
         CHECK(r->migrations.size() == copies);
         for (const MigrationTransfer& t : r->migrations) {
             CHECK(t.when == MigrationTransfer::When::Start);
-            CHECK(t.after == -1);
+            // A copy made from a copy of this plan waits for it.
+            if (t.after >= 0) CHECK(r->migrations[size_t(t.after)].to == t.from);
             CHECK(t.kind == "expert migration (invasive)");
         }
     }

@@ -103,3 +103,25 @@ TEST_CASE(
     for (const auto& [k, v] : b.exposed) eb += v;
     CHECK(eb < 0.7 * ea);
 }
+
+TEST_CASE(
+    "expert migration simulated: every balancer, 1 to 4 slots and three iterations run to "
+    "the end (no part waits for an event nothing raises)",
+    "[llm][routing][migration][sim]") {
+    const hw::HardwareConfig hwc =
+        hw::HardwareLoader::loadFile(src("configs/moentwine_4x4_b200.yaml"));
+    hw::Wafer wafer("wafer", hwc, hw::MemoryTarget::Simple);
+    uint32_t runs = 0;
+    for (const char* b : {"greedy", "topo", "ni"})
+        for (uint32_t slots : {1u, 2u, 4u})
+            for (uint32_t it : {1u, 2u, 3u}) {
+                tb::LlmSpec s = spec(b, true, 16, 64);
+                s.routing.slots = slots;
+                s.routing.iteration = it;
+                INFO(b << " slots " << slots << " iteration " << it);
+                const tb::LlmResult r = tb::LlmTestbench::run(wafer, s);
+                CHECK(r.phases.at(0).cycles > 0);
+                ++runs;
+            }
+    CHECK(runs == 27);
+}
