@@ -22,10 +22,10 @@ uint64_t RoutedLayer::maxRows() const {
 
 ExpertRouter::ExpertRouter(const plan::ParallelPlan& p, uint32_t experts)
     : p_(p), grid_(p), experts_(experts) {
-    if (p.ep < 1 || experts == 0 || (experts % p.ep && p.ep % experts))
-        throw std::invalid_argument(
-            fmt::format("expert routing: ep={} must divide the {} experts or be a multiple of them",
-                        p.ep, experts));
+    if (p.ep < 1 || experts == 0 || (p.ep > experts && p.ep % experts))
+        throw std::invalid_argument(fmt::format(
+            "expert routing: ep={} is more than the {} experts and not a multiple of them", p.ep,
+            experts));
     if (p.sp > 1 || p.tatp > 1 || p.fsdp > 1)
         throw std::invalid_argument(fmt::format(
             "expert routing: plan {} splits tokens or weights with sp, tatp or fsdp; routed "

@@ -78,11 +78,20 @@ class ExpertRouter {
     // The all-to-all groups of stage st: the FTDs (ranks sharing a tp index, in dp order) or the
     // EP groups.
     static std::vector<std::vector<uint32_t>> groups(const plan::RankGrid& grid, uint32_t st);
-    // The native hosts of expert e: member e / (E / ep) of the EP group, or with more members
-    // than experts (ep a multiple of E) its ep / E replicas, members e * R .. e * R + R - 1.
+    // The native hosts of expert e. Member m of the EP group holds experts
+    // floor(m E / ep) .. floor((m + 1) E / ep) - 1 (E / ep each when ep divides E; otherwise
+    // some hold one more: 128 over 36 dies is 3 or 4), so e's host is floor(((e + 1) ep - 1) / E).
+    // With more members than experts (ep a multiple of E) e has ep / E replicas, members
+    // e R .. e R + R - 1.
     uint32_t replicas() const { return p_.ep > experts_ ? p_.ep / experts_ : 1; }
     uint32_t nativeMember(uint32_t e) const {
-        return replicas() > 1 ? e * replicas() : e / (experts_ / p_.ep);
+        return replicas() > 1 ? e * replicas()
+                              : static_cast<uint32_t>((uint64_t(e + 1) * p_.ep - 1) / experts_);
+    }
+    // The first expert member m holds natively (replicas: the one it replicates).
+    uint32_t firstExpert(uint32_t member) const {
+        return replicas() > 1 ? member / replicas()
+                              : static_cast<uint32_t>(uint64_t(member) * experts_ / p_.ep);
     }
     bool hostsNatively(uint32_t member, uint32_t e) const {
         return replicas() > 1 ? member / replicas() == e : nativeMember(e) == member;

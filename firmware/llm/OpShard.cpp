@@ -64,6 +64,13 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
         if (!o.isMatrix())
             x.elems = split(tokens(o.elems, "elements"), uint32_t(replicas), o,
                             "elements routed to an expert", "its replicas (ep / experts)");
+    } else if (ep && o.instances % p.ep) {
+        // Experts that do not divide over the dies (128 on 36): a die holds floor or ceil of
+        // E / ep; the shard is the larger (memory is an upper bound; routed steps compute each
+        // die's own rows, ExpertRouter).
+        x.instances = (o.instances + p.ep - 1) / p.ep;
+        x.rows = tokens(o.rows, "tokens");
+        if (!o.isMatrix()) x.elems = tokens(o.elems, "elements");
     } else if (ep) {
         x.instances = split(o.instances, p.ep, o, "experts", "ep");
         x.rows = tokens(o.rows, "tokens");

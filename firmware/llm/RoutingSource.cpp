@@ -73,10 +73,10 @@ RoutingSource::RoutingSource(const RoutingOptions& o, const model::ModelConfig& 
             "balancer {}: places copies from the previous iteration's load: --iteration must be "
             ">= 1",
             o.balancer));
-    if (p.ep > E)
+    if (p.ep > E || E % p.ep)
         throw std::invalid_argument(fmt::format(
-            "balancer {}: plan {} replicates the {} experts over ep={} dies; the balancers place "
-            "copies of experts that live on one die each (ep <= experts)",
+            "balancer {}: plan {} spreads the {} experts unevenly over ep={} dies; the balancers "
+            "place copies of experts dealt E / ep to a die (ep divides the experts)",
             o.balancer, p.str(), E, p.ep));
     // The balancer works on dies; rank r (EP member r) natively hosts experts r*E/ep .. .
     const uint32_t per = E / p.ep;

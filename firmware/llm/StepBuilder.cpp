@@ -101,11 +101,18 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
                 "plan {}: ep={} must be a multiple of tp x sp = {} (an EP group spans whole "
                 "TP/SP groups)",
                 p.str(), p.ep, p.tp * p.sp));
-        if (m.moe.experts % p.ep && p.ep % m.moe.experts)
+        if (p.ep > m.moe.experts && p.ep % m.moe.experts)
             throw std::invalid_argument(fmt::format(
-                "plan {}: ep={} neither divides the {} experts nor is a multiple of them (each "
-                "die holds E / ep experts, or one of ep / E replicas of an expert)",
+                "plan {}: ep={} is more than the {} experts and not a multiple of them (a die "
+                "holds E / ep experts, or one of ep / E replicas of an expert)",
                 p.str(), p.ep, m.moe.experts));
+        // Fewer dies than experts but not a divisor (128 experts on 36 dies): dies hold 3 or 4,
+        // which only routed tokens describe (the balanced path gives every die the same shard).
+        if (p.ep < m.moe.experts && m.moe.experts % p.ep && !s.routing)
+            throw std::invalid_argument(fmt::format(
+                "plan {}: ep={} does not divide the {} experts, so dies hold {} or {} of them: "
+                "route the tokens (wsc llm infer --gating uniform) to simulate that",
+                p.str(), p.ep, m.moe.experts, m.moe.experts / p.ep, m.moe.experts / p.ep + 1));
     }
     if (p.tatp > 1) {
         if (p.pp > 1 || p.ep > 1 || p.seqpar)
@@ -1573,14 +1580,14 @@ class Build {
         if (routed && x.kind == OpKind::Linear) {
             // One GEMM per expert copy with the rows routed to it (the activation, below, runs
             // over all of them).
-            const uint64_t per = std::max<uint64_t>(m_.moe.experts / p_.ep, 1);
             for (const auto& [e, n] : routed_->rows[r - grid_.stage(grid_.coord(r).pp).front()]) {
                 MatrixWork w;
                 w.m = n, w.k = x.in, w.n = x.out;
                 // Native experts lie in the unit's weights, copies in their own slots.
-                w.b_addr = router_->hostsNatively(memberOf(r), e)
-                               ? w_addr + (e % per) * x.in * x.out * e_
-                               : mem_[r].copies;
+                w.b_addr =
+                    router_->hostsNatively(memberOf(r), e)
+                        ? w_addr + (e - router_->firstExpert(memberOf(r))) * x.in * x.out * e_
+                        : mem_[r].copies;
                 w.a_addr = scratchIn(r), w.c_addr = scratchOut(r);
                 d.matrix(w);
             }

@@ -1,6 +1,8 @@
 // More dies than experts (Mixtral's 8 experts over 16 dies): each die holds one expert whole and
-// the ep / E replicas of an expert split its tokens. Shards, FLOPs, weights and routing checked
+// the ep / E replicas of an expert split its tokens; and experts that do not divide over the
+// dies (128 on 36): dies hold floor or ceil of E / ep. Shards, FLOPs, weights and routing checked
 // against closed forms. Plain C++, no SystemC.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "firmware/llm/ExpertRouter.h"
@@ -69,7 +71,7 @@ TEST_CASE(
     CHECK_THROWS_WITH(llm::StepBuilder(m, ParallelPlan::parse("dp=2,tp=3,ep=6"),
                                        std::vector<uint32_t>{0, 1, 2, 3, 4, 5},
                                        placement::DieArray{3, 2}, wsc::test::b200Die(), s),
-                      Contains("ep=6 neither divides the 4 experts nor is a multiple of them"));
+                      Contains("ep=6 is more than the 4 experts and not a multiple of them"));
 }
 
 TEST_CASE("replicated experts: routing sends token t's pick to replica t mod R",
@@ -104,5 +106,59 @@ TEST_CASE("replicated experts: the balancers refuse them, naming the plan", "[ll
     o.iteration = 1;
     o.balancer = "topo";
     CHECK_THROWS_WITH(llm::RoutingSource(o, m, p, dies, a, 64),
-                      Contains("replicates the 4 experts over ep=16 dies"));
+                      Contains("spreads the 4 experts unevenly over ep=16 dies"));
+}
+
+TEST_CASE(
+    "uneven experts: 128 over 36 dies are dealt 3 or 4 a die, contiguous, every expert "
+    "once",
+    "[llm][ep][uneven]") {
+    const llm::ExpertRouter r(ParallelPlan::parse("dp=12,tp=3,ep=36"), 128);
+    std::vector<uint32_t> per(36, 0);
+    for (uint32_t e = 0; e < 128; ++e) {
+        const uint32_t m = r.nativeMember(e);
+        REQUIRE(m < 36);
+        ++per[m];
+        CHECK(r.hostsNatively(m, e));
+        CHECK(r.firstExpert(m) <= e);
+        if (m + 1 < 36) CHECK(e < r.firstExpert(m + 1));
+    }
+    for (uint32_t m = 0; m < 36; ++m) CHECK((per[m] == 3 || per[m] == 4));
+    // floor(m E / ep) boundaries: 128 = 20 x 4 + 16 x 3.
+    CHECK(std::count(per.begin(), per.end(), 4u) == 20);
+}
+
+TEST_CASE(
+    "uneven experts: a step needs routed tokens, and then the dies holding one more expert "
+    "compute more rows",
+    "[llm][ep][uneven]") {
+    const auto m = hw::ModelConfigLoader::loadFile(std::string(WSC_SOURCE_DIR) +
+                                                   "/testbench/tests/llm/models/tiny-moe-16.json");
+    const auto p = ParallelPlan::parse("dp=3,tp=2,ep=6");  // 16 experts on 6 dies: 2 or 3
+    const placement::DieArray a{3, 2};
+    const std::vector<uint32_t> dies{0, 1, 2, 3, 4, 5};
+    llm::StepSpec s;
+    s.mode = llm::StepSpec::Mode::Prefill;
+    s.batch = 3, s.seq = 128;
+    CHECK_THROWS_WITH(llm::StepBuilder(m, p, dies, a, wsc::test::b200Die(), s),
+                      Contains("ep=6 does not divide the 16 experts, so dies hold 2 or 3 of them"));
+    // Every token picks 4 experts, each expert equally often (t + 4 i mod 16): 96 picks each.
+    auto routing = std::make_shared<llm::ExpertRouting>();
+    std::vector<std::vector<uint32_t>> sel;
+    for (uint32_t t = 0; t < 384; ++t)
+        sel.push_back({t % 16, (t + 4) % 16, (t + 8) % 16, (t + 12) % 16});
+    routing->layers = {sel, sel};
+    s.routing = routing;
+    const llm::StepProgram prog = llm::StepBuilder(m, p, dies, a, wsc::test::b200Die(), s).build(0);
+    const llm::ExpertRouter r(p, 16);
+    // Dies holding 3 experts do 3/2 the expert work of those holding 2; the rest is equal.
+    std::vector<uint64_t> two, three;
+    for (uint32_t k = 0; k < 6; ++k) {
+        const uint32_t n = (k + 1 < 6 ? r.firstExpert(k + 1) : 16) - r.firstExpert(k);
+        (n == 3 ? three : two).push_back(prog.die_flops[k]);
+    }
+    REQUIRE(!two.empty());
+    REQUIRE(!three.empty());
+    for (uint64_t f : three) CHECK(f > two.front());
+    for (uint64_t f : two) CHECK(f == two.front());
 }
