@@ -106,9 +106,14 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
     const noc::Topology topo(t_);
     const double w = px(t_.x - 1, die_x_) + margin_;
     const double h = px(t_.y - 1, die_y_) + margin_ + 50.0;  // room for the legend
-    // Wide enough for the title (about 6.7 px a character at 12 px) and the legend.
-    const double width = std::max({w, 420.0, margin_ / 2 + 6.7 * double(title_.size()) + 10});
     const double cmax = scaleFor(links);
+    const std::string legend =
+        fmt::format("link utilization, colour scale 0 .. {:g} ({}; grey: idle{})", cmax,
+                    scale_max_ > 0 ? "fixed" : "auto: the busiest link, rounded up",
+                    has_hbm_ && !hbm_.stacks.empty() ? "; purple bars: HBM stacks" : "");
+    // Wide enough for the title and the legend (about 6.7 px a character at 12 px).
+    const double width = std::max({w, 420.0, margin_ / 2 + 6.7 * double(title_.size()) + 10,
+                                   margin_ / 2 + 6.7 * double(legend.size()) + 10});
     fmt::print(os,
                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
@@ -135,6 +140,52 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
                 i, j, x0, y0, x1 - x0, y1 - y0);
         }
     fmt::print(os, "</g>\n");
+    // HBM stacks: a bar just outside the die box on the stack's edge, over its attach routers.
+    if (has_hbm_ && !hbm_.stacks.empty()) {
+        const double thick = std::max(2.0, pad * 0.7), reach = std::max(1.5, spacing_ * 0.3);
+        fmt::print(os, "<g class=\"hbm\" fill=\"#7b4fa0\" fill-opacity=\"0.75\">\n");
+        for (uint32_t j = 0; j < dy; ++j)
+            for (uint32_t i = 0; i < dx; ++i)
+                for (size_t k = 0; k < hbm_.stacks.size(); ++k) {
+                    const auto& st = hbm_.stacks[k];
+                    double lo = 1e18, hi = -1e18, fixed = 0;
+                    for (uint32_t at : st.at) {
+                        uint32_t lx = 0, ly = 0;
+                        HbmAttachParams::position(st.edge, at, die_x_, die_y_, lx, ly);
+                        const double cx = px(i * die_x_ + lx, die_x_),
+                                     cy = px(j * die_y_ + ly, die_y_);
+                        const bool vertical = st.edge == HbmAttachParams::Edge::West ||
+                                              st.edge == HbmAttachParams::Edge::East;
+                        lo = std::min(lo, vertical ? cy : cx);
+                        hi = std::max(hi, vertical ? cy : cx);
+                        fixed = vertical ? cx : cy;
+                    }
+                    double x = 0, y = 0, w = 0, hh = 0;
+                    switch (st.edge) {
+                        case HbmAttachParams::Edge::West:
+                            x = fixed - pad - thick - 1, y = lo - reach, w = thick,
+                            hh = hi - lo + 2 * reach;
+                            break;
+                        case HbmAttachParams::Edge::East:
+                            x = fixed + pad + 1, y = lo - reach, w = thick,
+                            hh = hi - lo + 2 * reach;
+                            break;
+                        case HbmAttachParams::Edge::North:
+                            x = lo - reach, y = fixed - pad - thick - 1, w = hi - lo + 2 * reach,
+                            hh = thick;
+                            break;
+                        case HbmAttachParams::Edge::South:
+                            x = lo - reach, y = fixed + pad + 1, w = hi - lo + 2 * reach,
+                            hh = thick;
+                            break;
+                    }
+                    fmt::print(os,
+                               "<rect data-hbm=\"die {},{} stack {} {}\" x=\"{:.2f}\" "
+                               "y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>\n",
+                               i, j, k, HbmAttachParams::edgeName(st.edge), x, y, w, hh);
+                }
+        fmt::print(os, "</g>\n");
+    }
     // Die labels "die (x,y)" just above each die box, where the gap between dies (and the
     // margin above the first row) leaves room for them.
     const double die_w = px(die_x_ - 1, die_x_) - px(0, die_x_) + 2 * pad;
@@ -152,13 +203,17 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
     // collide (x = column, y = row, as in router = y * X + x).
     {
         const uint32_t step = std::max<uint32_t>(1, uint32_t(std::ceil(22.0 / spacing_)));
+        // Row labels move left of west HBM bars.
+        bool west = false;
+        for (const auto& st : hbm_.stacks) west = west || st.edge == HbmAttachParams::Edge::West;
+        const double west_hbm = has_hbm_ && west ? std::max(2.0, pad * 0.7) + 2 : 0.0;
         fmt::print(os, "<g class=\"coordinates\" fill=\"#999\" font-size=\"9\">\n");
         for (uint32_t i = 0; i < t_.x; i += step)
             fmt::print(os, "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
                        px(i, die_x_), px(t_.y - 1, die_y_) + pad + 11, i);
         for (uint32_t j = 0; j < t_.y; j += step)
             fmt::print(os, "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
-                       margin_ - pad - 3, px(j, die_y_) + 3, j);
+                       margin_ - pad - 3 - west_hbm, px(j, die_y_) + 3, j);
         fmt::print(os, "</g>\n");
     }
 
@@ -211,11 +266,9 @@ void LinkHeatmap::write(std::ostream& os, const std::vector<LinkUse>& links) con
 
     // Legend: the colour ramp from idle to fully busy.
     const double ly = h - 30, lx = margin_ / 2;
-    fmt::print(os,
-               "<g class=\"legend\" data-scale=\"{:g}\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">link "
-               "utilization, colour scale 0 .. {:g} ({}; grey: idle)</text>\n",
-               cmax, lx, ly - 4, cmax,
-               scale_max_ > 0 ? "fixed" : "auto: the busiest link, rounded up");
+    fmt::print(
+        os, "<g class=\"legend\" data-scale=\"{:g}\">\n<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
+        cmax, lx, ly - 4, escape(legend));
     for (int i = 0; i <= 10; ++i)
         fmt::print(os, "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"24\" height=\"10\" fill=\"{}\"/>\n",
                    lx + 24 * i, ly, color(i / 10.0));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/HbmAttachParams.h"
 #include "hw/LinkUse.h"
 #include "hw/WaferParams.h"
 #include "noc/NocParams.h"
@@ -22,6 +23,9 @@ class LinkHeatmap {
     // or 5 x 10^k (at most 1), so a run at 10% use is not uniformly blue. A fixed value makes
     // several heatmaps comparable. Links above it are drawn red; data-util stays absolute.
     void setScale(double max_utilization) { scale_max_ = max_utilization; }
+    // Draw each die's HBM stacks: a bar outside the die box on its edge, spanning the routers
+    // the stack attaches to (hw::Die places them the same way).
+    void setHbm(const HbmAttachParams& attach) { hbm_ = attach, has_hbm_ = true; }
     // The scale write() uses for these links.
     double scaleFor(const std::vector<LinkUse>& links) const;
     void write(std::ostream& os, const std::vector<LinkUse>& links) const;
@@ -42,6 +46,8 @@ class LinkHeatmap {
     double margin_;   // pixels around the wafer
     double spacing_;  // smallest distance between neighbouring routers, pixels
     double scale_max_ = 0;
+    HbmAttachParams hbm_;
+    bool has_hbm_ = false;
 };
 
 }  // namespace wsc::hw

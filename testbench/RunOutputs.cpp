@@ -123,6 +123,7 @@ void RunOutputs::phaseHeatmaps(const LlmRun& run, std::ostream& os) const {
                                           "of the run, {}x{} routers)",
                                           sc_.name, p.name, share, t.x, t.y));
         hm.setScale(heatmap_scale_);
+        if (sc_.hbm) hm.setHbm(sc_.hbm_attach);
         hm.writeFile(path, p.links);
         fmt::print(os,
                    "  phase heatmap       {} ({}: {:.1f}% of the run, busiest link {:.3f}, {} "
@@ -168,6 +169,7 @@ void RunOutputs::writeFiles(std::ostream& os, const std::string& main_phase) {
                             sc_.name, p.name, p.begin, p.end, t.x, t.y);
             hw::LinkHeatmap hm(t, title);
             hm.setScale(heatmap_scale_);
+            if (sc_.hbm) hm.setHbm(sc_.hbm_attach);
             hm.writeFile(path, p.links);
             fmt::print(os,
                        "  heatmap             {} ({} phase, {} links, colour scale 0 .. {:g}{})\n",

@@ -57,3 +57,25 @@ TEST_CASE("heatmap colour scale: nice auto maximum, or fixed", "[hw][heatmap]") 
     CHECK_THAT(fixed_svg.str(), Contains("stroke=\"" + hw::LinkHeatmap::color(0.194) + "\""));
     CHECK_THAT(fixed_svg.str(), Contains("colour scale 0 .. 0.5 (fixed"));
 }
+
+TEST_CASE("heatmap draws each die's HBM stacks on their edges, over their attach routers",
+          "[hw][heatmap]") {
+    hw::LinkHeatmap hm(twoByTwoDies(), "t");
+    std::ostringstream none;
+    hm.write(none, links(0.5));
+    CHECK(none.str().find("data-hbm") == std::string::npos);
+    CHECK(none.str().find("HBM stacks") == std::string::npos);
+    // Two stacks a die: west at row 0, south over both columns.
+    hw::HbmAttachParams at;
+    at.stacks.push_back({hw::HbmAttachParams::Edge::West, {0}});
+    at.stacks.push_back({hw::HbmAttachParams::Edge::South, {0, 1}});
+    hm.setHbm(at);
+    std::ostringstream svg;
+    hm.write(svg, links(0.5));
+    const std::string s = svg.str();
+    size_t n = 0;
+    for (size_t p = s.find("data-hbm"); p != std::string::npos; p = s.find("data-hbm", p + 1)) ++n;
+    CHECK(n == 8);  // 4 dies x 2 stacks
+    CHECK_THAT(s, Contains("data-hbm=\"die 1,1 stack 1 south\""));
+    CHECK_THAT(s, Contains("purple bars: HBM stacks"));
+}
