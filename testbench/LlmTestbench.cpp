@@ -575,6 +575,17 @@ std::string watosReport(const LlmSpec& spec, const firmware::watos::OffloadPlann
 
 }  // namespace
 
+namespace {
+
+// The spec's routing options with the placement's name (NI-Balancer needs MoEntwine's mapping).
+firmware::llm::RoutingOptions routingOf(const LlmSpec& spec) {
+    firmware::llm::RoutingOptions ro = spec.routing;
+    ro.mapping = spec.placement;
+    return ro;
+}
+
+}  // namespace
+
 void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const Placed placed = place(hwc, spec);
     StepSpec s;
@@ -582,10 +593,8 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     s.batch = spec.batch;
     s.seq = spec.seq;
     s.dtype = spec.dtype;
-    firmware::llm::RoutingOptions ro = spec.routing;
-    ro.mapping = spec.placement;
-    const firmware::llm::RoutingSource src(ro, spec.model, spec.plan, placed.rank_die, placed.dies,
-                                           spec.batch * spec.seq);
+    const firmware::llm::RoutingSource src(routingOf(spec), spec.model, spec.plan, placed.rank_die,
+                                           placed.dies, spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
     s.overlap = spec.overlap;
     const MemoryPlan mp = planMemory(spec, placed.rank_die, placed.dies, dieSpec(hwc));
@@ -596,7 +605,7 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     if (!spec.train && spec.generate > 0) {
         s.mode = StepSpec::Mode::Decode;
         s.seq = spec.seq + spec.generate - 1;
-        s.routing = src.forTokens(spec.batch);
+        s.routing = src.forTokens(spec.batch, /*prefill=*/false);
         const StepBuilder d(spec.model, spec.plan, placed.rank_die, placed.dies, dieSpec(hwc), s);
         d.build(0, /*emit=*/false).ledger.check();
     }
@@ -658,10 +667,8 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     }
     if (spec.train && spec.routing.source != firmware::llm::RoutingOptions::Source::None)
         throw std::invalid_argument("expert routing (--gating, --trace) is for wsc llm infer");
-    firmware::llm::RoutingOptions ro = spec.routing;
-    ro.mapping = spec.placement;
-    const firmware::llm::RoutingSource routing(ro, spec.model, spec.plan, res.rank_die, dies,
-                                               spec.batch * spec.seq);
+    const firmware::llm::RoutingSource routing(routingOf(spec), spec.model, spec.plan, res.rank_die,
+                                               dies, spec.batch * spec.seq);
     if (routing.enabled()) res.routing = routing.describe();
     const firmware::llm::DieSpec die = dieSpec(hwc);
     res.clock_hz = hwc.noc.clock_hz;
@@ -708,16 +715,10 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         s.batch = spec.batch;
         s.seq = seq;
         s.dtype = spec.dtype;
-        s.routing =
-            routing.forTokens(mode == StepSpec::Mode::Decode ? spec.batch : spec.batch * spec.seq);
+        s.routing = mode == StepSpec::Mode::Decode
+                        ? routing.forTokens(spec.batch, /*prefill=*/false)
+                        : routing.forTokens(spec.batch * spec.seq);
         s.overlap = spec.overlap && mode != StepSpec::Mode::Train;
-        // The balancer's migrations belong to the iteration's prefill; a decode token of the
-        // same iteration finds the copies in place.
-        if (mode == StepSpec::Mode::Decode && s.routing && !s.routing->migrations.empty()) {
-            auto r = std::make_shared<firmware::llm::ExpertRouting>(*s.routing);
-            r->migrations.clear();
-            s.routing = r;
-        }
         const bool migrating = s.routing && !s.routing->migrations.empty();
         if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
         if (mode == StepSpec::Mode::Train) {

@@ -108,6 +108,15 @@ void RunOutputs::finishLlm(const LlmResult& r, std::ostream& os, nlohmann::json*
     if (timeline_ && watched) phaseHeatmaps(*watched, os);
 }
 
+double RunOutputs::writeHeatmap(const std::string& path, const std::string& title,
+                                const std::vector<hw::LinkUse>& links) const {
+    hw::LinkHeatmap hm(sc_.noc.topology, title);
+    hm.setScale(heatmap_scale_);
+    if (sc_.hbm) hm.setHbm(sc_.hbm_attach);
+    hm.writeFile(path, links);
+    return hm.scaleFor(links);
+}
+
 void RunOutputs::phaseHeatmaps(const LlmRun& run, std::ostream& os) const {
     std::vector<CommPhaseSplit::Span> spans;
     for (const auto& c : run.comm_spans) spans.push_back({c.die, c.kind, c.begin, c.end});
@@ -119,12 +128,11 @@ void RunOutputs::phaseHeatmaps(const LlmRun& run, std::ostream& os) const {
     for (const auto& p : phases) {
         const std::string path = phasePath(heatmap_, "phase-" + CommPhaseSplit::slug(p.name));
         const double share = total ? 100.0 * double(p.cycles) / double(total) : 0.0;
-        hw::LinkHeatmap hm(t, fmt::format("{}: link utilization while the dies run {} ({:.1f}% "
-                                          "of the run, {}x{} routers)",
-                                          sc_.name, p.name, share, t.x, t.y));
-        hm.setScale(heatmap_scale_);
-        if (sc_.hbm) hm.setHbm(sc_.hbm_attach);
-        hm.writeFile(path, p.links);
+        writeHeatmap(path,
+                     fmt::format("{}: link utilization while the dies run {} ({:.1f}% of the run, "
+                                 "{}x{} routers)",
+                                 sc_.name, p.name, share, t.x, t.y),
+                     p.links);
         fmt::print(os,
                    "  phase heatmap       {} ({}: {:.1f}% of the run, busiest link {:.3f}, {} "
                    "links hot (>= 50% of it), {} cold (< 10%))\n",
@@ -167,14 +175,10 @@ void RunOutputs::writeFiles(std::ostream& os, const std::string& main_phase) {
             const std::string title =
                 fmt::format("{}: link utilization, {} phase, cycles {}..{} ({}x{} routers)",
                             sc_.name, p.name, p.begin, p.end, t.x, t.y);
-            hw::LinkHeatmap hm(t, title);
-            hm.setScale(heatmap_scale_);
-            if (sc_.hbm) hm.setHbm(sc_.hbm_attach);
-            hm.writeFile(path, p.links);
+            const double scale = writeHeatmap(path, title, p.links);
             fmt::print(os,
                        "  heatmap             {} ({} phase, {} links, colour scale 0 .. {:g}{})\n",
-                       path, p.name, p.links.size(), hm.scaleFor(p.links),
-                       heatmap_scale_ > 0 ? "" : " auto");
+                       path, p.name, p.links.size(), scale, heatmap_scale_ > 0 ? "" : " auto");
         }
     }
     if (trace_) {

@@ -66,6 +66,9 @@ class RunOutputs {
     void energyJson(const hw::EnergyEvents& ev, nlohmann::json* stats) const;
     void writeFiles(std::ostream& os, const std::string& main_phase);
     void phaseHeatmaps(const LlmRun& run, std::ostream& os) const;
+    // One heatmap with this run's colour scale and HBM stacks; returns the scale drawn.
+    double writeHeatmap(const std::string& path, const std::string& title,
+                        const std::vector<hw::LinkUse>& links) const;
 
     hw::ScenarioConfig sc_;
     std::string heatmap_, perfetto_;

@@ -54,27 +54,21 @@ OpShard shardOf(const model::Operator& o, const plan::ParallelPlan& p) {
     // TATP streams the weights of linear operators that own them; a tied LM head reads the
     // embedding table every die of the group holds whole, so it is computed locally.
     const bool tatp = p.tatp > 1 && !ep && o.kind == OpKind::Linear && o.params > 0;
-    if (ep && p.ep > o.instances && p.ep % o.instances == 0) {
-        // More dies than experts (Mixtral's 8 on 16 dies): each die holds one expert whole, the
-        // ep / E replicas of an expert split its tokens evenly.
-        const uint64_t replicas = p.ep / o.instances;
-        x.instances = 1;
-        x.rows = split(tokens(o.rows, "tokens"), uint32_t(replicas), o,
-                       "tokens routed to an expert", "its replicas (ep / experts)");
-        if (!o.isMatrix())
-            x.elems = split(tokens(o.elems, "elements"), uint32_t(replicas), o,
+    if (ep) {
+        // Experts per die: E / ep; with more dies than experts (Mixtral's 8 on 16) one expert
+        // whole, whose ep / E replicas split its tokens evenly; when ep does not divide E (128
+        // on 36) the larger of floor and ceil (memory is an upper bound; routed steps compute
+        // each die's own rows, ExpertRouter).
+        const bool replicated = p.ep > o.instances && p.ep % o.instances == 0;
+        const uint32_t replicas = replicated ? uint32_t(p.ep / o.instances) : 1;
+        x.instances = replicated                ? 1
+                      : o.instances % p.ep != 0 ? (o.instances + p.ep - 1) / p.ep
+                                                : split(o.instances, p.ep, o, "experts", "ep");
+        x.rows = split(tokens(o.rows, "tokens"), replicas, o, "tokens routed to an expert",
+                       "its replicas (ep / experts)");
+        if (!o.isMatrix())  // the expert's activation
+            x.elems = split(tokens(o.elems, "elements"), replicas, o,
                             "elements routed to an expert", "its replicas (ep / experts)");
-    } else if (ep && o.instances % p.ep) {
-        // Experts that do not divide over the dies (128 on 36): a die holds floor or ceil of
-        // E / ep; the shard is the larger (memory is an upper bound; routed steps compute each
-        // die's own rows, ExpertRouter).
-        x.instances = (o.instances + p.ep - 1) / p.ep;
-        x.rows = tokens(o.rows, "tokens");
-        if (!o.isMatrix()) x.elems = tokens(o.elems, "elements");
-    } else if (ep) {
-        x.instances = split(o.instances, p.ep, o, "experts", "ep");
-        x.rows = tokens(o.rows, "tokens");
-        if (!o.isMatrix()) x.elems = tokens(o.elems, "elements");  // the expert's activation
     } else {
         switch (o.kind) {
             case OpKind::Linear:

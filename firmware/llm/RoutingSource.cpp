@@ -259,7 +259,7 @@ std::vector<std::vector<std::vector<uint32_t>>> RoutingSource::selections(uint32
     return out;
 }
 
-std::shared_ptr<const ExpertRouting> RoutingSource::forTokens(uint64_t T) const {
+std::shared_ptr<const ExpertRouting> RoutingSource::forTokens(uint64_t T, bool prefill) const {
     if (!enabled()) return nullptr;
     if (trace_ && trace_->header().tokens != T)
         throw std::invalid_argument(
@@ -270,7 +270,7 @@ std::shared_ptr<const ExpertRouting> RoutingSource::forTokens(uint64_t T) const 
     r->layers = selections(o_.iteration, T);
     r->hosts = hosts_;
     r->source = text_;
-    r->migrations = migrations_;
+    if (prefill) r->migrations = migrations_;
     return r;
 }
 

@@ -48,7 +48,9 @@ class RoutingSource {
     uint32_t moeLayers() const { return moe_layers_; }
     // The routing of a phase of T tokens (prefill: batch x seq; decode: batch). A trace fixes
     // T: any other count is refused, naming both.
-    std::shared_ptr<const ExpertRouting> forTokens(uint64_t T) const;
+    // The balancer's migrations ride on the iteration's prefill (`prefill`); a decode token of
+    // the same iteration finds the copies in place and carries none.
+    std::shared_ptr<const ExpertRouting> forTokens(uint64_t T, bool prefill = true) const;
     // One line for the report: the source, and the balancer's effect when there is one.
     const std::string& describe() const { return text_; }
 

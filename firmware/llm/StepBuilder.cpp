@@ -824,9 +824,9 @@ class Build {
     // dispatch, micro-batch 0). Slots are counted over the MoE layers this build holds and wrap
     // (steady state: a migration that began in an earlier iteration's last layers ends in this
     // one's first); a wrapped part does not wait for its predecessor. Parts of MoE layers the
-    // build does not hold are left out (composition measures each layer's increment with its
-    // own migrations). Invasive parts run first and the compute of every die taking part waits
-    // for its stream to finish.
+    // build does not hold are left out (LlmTestbench simulates every layer when a step has
+    // migrations). Invasive parts run first and the compute of every die taking part waits for
+    // its stream to finish.
     static constexpr uint32_t kMigration = kStreams;
     static uint16_t phaseSlotEvent(uint32_t slot) { return static_cast<uint16_t>(32768 + slot); }
 
@@ -957,8 +957,8 @@ class Build {
                     em(rt).signalEvent(kMigration, static_cast<uint16_t>(arrived[n]));
             }
             em(rf).sendOn(migChan(rf), die(rt), src, bytes, "expert migration", cts);
-            offloadRecord(rf, kMigration, sb, t.kind, t.label, bytes);
-            offloadRecord(rt, kMigration, rb, t.kind, t.label, bytes);
+            streamRecord(rf, kMigration, sb, t.kind, t.label, bytes);
+            streamRecord(rt, kMigration, rb, t.kind, t.label, bytes);
         }
         // Invasive: the dies taking part resume inference once their stream is done.
         for (uint32_t r : invasive) {
@@ -1149,14 +1149,16 @@ class Build {
                     em(h).signalEvent(op.s_off, storedEvent(op.s_off));
                 }
                 const std::string lbl = fmt::format("mb {} {} to die {}", i, us[ui].name, die(h));
-                offloadRecord(r, op.s_off, sb, "checkpoint offload", lbl, b);
-                offloadRecord(h, op.s_off, hb, "checkpoint offload", lbl, b);
+                streamRecord(r, op.s_off, sb, "checkpoint offload", lbl, b);
+                streamRecord(h, op.s_off, hb, "checkpoint offload", lbl, b);
             }
         }
         if (last) off_pending_[st] = i;
     }
-    void offloadRecord(uint32_t r, uint32_t stream, uint32_t begin, const std::string& kind,
-                       const std::string& lbl, uint64_t bytes) {
+    // A transfer on a stream of its own (checkpoint offload, expert migration) as a CommRecord:
+    // instructions [begin, now) of `stream` on rank r.
+    void streamRecord(uint32_t r, uint32_t stream, uint32_t begin, const std::string& kind,
+                      const std::string& lbl, uint64_t bytes) {
         PendingComm pc;
         pc.rec.die = die(r), pc.rec.stream = stream, pc.rec.kind = kind, pc.rec.label = lbl;
         pc.rec.bytes = bytes;
@@ -1225,8 +1227,8 @@ class Build {
                 }
                 em(r).done(op.s_rel);
                 const std::string lbl = fmt::format("mb {} from die {}", i, die(h));
-                offloadRecord(r, op.s_rel, sb, "checkpoint reload", lbl, total);
-                offloadRecord(h, op.s_rel, hb, "checkpoint reload", lbl, total);
+                streamRecord(r, op.s_rel, sb, "checkpoint reload", lbl, total);
+                streamRecord(h, op.s_rel, hb, "checkpoint reload", lbl, total);
             }
         }
     }

@@ -171,6 +171,12 @@ TEST_CASE(
             CHECK(t.kind == "expert migration (invasive)");
         }
     }
+    // A decode token of the iteration finds the copies in place: no migrations.
+    {
+        const llm::RoutingSource src(su.opts("topo", 1), su.m, su.p, su.dies, su.a, 64);
+        CHECK(!src.forTokens(64)->migrations.empty());
+        CHECK(src.forTokens(64, /*prefill=*/false)->migrations.empty());
+    }
     // --no-migration: the same copies, no traffic.
     auto o = su.opts("topo", 1);
     o.migrate = false;
