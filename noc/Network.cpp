@@ -307,6 +307,22 @@ uint32_t Network::addPathRoute(uint32_t src_node, uint32_t dst_node,
     return installRoute(entries, src_node, 1);
 }
 
+uint32_t Network::addPairRoute(uint32_t src_node, uint32_t dst_node,
+                               const std::vector<uint32_t>& routers) {
+    if (pair_routes_.count({src_node, dst_node}))
+        throw std::invalid_argument(fmt::format(
+            "pair route: node {} to node {} already has a route of its own", src_node, dst_node));
+    const uint32_t route = addPathRoute(src_node, dst_node, routers);
+    pair_routes_[{src_node, dst_node}] = route;
+    return route;
+}
+
+uint32_t Network::pairRoute(uint32_t src_node, uint32_t dst_node) const {
+    if (pair_routes_.empty()) return kNoRoute;
+    auto it = pair_routes_.find({src_node, dst_node});
+    return it == pair_routes_.end() ? kNoRoute : it->second;
+}
+
 void Network::addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask) {
     if (router >= topo_.routers() || in_port >= topo_.ports())
         throw std::invalid_argument("route entry: router or port out of range");
@@ -463,6 +479,9 @@ uint64_t Network::send(Message m, uint64_t now) {
             fmt::format("message of {} bytes from node {}: {} packets, more than 2^32 - 1", m.bytes,
                         m.src, packets64));
     const uint32_t packets = static_cast<uint32_t>(packets64);
+    // A unicast between a rerouted pair rides its path route; the message stays a unicast.
+    const uint32_t path = m.route == kNoRoute ? pairRoute(m.src, m.dst) : kNoRoute;
+    if (path != kNoRoute) pair_route_flits_ += flits;
     MessageRecord rec;
     rec.msg = m;
     rec.packets = packets;
@@ -478,7 +497,8 @@ uint64_t Network::send(Message m, uint64_t now) {
         uint32_t f = static_cast<uint32_t>(std::min<uint64_t>(max_packet_flits_, flits));
         flits -= f;
         for (const Branch& b : branches) {
-            uint32_t slot = enqueuePacket(m.src, m.dst, m.route, f, now, false, m.id, b.mask);
+            uint32_t slot = enqueuePacket(m.src, m.dst, path != kNoRoute ? path : m.route, f, now,
+                                          false, m.id, b.mask);
             packets_[slot].bytes = static_cast<uint32_t>(
                 std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,
                                    m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));

@@ -48,6 +48,17 @@ class Network {
     // std::invalid_argument for a path that does not start, step or end where it should.
     uint32_t addPathRoute(uint32_t src_node, uint32_t dst_node,
                           const std::vector<uint32_t>& routers);
+    // A path route that every unicast message from src_node to dst_node without a route of its
+    // own takes (a mapper's reroute of a whole pair, e.g. TCME on a plan whose firmware addresses
+    // cores): the packets follow `routers`, the message is delivered as the unicast it was (its
+    // receiver matches it by source, the firmware is unchanged). One route per pair: a second
+    // for the same pair is refused. Returns the route id.
+    uint32_t addPairRoute(uint32_t src_node, uint32_t dst_node,
+                          const std::vector<uint32_t>& routers);
+    // The pair route from src_node to dst_node, kNoRoute when it takes its routing's path.
+    uint32_t pairRoute(uint32_t src_node, uint32_t dst_node) const;
+    // Flits sent on pair routes so far (what the reroutes carried).
+    uint64_t pairRouteFlits() const { return pair_route_flits_; }
     // A hand-built entry (firmware that lays its own routes); checked by checkRouteLimits().
     void addRouteEntry(uint32_t router, uint8_t in_port, uint32_t route, uint8_t out_mask);
     void checkRouteLimits() const;
@@ -195,6 +206,8 @@ class Network {
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
     std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;      // (route, src) -> nodes
     std::map<std::pair<uint32_t, uint32_t>, std::vector<Branch>> mc_branches_;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> pair_routes_;  // (src, dst) node -> route
+    uint64_t pair_route_flits_ = 0;
     struct MessageRecord {
         Message msg;
         uint32_t packets = 0;

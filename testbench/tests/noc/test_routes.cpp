@@ -121,3 +121,40 @@ TEST_CASE("a path route follows its routers, not dimension order, within the rou
     CHECK_THROWS_WITH(net.addPathRoute(0, 4, {0, 3, 4}), Catch::Contains("route_limit"));
     CHECK(net.routeEntries(0) == 1);
 }
+
+TEST_CASE("a pair route carries every unicast between its two nodes and keeps them unicasts",
+          "[noc][routes]") {
+    // XY from 0 to 8 on 3 x 3 goes 0 -> 1 -> 2 -> 5 -> 8; the pair route sends it Y first.
+    auto p = test::meshParams(3, 3);
+    noc::Network net(p);
+    CHECK(net.pairRoute(0, 8) == noc::kNoRoute);
+    const uint32_t route = net.addPairRoute(0, 8, {0, 3, 6, 7, 8});
+    CHECK(net.pairRoute(0, 8) == route);
+    CHECK(net.pairRoute(8, 0) == noc::kNoRoute);  // a pair is directed
+    struct Routes : test::Recorder {
+        std::vector<uint32_t> routes;  // of the delivered messages
+        void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t c) override {
+            routes.push_back(m.route);
+            Recorder::onMessageDelivered(m, node, c);
+        }
+    } rec;
+    net.setObserver(&rec);
+    noc::Message m;
+    m.src = 0, m.dst = 8, m.bytes = 16 * 4;  // no route: addressed to the core
+    net.send(m, 0);
+    noc::Message back = m;
+    back.src = 8, back.dst = 0;
+    net.send(back, 0);
+    test::runUntilIdle(net);
+    REQUIRE(rec.packets.size() == 2);
+    REQUIRE(rec.messages.size() == 2);
+    for (uint32_t r : rec.routes) CHECK(r == noc::kNoRoute);  // receivers match by source
+    // Out 0 -> 3 -> 6 -> 7 -> 8 (the pair route), back 8 -> 7 -> 6 -> 3 -> 0 (XY): routers 1, 2
+    // and 5, on XY's way out, saw neither.
+    for (uint32_t r : {3u, 6u, 7u}) CHECK(net.router(r).traversals() > 0);
+    for (uint32_t r : {1u, 2u, 5u}) CHECK(net.router(r).traversals() == 0);
+    for (const auto& d : rec.packets) CHECK(d.hops == 4);
+    CHECK(net.pairRouteFlits() == 4);  // the 64 B message out, 16 B flits; none of the reply
+    CHECK_NOTHROW(net.checkConservation());
+    CHECK_THROWS_WITH(net.addPairRoute(0, 8, {0, 1, 2, 5, 8}), Catch::Contains("already"));
+}
