@@ -24,6 +24,7 @@ std::vector<TrafficMap::Flow> TrafficMap::flows() const {
             f.group = g, f.round = t.round, f.src = grp.order[t.src], f.dst = grp.order[t.dst];
             f.item = t.item;
             auto it = yx_.find({g, f.src, f.dst});
+            if (it == yx_.end()) it = yx_.find({kAnyGroup, f.src, f.dst});
             f.yx = it != yx_.end() && it->second;
             out.push_back(f);
         }
@@ -63,6 +64,25 @@ std::vector<TrafficMap::Tree> TrafficMap::trees() const {
     std::vector<Tree> out;
     for (auto& [k, v] : t) out.push_back(std::move(v));
     return out;
+}
+
+std::vector<TrafficMap::PairRoute> TrafficMap::pairRoutes() const {
+    std::map<std::pair<uint32_t, uint32_t>, PairRoute> used;
+    for (const Flow& f : flows()) {
+        auto it = yx_.find({kAnyGroup, f.src, f.dst});
+        if (it == yx_.end() || !it->second || !f.yx || used.count({f.src, f.dst})) continue;
+        used[{f.src, f.dst}] = PairRoute{f.src, f.dst, path(f)};
+    }
+    std::vector<PairRoute> out;
+    for (auto& [k, r] : used) out.push_back(std::move(r));
+    return out;
+}
+
+std::map<uint32_t, uint32_t> TrafficMap::pairRouteEntries() const {
+    std::map<uint32_t, uint32_t> n;
+    for (const auto& r : pairRoutes())
+        for (uint32_t d : r.path) ++n[d];
+    return n;
 }
 
 std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
@@ -183,15 +203,21 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, Moves move
             }
             // The flow's other dimension order.
             if (moves.reroute && !f.merged) {
-                const auto key = std::make_tuple(f.group, f.src, f.dst);
+                const auto key = std::make_tuple(moves.by_pair ? kAnyGroup : f.group, f.src, f.dst);
                 const bool was = yx_[key];
                 yx_[key] = !was;
-                const Load c = load();
+                bool fits = true;
+                if (moves.by_pair && moves.route_limit && !was)
+                    for (const auto& [d, n] : pairRouteEntries())
+                        fits = fits && n <= moves.route_limit;
+                const Load c = fits ? load() : best;
                 yx_[key] = was;
-                if (c < best) {
+                if (fits && c < best) {
                     best = c;
-                    what = fmt::format("flow {} -> {} of group {} {} first", f.src, f.dst, f.group,
-                                       was ? "X" : "Y");
+                    what = moves.by_pair ? fmt::format("pair {} -> {} {} first", f.src, f.dst,
+                                                       was ? "X" : "Y")
+                                         : fmt::format("flow {} -> {} of group {} {} first", f.src,
+                                                       f.dst, f.group, was ? "X" : "Y");
                     apply = [this, key, was] { yx_[key] = !was; };
                 }
             }

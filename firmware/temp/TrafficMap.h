@@ -47,6 +47,17 @@ class TrafficMap {
         bool reorder = true;  // another chain (ring) order for a group
         bool reroute = true;  // Y-then-X for a flow
         bool merge = true;    // same-item flows from one die in one round into a multicast tree
+        // Reroute a whole (source, destination) pair: every flow between the two dies, of any
+        // group, takes the new path (a network that routes by pair: noc::Network::addPairRoute).
+        bool by_pair = false;
+        // Route entries a die's router may hold for the rerouted pairs (a pair route takes one
+        // on every router of its path); 0 = no limit. Only with by_pair.
+        uint32_t route_limit = 0;
+    };
+    // A rerouted pair: every flow from src to dst takes `path` (dies, src first).
+    struct PairRoute {
+        uint32_t src = 0, dst = 0;
+        std::vector<uint32_t> path;
     };
     struct Load {
         uint32_t max = 0;         // flows on the busiest (round, link)
@@ -72,8 +83,14 @@ class TrafficMap {
     // (round, from die, to die) -> flows.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> linkLoads() const;
     Load load() const;
-    // Flows that leave X-then-Y order: (group, src die, dst die).
+    // Flows that leave X-then-Y order: (group, src die, dst die); group kAnyGroup for a pair
+    // rerouted by Moves::by_pair.
     const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool>& yxFlows() const { return yx_; }
+    static constexpr uint32_t kAnyGroup = UINT32_MAX;
+    // The pairs rerouted by Moves::by_pair that some flow uses, with their paths.
+    std::vector<PairRoute> pairRoutes() const;
+    // Route entries the rerouted pairs take on die d's router.
+    std::map<uint32_t, uint32_t> pairRouteEntries() const;
 
     // Merges the flows of `group` that leave die `src` in `round` carrying one item (a TATP
     // broadcast's first round sends the die's own sub-tensor both ways) into a multicast tree;

@@ -110,3 +110,47 @@ TEST_CASE("TCME merges a die's same-item flows into a multicast tree", "[temp][t
     CHECK(all.load().max == 1);
     CHECK(all.trees().empty());
 }
+
+TEST_CASE("TCME pair reroutes move every flow of a pair, within the route limit", "[temp][tcme]") {
+    // Three scattered groups on 3 x 3 dies with the orders fixed (no reorders): only whole
+    // (source, destination) pairs may take their Y-first paths, as a network that routes by
+    // pair installs them. X-first, the busiest (round, link) carries 3 flows on 2 pairs.
+    const std::vector<TrafficMap::Group> g{
+        {"fsdp", {6, 8, 2}}, {"tatp", {0, 7, 3}}, {"fsdp", {1, 5, 4}}};
+    TrafficMap::Moves pair;
+    pair.reorder = false, pair.merge = false, pair.by_pair = true;
+    TrafficMap m({3, 3}, g);
+    const auto before = m.load();
+    const auto moves = m.optimize(64, pair);
+    const auto after = m.load();
+    REQUIRE_FALSE(moves.empty());
+    CHECK(after < before);
+    for (const auto& mv : moves) CHECK(mv.what.rfind("pair ", 0) == 0);
+    const auto routes = m.pairRoutes();
+    REQUIRE_FALSE(routes.empty());
+    CHECK(before.max == 3);
+    CHECK(after.max == 2);
+    const wsc::firmware::placement::DieArray a{3, 3};
+    for (const auto& r : routes) {
+        // A Y-first minimal path that differs from X-first (else nothing would move).
+        CHECK(r.path.front() == r.src);
+        CHECK(r.path.back() == r.dst);
+        CHECK(r.path.size() - 1 == a.hops(r.src, r.dst));
+        CHECK(a.dx(r.path[1]) == a.dx(r.src));
+        CHECK(a.dx(r.src) != a.dx(r.dst));
+        CHECK(a.dy(r.src) != a.dy(r.dst));
+        // Every flow between the two dies, of any group, takes it.
+        for (const auto& f : m.flows())
+            if (f.src == r.src && f.dst == r.dst) CHECK(m.path(f) == r.path);
+    }
+    // The route limit: a die's router holds one entry per pair route through it.
+    uint32_t most = 0;
+    for (const auto& [d, n] : m.pairRouteEntries()) most = std::max(most, n);
+    CHECK(most == 2);
+    pair.route_limit = 1;
+    TrafficMap lim({3, 3}, g);
+    lim.optimize(64, pair);
+    for (const auto& [d, n] : lim.pairRouteEntries()) CHECK(n <= 1);
+    CHECK(lim.pairRoutes().size() < routes.size());
+    CHECK(lim.load() < before);
+}
