@@ -33,7 +33,9 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "parallel plan, e.g. dp=2,tp=4,pp=4[,mb=8][,seqpar] or dp=2,tatp=16 (keys dp "
                   "fsdp tp sp pp ep tatp mb); its degrees multiply to the die count");
     c->add_option("--placement", o.placement,
-                  "rank placement: ring (contiguous physical rings), snake, row-major, tcme, "
+                  "rank placement: ring (contiguous physical rings for the innermost group; "
+                  "ring-tp, ring-tatp, ring-sp, ring-fsdp, ring-dp: for that dimension's), "
+                  "snake, row-major, tcme, "
                   "watos (WATOS Eq. 2: tp x pp plans, stages placed by their pipeline and "
                   "--offload traffic), or the die of every rank as a list, e.g. 0,1,5,4 "
                   "(default ring)");
@@ -42,6 +44,11 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "blocks, TATP chains ordered by TCME's traffic optimizer); MoEntwine's "
                   "baseline (a block per TP group) or er (ER-Mapping: entwined TP groups, "
                   "compact full token domains); replaces --placement");
+    c->add_option("--tcme-moves", o.tcme_moves,
+                  "what placement tcme may change (comma list): reorder (chain orders, which "
+                  "rings go innermost; always on) and reroute (source-destination pairs onto "
+                  "their Y-first paths, installed as route-table entries)")
+        ->capture_default_str();
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -288,6 +295,28 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             at = comma + 1;
         }
     }
+    bool reorder = false;
+    base.tcme_reroute = false;
+    for (const auto& m : CliArgs::parseStrings(o.tcme_moves, "--tcme-moves"))
+        if (m == "reorder")
+            reorder = true;
+        else if (m == "reroute")
+            base.tcme_reroute = true;
+        else if (m == "merge")
+            throw std::invalid_argument(
+                "--tcme-moves merge: on a plan's ring blocks a die's two chain neighbours lie in "
+                "different directions, so no two flows share a link to merge (wsc tatp merges on "
+                "folded chains); expected reorder or reorder,reroute");
+        else
+            throw std::invalid_argument(
+                fmt::format("--tcme-moves '{}': expected reorder or reorder,reroute", m));
+    if (!reorder)
+        throw std::invalid_argument(
+            "--tcme-moves: reorder is the placement itself and cannot be left out; expected "
+            "reorder or reorder,reroute");
+    if (o.tcme_moves != "reorder,reroute" && base.placement != "tcme" &&
+        o.compare_mappings.find("tcme") == std::string::npos)
+        throw std::invalid_argument("--tcme-moves needs --mapping tcme (or --placement tcme)");
     base.dtype = parseDType(o.dtype);
     base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
     base.offload = o.offload;

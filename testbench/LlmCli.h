@@ -36,7 +36,8 @@ class LlmCli {
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;
         bool no_migration = false;
-        bool overlap = false;  // infer: overlapped micro-batches
+        bool overlap = false;                        // infer: overlapped micro-batches
+        std::string tcme_moves = "reorder,reroute";  // placement tcme: what TCME may change
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);

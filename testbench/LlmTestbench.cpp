@@ -108,13 +108,16 @@ class StepTraceSink : public core::CoreTraceSink {
 // Takes the program's firmware: moved into the cores, not copied (the instructions are most of
 // a TATP step's memory).
 LlmRun simulate(hw::Wafer& wafer, StepProgram& sp, const std::string& phase, uint64_t seed,
-                const std::vector<RunObserver*>& observers) {
+                const std::vector<RunObserver*>& observers,
+                const std::vector<firmware::temp::TrafficMap::PairRoute>& pair_routes) {
     const auto t0 = std::chrono::steady_clock::now();
     LlmRun r;
     r.phase = phase;
     r.layers = sp.layers_per_stage;
     r.model_flops = sp.model_flops;
     noc::Network& net = wafer.buildNetwork(seed);
+    // A die's router, core and node share its index at die level (LlmTestbench::place).
+    for (const auto& pr : pair_routes) net.addPairRoute(pr.src, pr.dst, pr.path);
     core::CoreParams cp = wafer.config().core;
     cp.functional = false;
     core::CoreArray& cores = wafer.buildCores(cp);
@@ -154,6 +157,7 @@ LlmRun simulate(hw::Wafer& wafer, StepProgram& sp, const std::string& phase, uin
     hw::EnergyModel::countNetwork(r.events, net);
     for (uint32_t d : sp.rank_die) hw::EnergyModel::countCore(r.events, cores.core(d).stats());
     r.flits = net.flitsInjected();
+    r.pair_route_flits = net.pairRouteFlits();
     for (uint32_t d : sp.rank_die) cores.setTraceSink(d, nullptr);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
@@ -628,8 +632,13 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.rank_die = placed.rank_die;
     if (res.placement == "tcme") {
         firmware::placement::TcmePlacement::Report rep;
-        firmware::placement::TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan),
-                                                            dies, rep);
+        // Pair reroutes assume the mesh's X-first paths for every other flow: XY routing on an
+        // intact network.
+        const bool xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
+        firmware::placement::TcmePlacement::placeWithReport(
+            firmware::plan::RankGrid(spec.plan), dies, rep,
+            spec.tcme_reroute && xy ? hwc.noc.route_limit : 0);
+        res.pair_routes = rep.routes;
         if (rep.mixed && !rep.tatp_tried)
             res.mapping = fmt::format(
                 "TCME over {} TATP, TP and TATP x SP rings: {} innermost (busiest (round, link) "
@@ -650,6 +659,28 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                 "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
                 rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
                 rep.before.mean, rep.after.mean, rep.moves.size());
+        if (!spec.tcme_reroute)
+            res.mapping += "; pair reroutes off (--tcme-moves reorder)";
+        else if (!xy)
+            res.mapping += "; no pair reroutes (they assume XY routing on an intact network)";
+        else if (rep.routes.empty())
+            res.mapping += "; no pair reroute lowers the busiest link";
+        else
+            res.mapping += fmt::format(
+                "; {} pairs rerouted Y first (route entries {} at most per router of {}): "
+                "busiest (round, link) {} -> {} flows ({} -> {} such pairs), mean {:.2f} -> "
+                "{:.2f}",
+                rep.routes.size(),
+                [&] {
+                    uint32_t m = 0;
+                    std::map<uint32_t, uint32_t> n;
+                    for (const auto& r : rep.routes)
+                        for (uint32_t d : r.path) m = std::max(m, ++n[d]);
+                    return m;
+                }(),
+                hwc.noc.route_limit, rep.route_before.max, rep.route_after.max,
+                rep.route_before.at_max, rep.route_after.at_max, rep.route_before.mean,
+                rep.route_after.mean);
     }
     if (res.placement == "er" || res.placement == "moe-baseline") {
         const auto& mp = static_cast<const firmware::placement::MoePlacement&>(*pl);
@@ -767,9 +798,9 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             StepProgram sp = b.build(ks[i]);
             for (uint64_t x : sp.sram_bytes) res.sram_max = std::max(res.sram_max, x);
             const bool last = i + 1 == ks.size();
-            res.runs.push_back(
-                simulate(wafer, sp, name, spec.seed,
-                         observe && last ? opt.observers : std::vector<RunObserver*>{}));
+            res.runs.push_back(simulate(
+                wafer, sp, name, spec.seed,
+                observe && last ? opt.observers : std::vector<RunObserver*>{}, res.pair_routes));
         }
         for (size_t i = first; i < res.runs.size(); ++i) rs.push_back(&res.runs[i]);
         LlmPhase p = composePhase(name, rs, comp.weight);
@@ -834,6 +865,12 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                s.train ? "" : fmt::format(", generate {}", s.generate),
                firmware::dtypeName(s.dtype), s.plan.microBatches());
     if (!r.mapping.empty()) fmt::print(os, "  {}\n", r.mapping);
+    if (!r.pair_routes.empty()) {
+        uint64_t flits = 0, all = 0;
+        for (const auto& run : r.runs) flits += run.pair_route_flits, all += run.flits;
+        fmt::print(os, "  pair routes carried {} of the {} flits the simulated runs sent\n", flits,
+                   all);
+    }
     if (!r.routing.empty()) fmt::print(os, "  routing: {}\n", r.routing);
     if (!r.recompute.masks.empty()) {
         fmt::print(os, "  recompute {}: dropped (re-run before the backward) per stage:\n",
@@ -984,6 +1021,15 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
     j["placement"] = r.placement;
     j["rank_die"] = r.rank_die;
     if (!r.mapping.empty()) j["mapping"] = r.mapping;
+    if (r.placement == "tcme") {
+        nlohmann::json routes = nlohmann::json::array();
+        for (const auto& pr : r.pair_routes)
+            routes.push_back({{"src", pr.src}, {"dst", pr.dst}, {"path", pr.path}});
+        j["pair_routes"] = routes;
+        uint64_t flits = 0;
+        for (const auto& run : r.runs) flits += run.pair_route_flits;
+        j["pair_route_flits"] = flits;
+    }
     if (!r.routing.empty()) j["routing"] = r.routing;
     j["batch"] = r.spec.batch;
     j["seq"] = r.spec.seq;

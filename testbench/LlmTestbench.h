@@ -20,6 +20,7 @@
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/model/ModelConfig.h"
 #include "firmware/plan/ParallelPlan.h"
+#include "firmware/temp/TrafficMap.h"
 #include "firmware/watos/OffloadPlanner.h"
 #include "hw/EnergyEvents.h"
 #include "hw/EnergyReport.h"
@@ -51,6 +52,9 @@ struct LlmSpec {
     bool offload = false;
     // Inference: overlapped micro-batches (StepSpec::overlap, MoEntwine Fig. 11e).
     bool overlap = false;
+    // Placement tcme: reroute (source, destination) pairs onto Y-first paths where that lowers
+    // the busiest link (installed as the network's pair routes; docs/TEMP.md, "TCME").
+    bool tcme_reroute = true;
 };
 
 // One simulated build (a number of layers per stage, one phase).
@@ -84,6 +88,7 @@ struct LlmRun {
     // arrived before its receive and the die's core.rx_buffer was full, and the largest
     // number of bytes any die held there.
     uint64_t rx_refusals = 0, rx_held_peak = 0;
+    uint64_t pair_route_flits = 0;  // flits the network sent on TCME's pair routes
 };
 
 // A phase of the step composed to the whole model from its runs.
@@ -121,6 +126,8 @@ struct LlmResult {
     firmware::watos::OffloadPlanner::Plan offload;
     std::string offload_note;
     std::string mapping;  // placement tcme: TATP link loads before and after TCME
+    // Placement tcme: the pairs rerouted (dies; every unicast from src to dst follows `path`).
+    std::vector<firmware::temp::TrafficMap::PairRoute> pair_routes;
     std::string routing;  // expert routing: the source, balancer and rows per die
     double wall_seconds = 0;
     uint64_t peak_rss_kb = 0;

@@ -8,13 +8,29 @@ namespace wsc::firmware::placement {
 
 using plan::Dim;
 
+namespace {
+
+// The reroute pass: pair moves only (the placement is fixed), within the route limit.
+void reroute(temp::TrafficMap tm, uint32_t route_limit, TcmePlacement::Report& rep) {
+    rep.route_before = rep.route_after = tm.load();
+    if (!route_limit) return;
+    temp::TrafficMap::Moves m;
+    m.reorder = false, m.merge = false, m.reroute = true, m.by_pair = true;
+    m.route_limit = route_limit;
+    for (const auto& mv : tm.optimize(64, m)) rep.reroutes.push_back(mv.what);
+    rep.route_after = tm.load();
+    rep.routes = tm.pairRoutes();
+}
+
+}  // namespace
+
 std::vector<uint32_t> TcmePlacement::place(const plan::RankGrid& g, const DieArray& a) const {
     Report r;
     return placeWithReport(g, a, r);
 }
 
 std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, const DieArray& a,
-                                                     Report& rep) {
+                                                     Report& rep, uint32_t route_limit) {
     rep = Report{};
     // The groups of dims as TrafficMap groups (ranks in chain order, and their dies); a group
     // list of several dims is one ring over all of them.
@@ -58,12 +74,15 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
         try {
             alt = RingPlacement::placeAlong(g, a, Dim::TATP);
         } catch (const std::invalid_argument&) {
-            return die;  // no ring block of tatp dies tiles the array: keep the other
+            // No ring block of tatp dies tiles the array: keep the other.
+            reroute(inner, route_limit, rep);
+            return die;
         }
         rep.tatp_tried = true;
         rep.after = temp::TrafficMap(a, groupsOf(alt, dims, nullptr)).load();
         rep.tatp_inner = rep.after < rep.before;
         if (rep.tatp_inner) die = alt;
+        reroute(temp::TrafficMap(a, groupsOf(die, dims, nullptr)), route_limit, rep);
         return die;
     }
     // TATP groups only: an FSDP (or DP) group holds one rank of each TATP group, so its ring
@@ -80,6 +99,7 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
     // A TATP group's chain order is the order of its ranks on its dies.
     for (size_t k = 0; k < ranks.size(); ++k)
         for (size_t p = 0; p < ranks[k].size(); ++p) die[ranks[k][p]] = tm.groups()[k].order[p];
+    reroute(tm, route_limit, rep);
     return die;
 }
 

@@ -10,7 +10,10 @@
 // tatp --mapping tcme`). When TP or SP also split, TATP's rings and theirs cannot all be
 // physical: the placement with TP (else SP) innermost and the one with TATP innermost
 // (RingPlacement::placeAlong) are compared by the link loads of all their rings together and
-// the lower kept, without reorders. docs/TEMP.md.
+// the lower kept, without reorders. Then the optimizer reroutes (source, destination) pairs
+// whose flows share the busiest links onto their Y-then-X paths, within the routers' route
+// limit: the run installs them as pair routes (noc::Network::addPairRoute), so the firmware's
+// core-addressed sends follow them unchanged. docs/TEMP.md.
 #include <string>
 #include <vector>
 
@@ -34,10 +37,16 @@ class TcmePlacement : public Placement {
         // tatp dies tiles the array); tatp_inner says which was kept.
         bool mixed = false, tatp_tried = false, tatp_inner = false;
         std::string other;
+        // The reroute pass on the kept placement: its load before and after, the moves and the
+        // pairs rerouted (dies); empty when no pair move lowers the load (or reroute is off).
+        temp::TrafficMap::Load route_before, route_after;
+        std::vector<std::string> reroutes;
+        std::vector<temp::TrafficMap::PairRoute> routes;
     };
-    // place() and its report.
+    // place() and its report. route_limit: route entries a die's router holds (0 = reroute
+    // nothing).
     static std::vector<uint32_t> placeWithReport(const plan::RankGrid& g, const DieArray& a,
-                                                 Report& r);
+                                                 Report& r, uint32_t route_limit = 0);
 };
 
 }  // namespace wsc::firmware::placement
