@@ -27,7 +27,8 @@ std::vector<uint32_t> ringHops(const DieArray& a, const std::vector<uint32_t>& d
 }
 
 const std::vector<std::string>& Placement::names() {
-    static const std::vector<std::string> n{"row-major", "snake",        "ring",
+    static const std::vector<std::string> n{"row-major", "snake",        "ring",      "ring-tp",
+                                            "ring-tatp", "ring-sp",      "ring-fsdp", "ring-dp",
                                             "tcme",      "moe-baseline", "er"};
     return n;
 }
@@ -36,13 +37,16 @@ std::unique_ptr<Placement> Placement::byName(const std::string& name) {
     if (name == "row-major") return std::make_unique<RowMajorPlacement>();
     if (name == "snake") return std::make_unique<SnakePlacement>();
     if (name == "ring") return std::make_unique<RingPlacement>();
+    for (plan::Dim d :
+         {plan::Dim::TP, plan::Dim::TATP, plan::Dim::SP, plan::Dim::FSDP, plan::Dim::DP})
+        if (name == std::string("ring-") + plan::dimName(d))
+            return std::make_unique<RingPlacement>(d);
     if (name == "tcme") return std::make_unique<TcmePlacement>();
     if (name == "moe-baseline") return std::make_unique<MoePlacement>(moe::MappingKind::Baseline);
     if (name == "er") return std::make_unique<MoePlacement>(moe::MappingKind::Entwined);
     throw std::invalid_argument(fmt::format(
-        "placement '{}': expected one of row-major, snake, ring, tcme, moe-baseline, er, or the "
-        "die of every "
-        "rank as a list "
+        "placement '{}': expected one of row-major, snake, ring, ring-tp, ring-tatp, ring-sp, "
+        "ring-fsdp, ring-dp, tcme, moe-baseline, er, or the die of every rank as a list "
         "(0,1,5,4,...)",
         name));
 }

@@ -58,6 +58,7 @@ std::vector<std::vector<uint32_t>> RingPlacement::groups(uint32_t n, const DieAr
 
 std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArray& a) const {
     using plan::Dim;
+    if (along_) return placeAlong(g, a, *along_);
     for (Dim d : {Dim::TP, Dim::TATP, Dim::SP, Dim::FSDP, Dim::DP})
         if (g.size(d) > 1) return placeAlong(g, a, d);
     return SnakePlacement().place(g, a);

@@ -5,13 +5,21 @@
 // every logical ring hop is one physical hop. Blocks are tiled in snake order, so the next
 // group (the next replica or stage) is a neighbouring block. A mesh block has such a cycle only
 // when one side is even (a grid graph is bipartite); odd groups above 2 are refused.
+// `ring-<dim>` (e.g. ring-tatp) lays the rings along a named dimension instead (placeAlong):
+// the candidates TCME compares when TATP splits beside TP or SP, each runnable on its own.
+#include <optional>
+
 #include "firmware/placement/Placement.h"
 
 namespace wsc::firmware::placement {
 
 class RingPlacement : public Placement {
   public:
-    std::string name() const override { return "ring"; }
+    RingPlacement() = default;
+    explicit RingPlacement(plan::Dim along) : along_(along) {}
+    std::string name() const override {
+        return along_ ? std::string("ring-") + plan::dimName(*along_) : "ring";
+    }
     std::vector<uint32_t> place(const plan::RankGrid& g, const DieArray& a) const override;
     // The groups of dimension d (not PP) on the rings instead of the innermost one: rank r is
     // cycle position (its d coordinate) of ring block (r with d removed, in rank order), so the
@@ -26,6 +34,9 @@ class RingPlacement : public Placement {
     // h | a.y, wider on a tie) with a physical cycle, tiled in snake order over the blocks.
     // Empty when no such block tiles the array. TEMP's ring groups use it too.
     static std::vector<std::vector<uint32_t>> groups(uint32_t n, const DieArray& a);
+
+  private:
+    std::optional<plan::Dim> along_;
 };
 
 }  // namespace wsc::firmware::placement

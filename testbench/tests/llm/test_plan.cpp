@@ -91,6 +91,14 @@ TEST_CASE("placements put groups where their policy says", "[llm][placement]") {
         for (uint32_t r : group) dies.push_back(rg[r]);
         CHECK(ringHops(a, dies) == std::vector<uint32_t>{1, 1, 1, 1});
     }
+    // ring-dp: the DP groups of 8 on the rings instead (a 2 x 4 or 4 x 2 block each).
+    const auto rd = Placement::byName("ring-dp")->place(g, a);
+    CHECK(Placement::byName("ring-dp")->name() == "ring-dp");
+    for (const auto& group : g.groups({Dim::DP})) {
+        std::vector<uint32_t> dies;
+        for (uint32_t r : group) dies.push_back(rd[r]);
+        for (uint32_t h : ringHops(a, dies)) CHECK(h == 1);
+    }
     // A group of 8 on 4 x 8: a 2 x 4 (or 4 x 2) block whose cycle is physical.
     const RankGrid g8(ParallelPlan::parse("dp=4,tp=8"));
     const auto r8 = RingPlacement().place(g8, a);
