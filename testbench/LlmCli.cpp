@@ -49,6 +49,11 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "rings go innermost; always on) and reroute (source-destination pairs onto "
                   "their Y-first paths, installed as route-table entries)")
         ->capture_default_str();
+    c->add_option("--tcme-cost", o.tcme_cost,
+                  "how placement tcme weighs a link: flows (flows per round and link, every "
+                  "group's rounds at once, TEMP's picture) or bytes (bytes per link over a "
+                  "layer, each flow weighted by what its collective moves)")
+        ->capture_default_str();
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -314,9 +319,16 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         throw std::invalid_argument(
             "--tcme-moves: reorder is the placement itself and cannot be left out; expected "
             "reorder or reorder,reroute");
-    if (o.tcme_moves != "reorder,reroute" && base.placement != "tcme" &&
-        o.compare_mappings.find("tcme") == std::string::npos)
+    const bool tcme =
+        base.placement == "tcme" || o.compare_mappings.find("tcme") != std::string::npos;
+    if (o.tcme_moves != "reorder,reroute" && !tcme)
         throw std::invalid_argument("--tcme-moves needs --mapping tcme (or --placement tcme)");
+    if (o.tcme_cost != "flows" && o.tcme_cost != "bytes")
+        throw std::invalid_argument(
+            fmt::format("--tcme-cost '{}': expected flows or bytes", o.tcme_cost));
+    if (o.tcme_cost != "flows" && !tcme)
+        throw std::invalid_argument("--tcme-cost needs --mapping tcme (or --placement tcme)");
+    base.tcme_bytes = o.tcme_cost == "bytes";
     base.dtype = parseDType(o.dtype);
     base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
     base.offload = o.offload;

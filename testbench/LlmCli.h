@@ -38,6 +38,7 @@ class LlmCli {
         bool no_migration = false;
         bool overlap = false;                        // infer: overlapped micro-batches
         std::string tcme_moves = "reorder,reroute";  // placement tcme: what TCME may change
+        std::string tcme_cost = "flows";             // placement tcme: flows or bytes
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);

@@ -635,30 +635,37 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         // Pair reroutes assume the mesh's X-first paths for every other flow: XY routing on an
         // intact network.
         const bool xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
-        firmware::placement::TcmePlacement::placeWithReport(
-            firmware::plan::RankGrid(spec.plan), dies, rep,
-            spec.tcme_reroute && xy ? hwc.noc.route_limit : 0);
+        using firmware::placement::TcmePlacement;
+        const TcmePlacement::Weights w =
+            TcmePlacement::bytesPerFlow(spec.model, spec.plan, spec.batch * spec.seq,
+                                        firmware::dtypeBytes(spec.dtype), spec.train);
+        TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan), dies, rep,
+                                       spec.tcme_reroute && xy ? hwc.noc.route_limit : 0,
+                                       spec.tcme_bytes ? &w : nullptr);
         res.pair_routes = rep.routes;
+        // A load as the cost counts it: flows per (round, link), or bytes per link.
+        auto load = [&](const firmware::temp::TrafficMap::Load& l) {
+            return rep.bytes ? fmt::format("{:.1f} MB ({} such links, mean {:.1f} MB)",
+                                           double(l.max) / 1e6, l.at_max, l.mean / 1e6)
+                             : fmt::format("{} flows ({} such pairs, mean {:.2f})", l.max, l.at_max,
+                                           l.mean);
+        };
+        const char* busiest = rep.bytes ? "busiest link" : "busiest (round, link)";
         if (rep.mixed && !rep.tatp_tried)
             res.mapping = fmt::format(
-                "TCME over {} TATP, TP and TATP x SP rings: {} innermost (busiest (round, link) "
-                "{} flows, {} such pairs, mean {:.2f}); no ring block of tatp dies tiles the "
-                "array, so TATP innermost was not tried",
-                rep.groups, rep.other, rep.before.max, rep.before.at_max, rep.before.mean);
+                "TCME over {} TATP, TP and TATP x SP rings: {} innermost ({} {}); no ring block "
+                "of tatp dies tiles the array, so TATP innermost was not tried",
+                rep.groups, rep.other, busiest, load(rep.before));
         else if (rep.mixed)
             res.mapping = fmt::format(
-                "TCME over {} TATP, TP and TATP x SP rings streaming at once: {} innermost "
-                "busiest (round, link) {} flows ({} such pairs, mean {:.2f}), TATP innermost {} "
-                "({}, {:.2f}); kept {} innermost",
-                rep.groups, rep.other, rep.before.max, rep.before.at_max, rep.before.mean,
-                rep.after.max, rep.after.at_max, rep.after.mean,
+                "TCME over {} TATP, TP and TATP x SP rings streaming at once: {} {} innermost "
+                "{}, TATP innermost {}; kept {} innermost",
+                rep.groups, busiest, rep.other, load(rep.before), load(rep.after),
                 rep.tatp_inner ? "TATP" : rep.other);
         else
             res.mapping = fmt::format(
-                "TCME over {} TATP groups: busiest (round, link) {} -> {} flows ({} -> {} such "
-                "pairs), mean {:.2f} -> {:.2f}, {} chain reorders",
-                rep.groups, rep.before.max, rep.after.max, rep.before.at_max, rep.after.at_max,
-                rep.before.mean, rep.after.mean, rep.moves.size());
+                "TCME over {} TATP groups: busiest (round, link) {} -> {}, {} chain reorders",
+                rep.groups, load(rep.before), load(rep.after), rep.moves.size());
         if (!spec.tcme_reroute)
             res.mapping += "; pair reroutes off (--tcme-moves reorder)";
         else if (!xy)
@@ -667,9 +674,8 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             res.mapping += "; no pair reroute lowers the busiest link";
         else
             res.mapping += fmt::format(
-                "; {} pairs rerouted Y first (route entries {} at most per router of {}): "
-                "busiest (round, link) {} -> {} flows ({} -> {} such pairs), mean {:.2f} -> "
-                "{:.2f}",
+                "; {} pairs rerouted Y first (route entries {} at most per router of {}): {} "
+                "{} -> {}",
                 rep.routes.size(),
                 [&] {
                     uint32_t m = 0;
@@ -678,9 +684,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                         for (uint32_t d : r.path) m = std::max(m, ++n[d]);
                     return m;
                 }(),
-                hwc.noc.route_limit, rep.route_before.max, rep.route_after.max,
-                rep.route_before.at_max, rep.route_after.at_max, rep.route_before.mean,
-                rep.route_after.mean);
+                hwc.noc.route_limit, busiest, load(rep.route_before), load(rep.route_after));
     }
     if (res.placement == "er" || res.placement == "moe-baseline") {
         const auto& mp = static_cast<const firmware::placement::MoePlacement&>(*pl);

@@ -55,6 +55,9 @@ struct LlmSpec {
     // Placement tcme: reroute (source, destination) pairs onto Y-first paths where that lowers
     // the busiest link (installed as the network's pair routes; docs/TEMP.md, "TCME").
     bool tcme_reroute = true;
+    // Placement tcme: judge TATP beside TP or SP by bytes per link (TcmePlacement::bytesPerFlow)
+    // instead of flows per (round, link).
+    bool tcme_bytes = false;
 };
 
 // One simulated build (a number of layers per stage, one phase).

@@ -53,7 +53,8 @@ struct TatpResult {
     // TCME's representation of the forward's flows (TrafficMap): flows per busiest (round, link),
     // how many (round, link) pairs carry that, mean flows per loaded pair; before and after the
     // optimizer (equal under smap), and the moves it kept.
-    uint32_t load_max_before = 0, load_at_max_before = 0, load_max = 0, load_at_max = 0;
+    uint64_t load_max_before = 0, load_max = 0;
+    uint32_t load_at_max_before = 0, load_at_max = 0;
     double load_mean_before = 0, load_mean = 0;
     std::vector<std::string> moves;
     uint32_t installed_routes = 0;  // table routes: Y-first paths and multicast trees

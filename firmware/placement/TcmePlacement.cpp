@@ -1,7 +1,9 @@
 #include "firmware/placement/TcmePlacement.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "firmware/model/LayerGraph.h"
 #include "firmware/placement/RingPlacement.h"
 
 namespace wsc::firmware::placement {
@@ -29,9 +31,30 @@ std::vector<uint32_t> TcmePlacement::place(const plan::RankGrid& g, const DieArr
     return placeWithReport(g, a, r);
 }
 
+TcmePlacement::Weights TcmePlacement::bytesPerFlow(const model::ModelConfig& m,
+                                                   const plan::ParallelPlan& p, uint64_t tokens,
+                                                   uint32_t elem_bytes, bool train) {
+    const model::GraphShape shape{1, 1};
+    const model::LayerGraph graph = model::LayerGraph::build(m, shape);
+    const model::Block& layer = graph.layer(0);
+    const uint64_t mb = std::max<uint32_t>(1, p.microBatches());
+    const uint64_t T =
+        std::max<uint64_t>(1, tokens / (uint64_t(p.dp) * p.fsdp * p.sp * p.tatp * mb));
+    const uint64_t tp = std::max<uint32_t>(1, p.tp), tatp = std::max<uint32_t>(1, p.tatp);
+    const uint64_t kv_dim = m.kv_heads * (m.head_dim ? m.head_dim : m.hidden / m.heads);
+    Weights w;
+    w.tatp = (train ? 3 : 1) * layer.params() / (tp * tatp) * elem_bytes;
+    w.tp = (train ? 4 : 2) * 2 * T * m.hidden * elem_bytes / tp;
+    w.kv = (train ? 2 : 1) * T * 2 * kv_dim * elem_bytes / tp;
+    return w;
+}
+
 std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, const DieArray& a,
-                                                     Report& rep, uint32_t route_limit) {
+                                                     Report& rep, uint32_t route_limit,
+                                                     const Weights* weights) {
     rep = Report{};
+    const temp::TrafficMap::Cost cost =
+        weights ? temp::TrafficMap::Cost::Bytes : temp::TrafficMap::Cost::Flows;
     // The groups of dims as TrafficMap groups (ranks in chain order, and their dies); a group
     // list of several dims is one ring over all of them.
     auto groupsOf = [&](const std::vector<uint32_t>& die,
@@ -46,6 +69,10 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
             for (const auto& grp : grps) {
                 temp::TrafficMap::Group x;
                 x.kind = kind;
+                if (weights)
+                    x.bytes = std::string(kind) == "tatp" ? weights->tatp
+                              : std::string(kind) == "tp" ? weights->tp
+                                                          : weights->kv;
                 for (uint32_t r : grp) x.order.push_back(die[r]);
                 tg.push_back(std::move(x));
                 if (ranks) ranks->push_back(grp);
@@ -66,8 +93,9 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
         die = RingPlacement::placeAlong(g, a, other);
         std::vector<std::pair<std::vector<Dim>, const char*>> dims = {{{Dim::TATP}, "tatp"},
                                                                       {{Dim::TP}, "tp"}};
-        if (g.size(Dim::SP) > 1) dims.push_back({{Dim::TATP, Dim::SP}, "tatp x sp"});
-        const temp::TrafficMap inner(a, groupsOf(die, dims, nullptr));
+        dims.push_back({{Dim::TATP, Dim::SP}, "tatp x sp"});
+        rep.bytes = weights != nullptr;
+        const temp::TrafficMap inner(a, groupsOf(die, dims, nullptr), cost);
         rep.groups = static_cast<uint32_t>(inner.groups().size());
         rep.before = rep.after = inner.load();
         std::vector<uint32_t> alt;
@@ -79,10 +107,10 @@ std::vector<uint32_t> TcmePlacement::placeWithReport(const plan::RankGrid& g, co
             return die;
         }
         rep.tatp_tried = true;
-        rep.after = temp::TrafficMap(a, groupsOf(alt, dims, nullptr)).load();
+        rep.after = temp::TrafficMap(a, groupsOf(alt, dims, nullptr), cost).load();
         rep.tatp_inner = rep.after < rep.before;
         if (rep.tatp_inner) die = alt;
-        reroute(temp::TrafficMap(a, groupsOf(die, dims, nullptr)), route_limit, rep);
+        reroute(temp::TrafficMap(a, groupsOf(die, dims, nullptr), cost), route_limit, rep);
         return die;
     }
     // TATP groups only: an FSDP (or DP) group holds one rank of each TATP group, so its ring

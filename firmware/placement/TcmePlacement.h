@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "firmware/model/ModelConfig.h"
 #include "firmware/placement/Placement.h"
+#include "firmware/plan/ParallelPlan.h"
 #include "firmware/temp/TrafficMap.h"
 
 namespace wsc::firmware::placement {
@@ -36,6 +38,7 @@ class TcmePlacement : public Placement {
         // sp), `after` the load with TATP's innermost (tatp_tried: false when no ring block of
         // tatp dies tiles the array); tatp_inner says which was kept.
         bool mixed = false, tatp_tried = false, tatp_inner = false;
+        bool bytes = false;  // loads are bytes per link (Weights given), else flows
         std::string other;
         // The reroute pass on the kept placement: its load before and after, the moves and the
         // pairs rerouted (dies); empty when no pair move lowers the load (or reroute is off).
@@ -43,10 +46,27 @@ class TcmePlacement : public Placement {
         std::vector<std::string> reroutes;
         std::vector<temp::TrafficMap::PairRoute> routes;
     };
+    // Bytes one flow of each ring kind carries over a step's layer (TrafficMap::Cost::Bytes):
+    // what TATP beside TP or SP is judged by when given (bytesPerFlow).
+    struct Weights {
+        uint64_t tatp = 1, tp = 1, kv = 1;  // TATP chain, TP ring, TATP x SP (K/V) ring
+    };
+    // A layer of `m` under plan `p` with `tokens` per step (batch x sequence), elements of
+    // `elem_bytes`: a TATP flow carries one weight block in each stage (forward and backward
+    // broadcasts, gradient reduce: 3 in training, 1 in inference); a TP flow one ring step of
+    // an all-reduce of the die's T x hidden activations (2 T hidden / tp per flow, 4 all-reduces
+    // a training layer, 2 forward); a K/V flow one die's K and V block (T x 2 kv_heads x
+    // head_dim / tp; gathered forward, reduce-scattered backward). T = tokens per die per
+    // micro-batch. docs/TEMP.md, "TATP beside TP and SP".
+    static Weights bytesPerFlow(const model::ModelConfig& m, const plan::ParallelPlan& p,
+                                uint64_t tokens, uint32_t elem_bytes, bool train);
+
     // place() and its report. route_limit: route entries a die's router holds (0 = reroute
-    // nothing).
+    // nothing). weights: judge the candidates and reroutes of TATP beside TP or SP by bytes
+    // per link (null: by flows per (round, link)).
     static std::vector<uint32_t> placeWithReport(const plan::RankGrid& g, const DieArray& a,
-                                                 Report& r, uint32_t route_limit = 0);
+                                                 Report& r, uint32_t route_limit = 0,
+                                                 const Weights* weights = nullptr);
 };
 
 }  // namespace wsc::firmware::placement

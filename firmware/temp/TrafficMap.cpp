@@ -8,8 +8,8 @@
 
 namespace wsc::firmware::temp {
 
-TrafficMap::TrafficMap(const placement::DieArray& a, std::vector<Group> groups)
-    : a_(a), groups_(std::move(groups)) {}
+TrafficMap::TrafficMap(const placement::DieArray& a, std::vector<Group> groups, Cost cost)
+    : a_(a), groups_(std::move(groups)), cost_(cost) {}
 
 std::vector<TrafficMap::Flow> TrafficMap::flows() const {
     std::vector<Flow> out;
@@ -100,15 +100,16 @@ std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
     return p;
 }
 
-std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> TrafficMap::linkLoads() const {
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> l;
+std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> TrafficMap::linkLoads() const {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> l;
+    const bool bytes = cost_ == Cost::Bytes;
     // A multicast tree's flows share their X-first paths' common links: each link once per tree.
     std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> tree_links;
     for (const Flow& f : flows()) {
         const auto p = path(f);
         for (size_t i = 0; i + 1 < p.size(); ++i)
             if (!f.merged || tree_links.insert({f.group, f.round, f.src, p[i], p[i + 1]}).second)
-                ++l[{f.round, p[i], p[i + 1]}];
+                l[{bytes ? 0 : f.round, p[i], p[i + 1]}] += bytes ? groups_[f.group].bytes : 1;
     }
     return l;
 }
@@ -123,7 +124,7 @@ TrafficMap::Load TrafficMap::load() const {
             r.max = n, r.at_max = 1;
         else if (n == r.max)
             ++r.at_max;
-        r.squares += uint64_t(n) * n;
+        r.squares += double(n) * double(n);
         sum += n;
         used.insert({std::get<1>(key), std::get<2>(key)});
     }
@@ -162,7 +163,9 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, Moves move
     std::vector<Move> kept;
     for (uint32_t it = 0; it < max_iter; ++it) {
         const Load now = load();
-        if (now.max <= 1) break;  // no link carries two flows at once: nothing to relieve
+        // No link carries two flows at once: nothing to relieve (by bytes, a link whose load is
+        // one flow's can still move; the loop ends when no move lowers the objective).
+        if (cost_ == Cost::Flows && now.max <= 1) break;
         // The most congested (round, link) pairs and the flows on them (all of them: a move
         // that relieves one pair may be blocked for another).
         const auto l = linkLoads();

@@ -27,6 +27,7 @@ class TrafficMap {
     struct Group {
         std::string kind;             // "tatp" (TATP chain) or "fsdp" (ring all-gather)
         std::vector<uint32_t> order;  // dies in chain / ring order
+        uint64_t bytes = 1;           // what one flow carries (Cost::Bytes)
         StreamSchedule::Algo algo() const {
             return kind == "tatp" ? StreamSchedule::Algo::Tatp : StreamSchedule::Algo::Ring;
         }
@@ -59,10 +60,16 @@ class TrafficMap {
         uint32_t src = 0, dst = 0;
         std::vector<uint32_t> path;
     };
+    // What a link's load counts. Flows: flows per (round, link), every group's round r at once
+    // (TEMP's picture of groups streaming in lockstep). Bytes: bytes per link over all rounds,
+    // each flow weighted by its group's `bytes` (groups whose collectives alternate in time,
+    // like a plan's TP all-reduces, K/V gathers and TATP rounds: the busiest link's bytes bound
+    // how long its traffic takes).
+    enum class Cost : uint8_t { Flows, Bytes };
     struct Load {
-        uint32_t max = 0;         // flows on the busiest (round, link)
+        uint64_t max = 0;         // flows (bytes) on the busiest (round, link)
         uint32_t at_max = 0;      // (round, link) pairs carrying that many
-        uint64_t squares = 0;     // sum over (round, link) of load^2
+        double squares = 0;       // sum over (round, link) of load^2
         double mean = 0;          // mean load over the (round, link) pairs that carry any flow
         uint32_t links_used = 0;  // directed links that carry a flow in some round
         bool operator<(const Load& o) const {
@@ -74,14 +81,15 @@ class TrafficMap {
         Load after;
     };
 
-    TrafficMap(const placement::DieArray& a, std::vector<Group> groups);
+    TrafficMap(const placement::DieArray& a, std::vector<Group> groups, Cost cost = Cost::Flows);
+    Cost cost() const { return cost_; }
 
     const std::vector<Group>& groups() const { return groups_; }
     std::vector<Flow> flows() const;
     // Routers (= dies) a flow visits from src to dst.
     std::vector<uint32_t> path(const Flow& f) const;
-    // (round, from die, to die) -> flows.
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> linkLoads() const;
+    // (round, from die, to die) -> flows; Cost::Bytes: (0, from, to) -> bytes.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> linkLoads() const;
     Load load() const;
     // Flows that leave X-then-Y order: (group, src die, dst die); group kAnyGroup for a pair
     // rerouted by Moves::by_pair.
@@ -110,6 +118,7 @@ class TrafficMap {
 
     placement::DieArray a_;
     std::vector<Group> groups_;
+    Cost cost_ = Cost::Flows;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> yx_;
     std::set<std::tuple<uint32_t, uint32_t, uint32_t>> merged_;  // (group, round, src die)
 };

@@ -1,6 +1,8 @@
 // TATP as a plan dimension (TEMP's (DP, TATP) tuples): parsing, rank order, the memory of a
 // whole Llama2-7B step against its closed form, and the emitted rounds (every transfer one
 // physical hop on ring placement, the rounds' semaphores balanced). Plain C++, no SystemC.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <numeric>
@@ -336,4 +338,78 @@ TEST_CASE("no collective's staging set is starved by the sets emitted before it"
     CHECK(total <=
           static_cast<uint64_t>(80.0 * (1 << 20) *
                                 (llm::DieSpec{}.compute_share + 4 * llm::DieSpec{}.comm_share)));
+}
+
+TEST_CASE("TCME pair reroutes on ring-block plans: only diagonal pairs move, rarely",
+          "[llm][tatp][tcme]") {
+    // docs/TEMP.md, "Reroutes on whole plans": on the placements tcme builds, the flows that share
+    // a (round, link) are almost always straight, and a straight pair has one minimal path. Over
+    // these plans on every die array from 2 x 2 to 8 x 8 that holds them, only sp=4,tatp=4 on
+    // 4 x 4 and 2 x 8 have a pair worth rerouting.
+    const char* plans[] = {"tp=2,tatp=4",      "tp=2,tatp=2",      "sp=2,tatp=4",
+                           "tp=4,tatp=2",      "tp=2,tatp=8",      "dp=2,tp=2,tatp=4",
+                           "tp=2,sp=2,tatp=2", "tp=2,sp=2,tatp=4", "sp=2,tatp=8",
+                           "tp=4,tatp=4",      "tp=2,tatp=16",     "tp=8,tatp=4",
+                           "tp=4,tatp=8",      "sp=4,tatp=4",      "sp=4,tatp=8",
+                           "dp=2,sp=2,tatp=8", "dp=4,tp=2,tatp=4", "dp=2,tp=4,tatp=4",
+                           "fsdp=4,tatp=8",    "fsdp=2,tatp=4",    "dp=2,tp=2,tatp=8"};
+    std::set<std::string> moved;
+    uint32_t placed = 0;
+    for (uint32_t x = 2; x <= 8; ++x)
+        for (uint32_t y = 2; y <= 8; ++y)
+            for (const char* p : plans) {
+                const auto plan = ParallelPlan::parse(p);
+                if (plan.dies() != x * y) continue;
+                const placement::DieArray a{x, y};
+                placement::TcmePlacement::Report rep;
+                try {
+                    placement::TcmePlacement::placeWithReport(RankGrid(plan), a, rep, 24);
+                } catch (const std::invalid_argument&) {
+                    continue;  // no ring block tiles this array
+                }
+                ++placed;
+                CHECK(rep.route_after.max <= rep.route_before.max);
+                if (rep.routes.empty()) continue;
+                moved.insert(fmt::format("{} on {}x{}", p, x, y));
+                CHECK(rep.route_after < rep.route_before);
+                for (const auto& r : rep.routes) {
+                    CHECK(a.dx(r.src) != a.dx(r.dst));  // diagonal: two minimal paths
+                    CHECK(a.dy(r.src) != a.dy(r.dst));
+                }
+            }
+    CHECK(placed == 47);
+    CHECK(moved == std::set<std::string>{"sp=4,tatp=4 on 4x4", "sp=4,tatp=4 on 2x8"});
+    // The limit is kept: with no route entries to spare nothing moves.
+    placement::TcmePlacement::Report rep;
+    placement::TcmePlacement::placeWithReport(RankGrid(ParallelPlan::parse("sp=4,tatp=4")), {4, 4},
+                                              rep, 0);
+    CHECK(rep.routes.empty());
+}
+
+TEST_CASE("TCME weighs TATP, TP and K/V rings by the bytes a layer moves on each flow",
+          "[llm][tatp][tcme]") {
+    // Llama2-7B, tp=4 x tatp=8, 128 x 2048 tokens, fp16: a layer's weights are 4 H^2 + 3 H I + 2 H
+    // elements (H 4096, I 11008); T = 262144 / 8 tokens per die.
+    const model::ModelConfig m =
+        hw::ModelConfigLoader::loadFile(src("configs/models/llama2-7b.json"));
+    const auto p = ParallelPlan::parse("tp=4,tatp=8");
+    const auto w = placement::TcmePlacement::bytesPerFlow(m, p, 128 * 2048, 2, true);
+    constexpr uint64_t H = 4096, I = 11008, layer = 4 * H * H + 3 * H * I + 2 * H, T = 32768;
+    CHECK(w.tatp == 3 * layer / 32 * 2);   // one block per stage, 3 stages
+    CHECK(w.tp == 4 * 2 * T * H * 2 / 4);  // 4 all-reduces, 2 M / tp per ring flow
+    CHECK(w.kv == 2 * T * 2 * H * 2 / 4);  // K and V block, gathered and reduce-scattered
+    const auto wi = placement::TcmePlacement::bytesPerFlow(m, p, 128 * 2048, 2, false);
+    CHECK(wi.tatp * 3 == w.tatp);
+    CHECK(wi.tp * 2 == w.tp);
+    CHECK(wi.kv * 2 == w.kv);
+    // The map holds every TATP chain, TP ring and the K/V ring over each TATP group (attention
+    // gathers over TATP x SP even with sp = 1): 4 + 8 + 4 rings; by bytes, TATP innermost wins
+    // (simulated: 2.094 s against 2.396 s with TP innermost, docs/results/temp_llm.md).
+    placement::TcmePlacement::Report rep;
+    const auto die = placement::TcmePlacement::placeWithReport(RankGrid(p), {4, 8}, rep, 0, &w);
+    CHECK(rep.bytes);
+    CHECK(rep.groups == 16);
+    CHECK(rep.tatp_inner);
+    CHECK(die == placement::RingPlacement::placeAlong(RankGrid(p), {4, 8}, Dim::TATP));
+    CHECK(rep.before.max > rep.after.max);
 }
