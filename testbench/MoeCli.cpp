@@ -13,6 +13,7 @@
 #include "firmware/moe/FtdAnalysis.h"
 #include "firmware/moe/GatingModel.h"
 #include "firmware/moe/MoeMapping.h"
+#include "firmware/temp/TrafficMap.h"
 #include "testbench/CliArgs.h"
 #include "testbench/SvgPlot.h"
 
@@ -259,8 +260,22 @@ int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
     }
     fmt::print(os, "mean all-to-all hops {:.3f}; FTD boxes {}\n", a.a2aHops(),
                a.boxesDisjoint() ? "disjoint" : "overlap");
-    for (uint32_t s = 0; s < a.ringHops().size(); ++s)
-        fmt::print(os, "ring stage {}: longest ring hop {}\n", s, a.maxRingHop(s));
+    for (uint32_t s = 0; s < a.ringHops().size(); ++s) {
+        // The stage's rings stepping together (one ring round at a time, TrafficMap's Ring
+        // schedule): how many of them share the busiest link when a round's transfer holds its
+        // whole path at once (cut-through, as the simulator's wormhole NoC) and when each hop
+        // takes its own slot (store-and-forward: MoEntwine's time-staggered rings).
+        std::vector<firmware::temp::TrafficMap::Group> rings;
+        for (const auto& r : mp.stages()[s].rings) rings.push_back({"ring", r});
+        const firmware::placement::DieArray arr{mp.mesh().cols(), mp.mesh().rows()};
+        using Cost = firmware::temp::TrafficMap::Cost;
+        const auto cut = firmware::temp::TrafficMap(arr, rings, Cost::Flows).load();
+        const auto saf = firmware::temp::TrafficMap(arr, rings, Cost::StoreForward).load();
+        fmt::print(os,
+                   "ring stage {} ({}): longest ring hop {}; rings stepping together put at most "
+                   "{} flows on a link cut-through, {} store-and-forward\n",
+                   s, mp.stages()[s].name, a.maxRingHop(s), cut.max, saf.max);
+    }
     return 0;
 }
 

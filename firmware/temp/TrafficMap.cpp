@@ -103,13 +103,21 @@ std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
 std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> TrafficMap::linkLoads() const {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> l;
     const bool bytes = cost_ == Cost::Bytes;
+    const std::vector<Flow> fl = flows();
+    uint32_t longest = 1;  // hops of the longest path (StoreForward's slots per round)
+    if (cost_ == Cost::StoreForward)
+        for (const Flow& f : fl) longest = std::max(longest, uint32_t(path(f).size() - 1));
     // A multicast tree's flows share their X-first paths' common links: each link once per tree.
     std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> tree_links;
-    for (const Flow& f : flows()) {
+    for (const Flow& f : fl) {
         const auto p = path(f);
-        for (size_t i = 0; i + 1 < p.size(); ++i)
+        for (size_t i = 0; i + 1 < p.size(); ++i) {
+            const uint32_t when = bytes                         ? 0
+                                  : cost_ == Cost::StoreForward ? f.round * longest + uint32_t(i)
+                                                                : f.round;
             if (!f.merged || tree_links.insert({f.group, f.round, f.src, p[i], p[i + 1]}).second)
-                l[{bytes ? 0 : f.round, p[i], p[i + 1]}] += bytes ? groups_[f.group].bytes : 1;
+                l[{when, p[i], p[i + 1]}] += bytes ? groups_[f.group].bytes : 1;
+        }
     }
     return l;
 }
@@ -165,7 +173,7 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, Moves move
         const Load now = load();
         // No link carries two flows at once: nothing to relieve (by bytes, a link whose load is
         // one flow's can still move; the loop ends when no move lowers the objective).
-        if (cost_ == Cost::Flows && now.max <= 1) break;
+        if (cost_ != Cost::Bytes && now.max <= 1) break;
         // The most congested (round, link) pairs and the flows on them (all of them: a move
         // that relieves one pair may be blocked for another).
         const auto l = linkLoads();

@@ -65,7 +65,10 @@ class TrafficMap {
     // each flow weighted by its group's `bytes` (groups whose collectives alternate in time,
     // like a plan's TP all-reduces, K/V gathers and TATP rounds: the busiest link's bytes bound
     // how long its traffic takes).
-    enum class Cost : uint8_t { Flows, Bytes };
+    // StoreForward: flows per (slot, link) where a round's transfers move one hop per slot
+    // (hop i of round r in slot r H + i, H the longest path): the picture of a model that stores
+    // each hop's data before the next (MoEntwine's time-staggered entwined rings).
+    enum class Cost : uint8_t { Flows, Bytes, StoreForward };
     struct Load {
         uint64_t max = 0;         // flows (bytes) on the busiest (round, link)
         uint32_t at_max = 0;      // (round, link) pairs carrying that many
@@ -88,7 +91,8 @@ class TrafficMap {
     std::vector<Flow> flows() const;
     // Routers (= dies) a flow visits from src to dst.
     std::vector<uint32_t> path(const Flow& f) const;
-    // (round, from die, to die) -> flows; Cost::Bytes: (0, from, to) -> bytes.
+    // (round, from die, to die) -> flows; Cost::Bytes: (0, from, to) -> bytes; StoreForward:
+    // (slot, from, to) -> flows.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> linkLoads() const;
     Load load() const;
     // Flows that leave X-then-Y order: (group, src die, dst die); group kAnyGroup for a pair

@@ -8,6 +8,8 @@
 
 #include "firmware/moe/FtdAnalysis.h"
 #include "firmware/moe/LinkLoad.h"
+#include "firmware/moe/MoeMapping.h"
+#include "firmware/temp/TrafficMap.h"
 
 using namespace wsc::firmware::moe;
 
@@ -155,4 +157,42 @@ TEST_CASE("report hot and cold links of every mapping", "[.report]") {
                           << hotInBoth(h1, h2).size() << " |\n";
             }
         }
+}
+
+TEST_CASE("entwined rings meet on links cut-through and never store-and-forward",
+          "[moe][mapping]") {
+    // MoEntwine Sec. IV-A2: "although these rings have intersecting links, the transfers are
+    // time-staggered, so there is no link conflict". With every ring stepping together and each
+    // hop in its own slot (store-and-forward) that holds for every ER case here; when a ring
+    // step's transfer holds its whole path at once (cut-through, the simulator's NoC) two or
+    // more rings meet on the busiest link, up to the longest ring hop (4 on 8x8 dp 16 tp 4). The
+    // baseline's rings never meet. docs/MOE.md, "Entwined rings".
+    struct Case {
+        uint32_t cols, rows, dp, tp;
+    };
+    using wsc::firmware::temp::TrafficMap;
+    for (const Case c : {Case{4, 4, 4, 4}, Case{4, 4, 8, 2}, Case{4, 4, 2, 8}, Case{6, 6, 4, 9},
+                         Case{8, 8, 16, 4}, Case{8, 8, 4, 16}}) {
+        for (const bool er : {false, true}) {
+            const DieMesh mesh(c.cols, c.rows);
+            const MoeMapping m = er ? MoeMapping::entwined(mesh, c.dp, c.tp)
+                                    : MoeMapping::baseline(mesh, c.dp, c.tp);
+            std::vector<TrafficMap::Group> rings;
+            for (const auto& r : m.stages()[0].rings) rings.push_back({"ring", r});
+            const wsc::firmware::placement::DieArray a{c.cols, c.rows};
+            const auto cut = TrafficMap(a, rings, TrafficMap::Cost::Flows).load();
+            const auto saf = TrafficMap(a, rings, TrafficMap::Cost::StoreForward).load();
+            INFO(c.cols << "x" << c.rows << " dp " << c.dp << " tp " << c.tp
+                        << (er ? " ER" : " baseline"));
+            CHECK(saf.max == 1);
+            const uint32_t hop = FtdAnalysis(m).maxRingHop(0);
+            if (er) {
+                CHECK(cut.max >= 2);
+                CHECK(cut.max <= hop);
+            } else {
+                CHECK(cut.max == 1);
+            }
+            if (er && c.cols == 8 && c.dp == 16) CHECK(cut.max == 4);
+        }
+    }
 }
