@@ -16,10 +16,14 @@ class GtkwSaveFile {
     GtkwSaveFile(std::string dumpfile, double period_ps);
     // A row of text above the signals that follow.
     void comment(const std::string& text);
-    // A signal by its full VCD path ("SystemC.r0_0.out_E.flit_valid") and width in bits.
-    void signal(const std::string& path, uint32_t width, Radix radix);
-    // Show `cycles` cycles across `pixels` of waveform, starting at `first_cycle`.
-    void window(uint64_t first_cycle, uint64_t cycles, uint32_t pixels = 1200);
+    // A signal by its full VCD path ("SystemC.r0_0.out_E.flit_valid") and width in bits. GTKWave
+    // names a row by the path's last part ("flit_valid"); `alias`, if given, names it instead.
+    void signal(const std::string& path, uint32_t width, Radix radix,
+                const std::string& alias = "");
+    // Show `cycles` cycles across `pixels` of waveform, starting at `first_cycle`. The window is
+    // sized for that: 980 px of waves is what a 1600-pixel GTKWave window leaves beside the tree
+    // and the signal column.
+    void window(uint64_t first_cycle, uint64_t cycles, uint32_t pixels = 980);
     // GTKWave's zoom for that window: -log2(time units per pixel).
     double zoom() const;
     std::string text() const;
@@ -29,7 +33,7 @@ class GtkwSaveFile {
     std::string dumpfile_;
     double period_ps_;
     uint64_t first_ = 0, cycles_ = 100;
-    uint32_t pixels_ = 1200;
+    uint32_t pixels_ = 980;
     std::vector<std::string> rows_;
 };
 

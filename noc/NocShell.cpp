@@ -109,13 +109,20 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
     // The save file names the VCD as written next to it (GTKWave also looks beside the save file).
     const std::string vcd_name = base.substr(base.find_last_of('/') + 1) + ".vcd";
     GtkwSaveFile gtkw(vcd_name, period_ps);
-    // 100 cycles across the wave pane of the default window (1600 px less the tree and names).
-    gtkw.window(0, 100, 1000);
+    // 100 cycles across the waves pane of a 1600-pixel GTKWave window.
+    gtkw.window(0, 100);
     gtkw.signal("SystemC.cycle", 64, GtkwSaveFile::Radix::Decimal);
     for (uint32_t r : routers) {
         if (r >= t.routers())
             throw std::invalid_argument(
                 fmt::format("--trace: router {} does not exist (mesh has {})", r, t.routers()));
+        std::string rn = fmt::format("r{}_{}", t.x(r), t.y(r));
+        // Comment rows are kept short: GTKWave widens the signal column to the longest one.
+        if (net.isExternal(r)) {
+            // The C++ Router at an RTL position sees no traffic: its probes would read 0.
+            gtkw.comment(fmt::format("router {} = {}: RTL, see --rtl-fst", r, rn));
+            continue;
+        }
         auto p = std::make_unique<Probe>();
         const Router& rt = net.router(r);
         p->router = r;
@@ -124,17 +131,14 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
         p->vc.assign(rt.ports(), 0);
         p->credits.assign(rt.ports() * rt.vcs(), 0);
         for (auto* v : {&p->packet, &p->flit, &p->src, &p->dst, &p->tail}) v->assign(rt.ports(), 0);
-        std::string rn = fmt::format("r{}_{}", t.x(r), t.y(r));
         const std::string scope = "SystemC." + rn;
         using R = GtkwSaveFile::Radix;
-        gtkw.comment(fmt::format("router {} ({}), flits leaving each output:", r, rn));
+        gtkw.comment(fmt::format("router {} = {}", r, rn));
         std::vector<std::string> ins;
-        std::string ports;
         for (uint32_t port = 0; port < rt.ports(); ++port) {
             std::string pn = Topology::portName(static_cast<uint8_t>(port));
             sc_trace(tf_, p->occupancy[port], fmt::format("{}.in_{}.occupancy", rn, pn), 16);
-            ins.push_back(fmt::format("{}.in_{}.occupancy", scope, pn));
-            ports += (ports.empty() ? "in_" : ", in_") + pn;
+            ins.push_back("in_" + pn);
             if (rt.outLink(static_cast<uint8_t>(port)) == Router::kNoLink) continue;
             const std::string o = fmt::format("{}.out_{}", rn, pn);
             sc_trace(tf_, p->valid[port], o + ".flit_valid", 1);
@@ -157,8 +161,10 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
             gtkw.signal(g + ".tail", 1, R::Binary);
             gtkw.signal(g + ".vc", 8, R::Decimal);
         }
-        gtkw.comment(fmt::format("{} input buffers, flits: {}", rn, ports));
-        for (const auto& s : ins) gtkw.signal(s, 16, R::Decimal);
+        // Every buffer row would read "occupancy": named by its port instead.
+        gtkw.comment(fmt::format("{} input buffers", rn));
+        for (const auto& in : ins)
+            gtkw.signal(scope + "." + in + ".occupancy", 16, R::Decimal, in + " occupancy");
         probes_.push_back(std::move(p));
     }
     gtkw.write(base + ".gtkw");
@@ -172,8 +178,8 @@ void NocShell::updateProbes(uint64_t c) {
             p->occupancy[port] = rt.occupancy(static_cast<uint8_t>(port));
             bool v = rt.lastSendCycle(static_cast<uint8_t>(port)) == c;
             p->valid[port] = v ? 1 : 0;
-            p->vc[port] = v ? rt.lastSendVc(static_cast<uint8_t>(port)) : 0;
             if (v) {
+                p->vc[port] = rt.lastSendVc(static_cast<uint8_t>(port));
                 // The flit is on its way: its packet is live until its tail is delivered.
                 const Flit& f = rt.lastSendFlit(static_cast<uint8_t>(port));
                 const PacketInfo& pk = traced_net_->packet(f.packet);
@@ -183,8 +189,8 @@ void NocShell::updateProbes(uint64_t c) {
                 p->dst[port] = pk.dst;
                 p->tail[port] = f.tail() ? 1 : 0;
             }
-            // Otherwise the last flit's identity is held (flit_valid says when it left), so
-            // the values stay wide enough to read in GTKWave.
+            // Otherwise the last flit's VC and identity are held (flit_valid says when it left),
+            // so the values stay wide enough to read in GTKWave.
             for (uint32_t k = 0; k < rt.vcs(); ++k)
                 p->credits[port * rt.vcs() + k] =
                     rt.credits(static_cast<uint8_t>(port), static_cast<uint8_t>(k));

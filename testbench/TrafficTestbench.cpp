@@ -102,6 +102,12 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     }
     r.latency_p99_bin_bound = dram::LatencyHistogram::isBinBound(r.latency_p99, r.latency_max);
     r.warnings = TrafficWarnings::of(tp, r);
+    for (uint32_t tr : opt.vcd_path.empty() ? std::vector<uint32_t>{} : opt.trace_routers)
+        if (net.isExternal(tr))
+            r.warnings.push_back(fmt::format(
+                "--trace: router {} is an RTL router (noc.rtl_routers), the VCD has no signals "
+                "for it (--rtl-fst writes its internals)",
+                tr));
     if (opt.stats) {
         nlohmann::json& j = *opt.stats;
         net.dumpStats(j["noc"]);

@@ -16,6 +16,7 @@ TEST_CASE("a GTKWave save file lists the signals and zooms to the window asked f
     f.signal("SystemC.r0_0.out_E.flit_valid", 1, GtkwSaveFile::Radix::Binary);
     f.signal("SystemC.r0_0.out_E.packet", 32, GtkwSaveFile::Radix::Decimal);
     f.signal("SystemC.r0_0.out_E.vc", 8, GtkwSaveFile::Radix::Hex);
+    f.signal("SystemC.r0_0.in_E.occupancy", 16, GtkwSaveFile::Radix::Decimal, "in_E occupancy");
     const std::string t = f.text();
     CHECK_THAT(t, Catch::Contains("[dumpfile] \"wave.vcd\"\n"));
     CHECK_THAT(t, Catch::Contains("[timestart] 50000\n"));  // cycle 50 in ps
@@ -23,8 +24,11 @@ TEST_CASE("a GTKWave save file lists the signals and zooms to the window asked f
     CHECK_THAT(t, Catch::Contains("@28\nSystemC.r0_0.out_E.flit_valid\n"));
     CHECK_THAT(t, Catch::Contains("@24\nSystemC.r0_0.out_E.packet[31:0]\n"));
     CHECK_THAT(t, Catch::Contains("@22\nSystemC.r0_0.out_E.vc[7:0]\n"));
-    // 100 cycles of 1000 ps over 1000 px: 100 ps a pixel, GTKWave's 2^-zoom / 171 of it.
-    CHECK(f.zoom() == Approx(-std::log2(100.0 * 171.0)));
+    CHECK_THAT(t, Catch::Contains("@24\n+{in_E occupancy} SystemC.r0_0.in_E.occupancy[15:0]\n"));
+    // The window leaves the 1000 px of waves beside the tree and the signal column.
+    CHECK_THAT(t, Catch::Contains("[size] 1620 1000\n"));
+    // 100 cycles of 1000 ps over 1000 px: 100 ps a pixel, GTKWave's 2^-zoom / 200 of it.
+    CHECK(f.zoom() == Approx(-std::log2(100.0 * 200.0)));
     // Twice the cycles, one step of zoom out.
     GtkwSaveFile g("wave.vcd", 1000.0);
     g.window(0, 200, 1000);
