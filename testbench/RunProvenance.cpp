@@ -11,6 +11,7 @@
 #include "hw/ConfigOverrides.h"
 #include "hw/YamlReader.h"
 #include "testbench/BuildInfo.h"
+#include "testbench/NaturalKeyOrder.h"
 
 namespace wsc::tb {
 
@@ -57,7 +58,8 @@ void RunProvenance::writeStats(const std::string& path, nlohmann::json stats) co
     stats["header"] = header();
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path);
-    f << stats.dump(2) << "\n";
+    // Natural key order (ni2 before ni10), the header first.
+    f << NaturalKeyOrder::sorted(stats, "header").dump(2) << "\n";
     if (!f) throw std::runtime_error("cannot write " + path);
 }
 

@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "hw/ConfigOverrides.h"
 #include "testbench/BuildInfo.h"
+#include "testbench/NaturalKeyOrder.h"
 #include "testbench/RunProvenance.h"
 
 using namespace wsc;
@@ -48,4 +51,38 @@ TEST_CASE("shell quoting of the recorded command line", "[cli][stats]") {
     CHECK(tb::RunProvenance::shellQuote("") == "''");
     CHECK(tb::RunProvenance::shellQuote("3 cycles") == "'3 cycles'");
     CHECK(tb::RunProvenance::shellQuote("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("stats keys are written in natural order, the header first", "[cli][stats]") {
+    using tb::NaturalKeyOrder;
+    CHECK(NaturalKeyOrder::less("ni2", "ni10"));
+    CHECK_FALSE(NaturalKeyOrder::less("ni10", "ni2"));
+    CHECK(NaturalKeyOrder::less("r(1,2).E", "r(1,10).E"));
+    CHECK(NaturalKeyOrder::less("r(2,0)", "r(10,0)"));
+    CHECK(NaturalKeyOrder::less("a", "ab"));
+    CHECK(NaturalKeyOrder::less("x2", "x02"));  // same value: fewer leading zeros first
+    CHECK_FALSE(NaturalKeyOrder::less("x02", "x2"));
+    CHECK_FALSE(NaturalKeyOrder::less("ni3", "ni3"));
+    CHECK(NaturalKeyOrder::less("L0", "L1"));
+    // Written through the one stats writer: the header leads, then ni0 .. ni11 in number order at
+    // every depth (arrays keep their order).
+    const char* argv[] = {"wsc"};
+    tb::RunProvenance p(1, const_cast<char**>(argv));
+    nlohmann::json stats, nis;
+    for (int i = 0; i < 12; ++i)
+        nis["ni" + std::to_string(i)] = {{"b" + std::to_string(11 - i), i}};
+    stats["nis"] = nis;
+    stats["a_first"] = 1;
+    stats["list"] = {3, 1, 2};
+    const std::string path = "natural_order_stats.json";
+    p.writeStats(path, stats);
+    std::ifstream f(path);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(f);
+    std::vector<std::string> top, ni;
+    for (const auto& [k, v] : j.items()) top.push_back(k);
+    CHECK(top == std::vector<std::string>{"header", "a_first", "list", "nis"});
+    for (const auto& [k, v] : j["nis"].items()) ni.push_back(k);
+    REQUIRE(ni.size() == 12);
+    for (int i = 0; i < 12; ++i) CHECK(ni[i] == "ni" + std::to_string(i));
+    CHECK(j["list"] == nlohmann::ordered_json::array({3, 1, 2}));
 }
