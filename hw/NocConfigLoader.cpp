@@ -38,7 +38,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyParams* fromWafer) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
-                 "local_link", "d2d", "watchdog", "rtl_routers", "faults", "injection"});
+                 "local_link", "d2d", "w2w", "watchdog", "rtl_routers", "faults", "injection"});
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
@@ -74,6 +74,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
     p.local_link = local ? loadLink(*local, p, localDefaults, false) : localDefaults;
 
     loadD2D(n, p);
+    loadW2W(n, p);
 
     p.interleave_injection = n.getEnum("injection", {"fifo", "interleave"}, "fifo") == "interleave";
     p.watchdog_cycles =
@@ -197,39 +198,61 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
         d.fec_latency = defaultFec;
         return;
     }
-    s->checkKeys({"bandwidth", "latency", "serdes_latency", "fec_threshold", "fec_latency",
-                  "energy", "ber", "clock", "sync"});
+    d = loadLinkClass(*s, p);
+}
+
+void NocConfigLoader::loadW2W(const YamlReader& n, noc::NocParams& p) {
+    const bool wafers = p.topology.wafer_x || p.topology.wafer_y;
+    const auto s = n.optionalChild("w2w");
+    if (!wafers) {
+        if (s)
+            throw n.errorAt("w2w",
+                            "a w2w: section without wafer.wafers (one wafer has no "
+                            "wafer-to-wafer links)");
+        return;
+    }
+    if (!s)
+        throw n.errorAt("w2w",
+                        "missing required key: the wafer has several wafers "
+                        "(wafer.wafers), whose links need w2w.bandwidth and w2w.latency");
+    p.w2w = loadLinkClass(*s, p);
+}
+
+noc::D2DParams NocConfigLoader::loadLinkClass(const YamlReader& s, const noc::NocParams& p) {
+    noc::D2DParams d;
+    s.checkKeys({"bandwidth", "latency", "serdes_latency", "fec_threshold", "fec_latency", "energy",
+                 "ber", "clock", "sync"});
     // The D2D clock (default: the NoC clock). Every D2D width and cycle count is in its cycles;
     // noc::Link converts a link on its own clock to NoC cycles (docs/NOC.md, "D2D clock").
-    const double clock = s->getQuantity("clock", Dim::Frequency, p.clock_hz);
-    checkClock(*s, "clock", clock);
-    d.clock_hz = s->has("clock") ? clock : 0.0;
+    const double clock = s.getQuantity("clock", Dim::Frequency, p.clock_hz);
+    checkClock(s, "clock", clock);
+    d.clock_hz = s.has("clock") ? clock : 0.0;
     // Width is ROUNDED DOWN to whole bytes per cycle: the model never exceeds the specified
     // bandwidth. Values within 1e-9 of a whole number snap to it (floating-point noise).
-    const double bandwidth = s->getQuantity("bandwidth", Dim::Bandwidth);
+    const double bandwidth = s.getQuantity("bandwidth", Dim::Bandwidth);
     double perCycle = bandwidth / clock;
     const double nearest = std::nearbyint(perCycle);
     if (std::fabs(perCycle - nearest) <= 1e-9 * std::max(1.0, nearest)) perCycle = nearest;
     if (perCycle < 1.0)
-        s->fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
-                                         "the {:g} GHz {}clock)",
-                                         clock / 1e9, clock / 1e9, s->has("clock") ? "D2D " : ""));
+        s.fail("bandwidth", fmt::format("a bandwidth of at least 1 byte per cycle ({:g} GB/s at "
+                                        "the {:g} GHz {}clock)",
+                                        clock / 1e9, clock / 1e9, s.has("clock") ? "D2D " : ""));
     if (perCycle > limits::kMaxWidthBytes)
-        s->fail("bandwidth",
-                fmt::format("a bandwidth of at most {} bytes per cycle ({:g} GB/s at "
-                            "the {:g} GHz {}clock)",
-                            limits::kMaxWidthBytes, limits::kMaxWidthBytes * clock / 1e9,
-                            clock / 1e9, s->has("clock") ? "D2D " : ""));
+        s.fail("bandwidth",
+               fmt::format("a bandwidth of at most {} bytes per cycle ({:g} GB/s at "
+                           "the {:g} GHz {}clock)",
+                           limits::kMaxWidthBytes, limits::kMaxWidthBytes * clock / 1e9,
+                           clock / 1e9, s.has("clock") ? "D2D " : ""));
     d.width_bytes = static_cast<uint32_t>(std::floor(perCycle));
-    d.latency = s->getCycles("latency", clock, 1, kMaxLatency);
-    d.serdes_latency = s->getCycles("serdes_latency", clock, 0, kMaxLatency, 0);
-    d.fec_threshold_mm = s->getQuantity("fec_threshold", Dim::Length, 50.0 * kMm) / kMm;
+    d.latency = s.getCycles("latency", clock, 1, kMaxLatency);
+    d.serdes_latency = s.getCycles("serdes_latency", clock, 0, kMaxLatency, 0);
+    d.fec_threshold_mm = s.getQuantity("fec_threshold", Dim::Length, 50.0 * kMm) / kMm;
     d.fec_latency =
-        s->getCycles("fec_latency", clock, 0, kMaxLatency, Units::toCycles("210 ns", clock));
+        s.getCycles("fec_latency", clock, 0, kMaxLatency, Units::toCycles("210 ns", clock));
     // Synchronizer stages of each crossing (NoC -> D2D and back), only used on an own clock.
-    d.sync = s->getCycles("sync", clock, 0, 64, d.sync);
-    d.energy_pj_per_bit = s->getQuantity("energy", Dim::EnergyPerBit, 0.0) * kPjPerJ;
-    d.ber = s->getDouble("ber", 0.0, 1e-3, 0.0);
+    d.sync = s.getCycles("sync", clock, 0, 64, d.sync);
+    d.energy_pj_per_bit = s.getQuantity("energy", Dim::EnergyPerBit, 0.0) * kPjPerJ;
+    d.ber = s.getDouble("ber", 0.0, 1e-3, 0.0);
     // The longest D2D link as noc::Link builds it (with FEC; on an own clock converted to NoC
     // cycles): a BER that corrupts most flits, or a flight beyond the engine's cycle limit, is
     // refused here where the section is known rather than when the network is built.
@@ -246,8 +269,9 @@ void NocConfigLoader::loadD2D(const YamlReader& n, noc::NocParams& p) {
     try {
         noc::Link(spec, p.flit_bytes, 0);
     } catch (const std::invalid_argument& e) {
-        throw s->errorHere(e.what());
+        throw s.errorHere(e.what());
     }
+    return d;
 }
 
 }  // namespace wsc::hw

@@ -20,6 +20,11 @@ class NocConfigLoader {
     static noc::LinkParams loadLink(const YamlReader& link, const noc::NocParams& p,
                                     const noc::LinkParams& defaults, bool required);
     static void loadD2D(const YamlReader& nocNode, noc::NocParams& p);
+    // w2w: the links between wafers (required with wafer.wafers, refused without).
+    static void loadW2W(const YamlReader& nocNode, noc::NocParams& p);
+    // One D2D link class section (d2d:, w2w:): bandwidth, latency, serdes, FEC, energy, BER,
+    // clock; checked as noc::Link builds it.
+    static noc::D2DParams loadLinkClass(const YamlReader& section, const noc::NocParams& p);
 };
 
 }  // namespace wsc::hw

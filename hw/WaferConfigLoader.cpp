@@ -12,14 +12,28 @@ constexpr uint32_t kMaxMeshSide = 65535;  // noc::Topology stores coordinates in
 }  // namespace
 
 noc::TopologyParams WaferConfigLoader::load(const YamlReader& w, WaferParams& wafer) {
-    w.checkKeys(
-        {"dies", "cores_per_die", "die_pitch", "core_pitch", "die_size", "wrap", "local_ports"});
+    w.checkKeys({"dies", "cores_per_die", "die_pitch", "core_pitch", "die_size", "wrap",
+                 "local_ports", "wafers"});
     wafer = WaferParams{};
     wafer.present = true;
     const YamlReader dies = w.child("dies");
     dies.checkKeys({"x", "y"});
     wafer.dies_x = dies.getUInt("x", 1, kMaxMeshSide);
     wafer.dies_y = dies.getUInt("y", 1, kMaxMeshSide);
+    // Several wafers: `dies` is one wafer's array; the system joins wafers_x x wafers_y of them
+    // edge to edge, and the links between them are noc.w2w links.
+    if (const auto ws = w.optionalChild("wafers")) {
+        ws->checkKeys({"x", "y"});
+        wafer.wafers_x = ws->getUInt("x", 1, kMaxMeshSide, 1);
+        wafer.wafers_y = ws->getUInt("y", 1, kMaxMeshSide, 1);
+        if (uint64_t{wafer.dies_x} * wafer.wafers_x > kMaxMeshSide ||
+            uint64_t{wafer.dies_y} * wafer.wafers_y > kMaxMeshSide)
+            throw w.errorAt("wafers", fmt::format("expected at most {} dies along a side of the "
+                                                  "system",
+                                                  kMaxMeshSide));
+        wafer.dies_x *= wafer.wafers_x;
+        wafer.dies_y *= wafer.wafers_y;
+    }
     if (const auto c = w.optionalChild("cores_per_die")) {
         c->checkKeys({"x", "y"});
         wafer.cores_x = c->getUInt("x", 1, kMaxMeshSide);
@@ -39,12 +53,16 @@ noc::TopologyParams WaferConfigLoader::load(const YamlReader& w, WaferParams& wa
     t.y = side(wafer.dies_y, wafer.cores_y, "y");
     t.die_x = wafer.cores_x;
     t.die_y = wafer.cores_y;
+    if (wafer.wafers_x > 1) t.wafer_x = t.x / wafer.wafers_x;
+    if (wafer.wafers_y > 1) t.wafer_y = t.y / wafer.wafers_y;
     t.local_ports = w.getUInt("local_ports", 1, 4, 1);
     if (uint64_t{t.x} * t.y * t.local_ports > YamlReader::kMaxU32)
         throw w.errorAt("dies",
                         "expected a wafer with at most 2^32-1 network ports "
                         "(cores x local_ports)");
     t.wrap = w.getBool("wrap", false);
+    if (t.wrap && (wafer.wafers_x > 1 || wafer.wafers_y > 1))
+        w.fail("wrap", "false with several wafers (a wrap link would join two wafers' far edges)");
 
     wafer.die_pitch_mm = w.getQuantity("die_pitch", Dim::Length, 26.0 * kMm) / kMm;
     if (!(wafer.die_pitch_mm > 0.0)) w.fail("die_pitch", "a length > 0");

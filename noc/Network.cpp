@@ -13,21 +13,25 @@
 namespace wsc::noc {
 
 namespace {
-// The spec of a D2D link of the given length (FEC when longer than the threshold).
-Link::Spec d2dSpec(const NocParams& p, double length_mm) {
+// The spec of a D2D link of the given length (FEC when longer than the threshold), with the
+// parameters of its class: d2d, or w2w for a link between two wafers.
+Link::Spec d2dSpec(const D2DParams& d, double noc_clock_hz, double length_mm) {
     Link::Spec s;
     s.kind = Link::Kind::D2D;
     s.length_mm = length_mm;
-    s.latency = p.d2d.latency;
-    s.serdes = p.d2d.serdes_latency;
-    s.fec = length_mm > p.d2d.fec_threshold_mm ? p.d2d.fec_latency : 0;
-    s.width_bytes = p.d2d.width_bytes;
-    s.energy_pj_per_bit = p.d2d.energy_pj_per_bit;
-    s.ber = p.d2d.ber;
-    s.clock_hz = p.d2d.clock_hz;
-    s.noc_clock_hz = p.clock_hz;
-    s.sync = p.d2d.sync;
+    s.latency = d.latency;
+    s.serdes = d.serdes_latency;
+    s.fec = length_mm > d.fec_threshold_mm ? d.fec_latency : 0;
+    s.width_bytes = d.width_bytes;
+    s.energy_pj_per_bit = d.energy_pj_per_bit;
+    s.ber = d.ber;
+    s.clock_hz = d.clock_hz;
+    s.noc_clock_hz = noc_clock_hz;
+    s.sync = d.sync;
     return s;
+}
+Link::Spec d2dSpec(const NocParams& p, double length_mm) {
+    return d2dSpec(p.d2d, p.clock_hz, length_mm);
 }
 
 // The longest delay events usually have: three round trips of the slowest link kind (64-bit
@@ -39,17 +43,23 @@ uint64_t wheelHorizon(const NocParams& p) {
         uint64_t{p.link.latency} + ser(p.link.width_bytes) + p.link.credit_latency;
     const uint64_t local = uint64_t{p.local_link.latency} + ser(p.local_link.width_bytes) +
                            p.local_link.credit_latency;
-    uint64_t d2d = 3 * (uint64_t{p.d2d.latency} + p.d2d.serdes_latency + p.d2d.fec_latency +
-                        ser(p.d2d.width_bytes));
-    const Link::Spec withFec = d2dSpec(p, p.d2d.fec_threshold_mm + 1);
-    if (withFec.ownClock() && p.d2d.width_bytes && p.d2d.latency) {
-        // A D2D link on its own clock: its NoC-cycle flight and credit (with FEC, the longest).
-        Link::Spec s = withFec;
-        s.ber = 0;
-        const Link longest(s, p.flit_bytes, 0);
-        d2d = std::max<uint64_t>(d2d, 3 * (uint64_t{longest.flight()} + longest.creditLatency() +
+    // A D2D link class (d2d, or w2w between wafers): three of its round trips; on its own clock
+    // its NoC-cycle flight and credit (with FEC, the longest).
+    auto cls = [&](const D2DParams& d) {
+        uint64_t t =
+            3 * (uint64_t{d.latency} + d.serdes_latency + d.fec_latency + ser(d.width_bytes));
+        const Link::Spec withFec = d2dSpec(d, p.clock_hz, d.fec_threshold_mm + 1);
+        if (withFec.ownClock() && d.width_bytes && d.latency) {
+            Link::Spec s = withFec;
+            s.ber = 0;
+            const Link longest(s, p.flit_bytes, 0);
+            t = std::max<uint64_t>(t, 3 * (uint64_t{longest.flight()} + longest.creditLatency() +
                                            longest.serialization()));
-    }
+        }
+        return t;
+    };
+    uint64_t d2d = cls(p.d2d);
+    if (p.topology.wafer_x || p.topology.wafer_y) d2d = std::max(d2d, cls(p.w2w));
     return std::max({onDie, local, d2d}) + 4;
 }
 }  // namespace
@@ -69,6 +79,10 @@ Network::Network(const NocParams& p, uint64_t seed)
         throw std::invalid_argument("link and credit latencies must be >= 1 cycle");
     if (p.link.width_bytes == 0 || p.local_link.width_bytes == 0 || p.d2d.width_bytes == 0)
         throw std::invalid_argument("link widths must be >= 1 byte per cycle");
+    if ((p.topology.wafer_x || p.topology.wafer_y) &&
+        (p.w2w.latency == 0 || p.w2w.width_bytes == 0))
+        throw std::invalid_argument(
+            "wafer-to-wafer links need a latency >= 1 cycle and a width >= 1 byte per cycle");
     if (p.topology.wrap && p.router.vcs < 2)
         throw ParamError("noc.router.vcs", "a torus needs at least 2 VCs (dateline classes)");
     if (faults_.any()) {
@@ -136,7 +150,9 @@ void Network::build() {
             if (n == Topology::kNone || faults_.linkDead(r, port)) continue;
             Link::Spec s;
             s.length_mm = topo_.linkLengthMm(r, port);
-            if (topo_.isD2D(r, port)) {
+            if (topo_.isW2W(r, port)) {
+                s = d2dSpec(p_.w2w, p_.clock_hz, s.length_mm);
+            } else if (topo_.isD2D(r, port)) {
                 s = d2dSpec(p_, s.length_mm);
             } else {
                 s.kind = Link::Kind::OnDie;

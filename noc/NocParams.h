@@ -43,6 +43,10 @@ struct TopologyParams {
     double core_pitch_mm = 1.0;     // distance between neighbouring routers on a die
     double die_pitch_mm = 26.0;     // distance between neighbouring dies' origins
     bool wrap = false;              // torus: add wrap-around links (always D2D links)
+    // Several wafers joined edge to edge (a multi-wafer system): routers per wafer along x and
+    // y, 0 = the whole mesh is one wafer. A link between two wafers is a wafer-to-wafer link
+    // (NocParams::w2w).
+    uint32_t wafer_x = 0, wafer_y = 0;
 };
 
 struct RouterParams {
@@ -87,6 +91,9 @@ struct NocParams {
     LinkParams link;        // router <-> router on a die
     LinkParams local_link;  // NI <-> router
     D2DParams d2d;
+    // Links between wafers (TopologyParams::wafer_x / wafer_y): their own bandwidth, latency and
+    // energy, D2D links in every other respect (MoEntwine: 9 TB/s per wafer border).
+    D2DParams w2w;
     uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
     // How an NI picks its next packet: in arrival order (false), or the oldest packet bound for a
     // destination other than the previous packet's (true: a node sending to several neighbours

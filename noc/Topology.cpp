@@ -76,6 +76,14 @@ bool Topology::isD2D(uint32_t r, uint8_t port) const {
     return isWrap(r, port) || dieOf(n) != dieOf(r);
 }
 
+bool Topology::isW2W(uint32_t r, uint8_t port) const {
+    if (!p_.wafer_x && !p_.wafer_y) return false;
+    const uint32_t n = neighbor(r, port);
+    if (n == kNone) return false;
+    return (p_.wafer_x && x(r) / p_.wafer_x != x(n) / p_.wafer_x) ||
+           (p_.wafer_y && y(r) / p_.wafer_y != y(n) / p_.wafer_y);
+}
+
 double Topology::posMm(uint32_t i, uint32_t per_die) const {
     return (i / per_die) * p_.die_pitch_mm + (i % per_die) * p_.core_pitch_mm;
 }

@@ -43,6 +43,8 @@ class Topology {
     bool isWrap(uint32_t r, uint8_t port) const;
     // A link is a D2D link when it joins two dies or wraps around the mesh.
     bool isD2D(uint32_t r, uint8_t port) const;
+    // The link leaves its wafer (a D2D link between two wafers of a multi-wafer system).
+    bool isW2W(uint32_t r, uint8_t port) const;
     double linkLengthMm(uint32_t r, uint8_t port) const;
     uint32_t dieOf(uint32_t r) const;
     uint32_t dieWidth() const { return die_x_; }  // routers per die along x

@@ -24,10 +24,15 @@ std::string TrafficTestbench::describe(const noc::NocParams& np) {
     static const char* algos[] = {"xy", "yx", "table"};
     std::string routing =
         np.faults.any() ? "up*/down* (faults)" : algos[static_cast<int>(np.routing)];
-    return fmt::format(
+    std::string out = fmt::format(
         "{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
         t.x, t.y, t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits,
         np.router.pipeline, np.flit_bytes, np.link.latency, np.link.width_bytes);
+    if (t.wafer_x || t.wafer_y)
+        out += fmt::format(", {} x {} wafers joined by w2w links {} cyc x {} B/cyc",
+                           t.wafer_x ? t.x / t.wafer_x : 1, t.wafer_y ? t.y / t.wafer_y : 1,
+                           np.w2w.latency, np.w2w.width_bytes);
+    return out;
 }
 
 TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::TrafficParams& tp,

@@ -9,6 +9,7 @@
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
 #include "hw/NocConfigLoader.h"
+#include "noc/Network.h"
 
 using wsc::hw::ConfigError;
 using wsc::hw::HardwareLoader;
@@ -376,4 +377,53 @@ TEST_CASE("noc injection: fifo by default, interleave on request, anything else 
     CHECK_THAT(errorOf(insertAfter(1, "  injection: round")),
                Catch::Contains("bad.yaml:2:") && Catch::Contains("noc.injection") &&
                    Catch::Contains("interleave"));
+}
+
+TEST_CASE("several wafers: links between them take the w2w section, the others d2d",
+          "[hw][noc-config]") {
+    // Two wafers of 2 x 2 dies side by side (die level): 4 x 2 routers; the links between x = 1
+    // and x = 2 cross the wafer border.
+    const std::string yaml =
+        "wafer:\n"
+        "  dies: {x: 2, y: 2}\n"
+        "  wafers: {x: 2, y: 1}\n"
+        "  die_pitch: 30 mm\n"
+        "noc:\n"
+        "  clock: 1 GHz\n"
+        "  flit_size: 16 B\n"
+        "  link: {latency: 1 cycle, width: 16 B}\n"
+        "  d2d: {bandwidth: 16 GB/s, latency: 20 ns}\n"
+        "  w2w: {bandwidth: 8 GB/s, latency: 50 ns, energy: 2 pJ/bit}\n";
+    const auto hw = HardwareLoader::loadString(yaml, "two_wafers.yaml");
+    CHECK(hw.wafer.dies_x == 4);
+    CHECK(hw.wafer.wafers_x == 2);
+    CHECK(hw.noc.topology.wafer_x == 2);
+    CHECK(hw.noc.w2w.latency == 50);
+    CHECK(hw.noc.w2w.width_bytes == 8);
+    noc::Network net(hw.noc);
+    uint32_t w2w = 0, d2d = 0;
+    for (const auto& l : net.links()) {
+        if (l.kind() != noc::Link::Kind::D2D) continue;
+        const uint32_t xs = net.topology().x(l.src), xd = net.topology().x(l.dst);
+        const bool crosses = (xs < 2) != (xd < 2);
+        CHECK(l.spec().latency == (crosses ? 50u : 20u));
+        CHECK(l.spec().width_bytes == (crosses ? 8u : 16u));
+        (crosses ? w2w : d2d)++;
+    }
+    CHECK(w2w == 2 * 2);          // 2 rows, both directions
+    CHECK(d2d == 2 * 4 + 2 * 4);  // per wafer: 2 horizontal + 2 vertical links, both directions
+    // The w2w section is required with several wafers and refused with one.
+    auto err = [](const std::string& text) {
+        try {
+            HardwareLoader::loadString(text, "w.yaml");
+        } catch (const ConfigError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    std::string no_w2w = yaml.substr(0, yaml.find("  w2w:"));
+    CHECK_THAT(err(no_w2w), Catch::Contains("w2w") && Catch::Contains("wafer.wafers"));
+    std::string one = yaml;
+    one.replace(one.find("  wafers: {x: 2, y: 1}\n"), 23, "");
+    CHECK_THAT(err(one), Catch::Contains("w2w") && Catch::Contains("without wafer.wafers"));
 }
