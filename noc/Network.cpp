@@ -606,7 +606,9 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
         throw std::logic_error(
             fmt::format("integrity: packet slot {} delivered after completion", slot));
     if (pk.deliveries_expected == 1) {
-        if (pk.route == kNoRoute || pk.route < topo_.nodes()) {
+        // Unicast: dimension order, a destination-table route, or a pair route (a unicast too).
+        if (pk.route == kNoRoute || pk.route < topo_.nodes() ||
+            pairRoute(pk.src, pk.dst) == pk.route) {
             if (node != pk.dst)
                 throw std::logic_error(fmt::format(
                     "integrity: packet {} for node {} delivered to node {}", pk.id, pk.dst, node));

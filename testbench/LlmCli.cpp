@@ -47,13 +47,13 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
     c->add_option("--tcme-moves", o.tcme_moves,
                   "what placement tcme may change (comma list): reorder (chain orders, which "
                   "rings go innermost; always on) and reroute (source-destination pairs onto "
-                  "their Y-first paths, installed as route-table entries)")
-        ->capture_default_str();
+                  "their Y-first paths, installed as route-table entries); default "
+                  "reorder,reroute");
     c->add_option("--tcme-cost", o.tcme_cost,
                   "how placement tcme weighs a link: flows (flows per round and link, every "
                   "group's rounds at once, TEMP's picture) or bytes (bytes per link over a "
-                  "layer, each flow weighted by what its collective moves)")
-        ->capture_default_str();
+                  "layer, each flow weighted by what its collective moves; beside tp or sp); "
+                  "default flows");
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -302,7 +302,8 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     }
     bool reorder = false;
     base.tcme_reroute = false;
-    for (const auto& m : CliArgs::parseStrings(o.tcme_moves, "--tcme-moves"))
+    for (const auto& m : CliArgs::parseStrings(
+             o.tcme_moves.empty() ? "reorder,reroute" : o.tcme_moves, "--tcme-moves"))
         if (m == "reorder")
             reorder = true;
         else if (m == "reroute")
@@ -321,12 +322,12 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             "reorder or reorder,reroute");
     const bool tcme =
         base.placement == "tcme" || o.compare_mappings.find("tcme") != std::string::npos;
-    if (o.tcme_moves != "reorder,reroute" && !tcme)
+    if (!o.tcme_moves.empty() && !tcme)
         throw std::invalid_argument("--tcme-moves needs --mapping tcme (or --placement tcme)");
-    if (o.tcme_cost != "flows" && o.tcme_cost != "bytes")
+    if (!o.tcme_cost.empty() && o.tcme_cost != "flows" && o.tcme_cost != "bytes")
         throw std::invalid_argument(
             fmt::format("--tcme-cost '{}': expected flows or bytes", o.tcme_cost));
-    if (o.tcme_cost != "flows" && !tcme)
+    if (!o.tcme_cost.empty() && !tcme)
         throw std::invalid_argument("--tcme-cost needs --mapping tcme (or --placement tcme)");
     base.tcme_bytes = o.tcme_cost == "bytes";
     base.dtype = parseDType(o.dtype);

@@ -36,9 +36,10 @@ class LlmCli {
         std::string gating, gating_seed, zipf_s, hot_experts, hot_probability, drift, trace,
             iteration, balancer, expert_slots;
         bool no_migration = false;
-        bool overlap = false;                        // infer: overlapped micro-batches
-        std::string tcme_moves = "reorder,reroute";  // placement tcme: what TCME may change
-        std::string tcme_cost = "flows";             // placement tcme: flows or bytes
+        bool overlap = false;  // infer: overlapped micro-batches
+        // Placement tcme: what TCME may change and how it weighs links, as typed ("": not given,
+        // reorder,reroute and flows).
+        std::string tcme_moves, tcme_cost;
     };
     static CLI::App* add(CLI::App& app, Options& o);
     static CLI::App* addBench(CLI::App* bench, Options& o);

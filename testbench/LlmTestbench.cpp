@@ -362,7 +362,25 @@ LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const Ll
         // memory plan is placed on the Eq. 2 search without pairs meanwhile.
         pl = std::make_unique<firmware::watos::WatosPlacement>(
             std::vector<firmware::watos::MemPair>{});
-    else
+    else if (spec.placement == "tcme") {
+        // TCME places with the run's cost (flows or bytes) and reroutes within the route limit;
+        // the report and the pair routes go with the placement they describe.
+        using firmware::placement::TcmePlacement;
+        if (spec.tcme_bytes && spec.plan.tp * spec.plan.sp == 1)
+            throw std::invalid_argument(fmt::format(
+                "--tcme-cost bytes: plan {} has only TATP groups, whose flows all carry the same "
+                "block and are judged by flows per round; bytes weigh TATP against TP or SP rings "
+                "(tp or sp > 1)",
+                spec.plan.str()));
+        p.tcme_xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
+        const TcmePlacement::Weights w =
+            TcmePlacement::bytesPerFlow(spec.model, spec.plan, spec.batch * spec.seq,
+                                        firmware::dtypeBytes(spec.dtype), spec.train);
+        p.rank_die = TcmePlacement::placeWithReport(
+            grid, p.dies, p.tcme, spec.tcme_reroute && p.tcme_xy ? hwc.noc.route_limit : 0,
+            spec.tcme_bytes ? &w : nullptr);
+        return p;
+    } else
         pl = firmware::placement::Placement::byName(spec.placement);
     p.rank_die = pl->place(grid, p.dies);
     return p;
@@ -631,24 +649,18 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.placement = pl->name();
     res.rank_die = placed.rank_die;
     if (res.placement == "tcme") {
-        firmware::placement::TcmePlacement::Report rep;
-        // Pair reroutes assume the mesh's X-first paths for every other flow: XY routing on an
-        // intact network.
-        const bool xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
-        using firmware::placement::TcmePlacement;
-        const TcmePlacement::Weights w =
-            TcmePlacement::bytesPerFlow(spec.model, spec.plan, spec.batch * spec.seq,
-                                        firmware::dtypeBytes(spec.dtype), spec.train);
-        TcmePlacement::placeWithReport(firmware::plan::RankGrid(spec.plan), dies, rep,
-                                       spec.tcme_reroute && xy ? hwc.noc.route_limit : 0,
-                                       spec.tcme_bytes ? &w : nullptr);
+        const firmware::placement::TcmePlacement::Report& rep = placed.tcme;
+        const bool xy = placed.tcme_xy;
         res.pair_routes = rep.routes;
+        auto count = [](uint64_t n, const char* one, const char* many) {
+            return fmt::format("{} {}", n, n == 1 ? one : many);
+        };
         // A load as the cost counts it: flows per (round, link), or bytes per link.
         auto load = [&](const firmware::temp::TrafficMap::Load& l) {
-            return rep.bytes ? fmt::format("{:.1f} MB ({} such links, mean {:.1f} MB)",
-                                           double(l.max) / 1e6, l.at_max, l.mean / 1e6)
-                             : fmt::format("{} flows ({} such pairs, mean {:.2f})", l.max, l.at_max,
-                                           l.mean);
+            return rep.bytes ? fmt::format("{:.1f} MB ({}, mean {:.1f} MB)", double(l.max) / 1e6,
+                                           count(l.at_max, "such link", "such links"), l.mean / 1e6)
+                             : fmt::format("{} ({}, mean {:.2f})", count(l.max, "flow", "flows"),
+                                           count(l.at_max, "such pair", "such pairs"), l.mean);
         };
         const char* busiest = rep.bytes ? "busiest link" : "busiest (round, link)";
         if (rep.mixed && !rep.tatp_tried)
@@ -674,16 +686,17 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             res.mapping += "; no pair reroute lowers the busiest link";
         else
             res.mapping += fmt::format(
-                "; {} pairs rerouted Y first (route entries {} at most per router of {}): {} "
-                "{} -> {}",
-                rep.routes.size(),
-                [&] {
-                    uint32_t m = 0;
-                    std::map<uint32_t, uint32_t> n;
-                    for (const auto& r : rep.routes)
-                        for (uint32_t d : r.path) m = std::max(m, ++n[d]);
-                    return m;
-                }(),
+                "; {} rerouted Y first (at most {} per router, limit {}): {} {} -> {}",
+                count(rep.routes.size(), "pair", "pairs"),
+                count(
+                    [&] {
+                        uint32_t m = 0;
+                        std::map<uint32_t, uint32_t> n;
+                        for (const auto& r : rep.routes)
+                            for (uint32_t d : r.path) m = std::max(m, ++n[d]);
+                        return m;
+                    }(),
+                    "route entry", "route entries"),
                 hwc.noc.route_limit, busiest, load(rep.route_before), load(rep.route_after));
     }
     if (res.placement == "er" || res.placement == "moe-baseline") {
@@ -869,7 +882,7 @@ void LlmTestbench::printReport(std::ostream& os, const LlmResult& r) {
                s.train ? "" : fmt::format(", generate {}", s.generate),
                firmware::dtypeName(s.dtype), s.plan.microBatches());
     if (!r.mapping.empty()) fmt::print(os, "  {}\n", r.mapping);
-    if (!r.pair_routes.empty()) {
+    if (!r.pair_routes.empty() && !r.runs.empty()) {
         uint64_t flits = 0, all = 0;
         for (const auto& run : r.runs) flits += run.pair_route_flits, all += run.flits;
         fmt::print(os, "  pair routes carried {} of the {} flits the simulated runs sent\n", flits,

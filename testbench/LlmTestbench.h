@@ -19,6 +19,7 @@
 #include "firmware/llm/RoutingSource.h"
 #include "firmware/llm/StepBuilder.h"
 #include "firmware/model/ModelConfig.h"
+#include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/ParallelPlan.h"
 #include "firmware/temp/TrafficMap.h"
 #include "firmware/watos/OffloadPlanner.h"
@@ -165,10 +166,14 @@ class LlmTestbench {
     static void printCompareRow(std::ostream& os, const LlmResult& r);
     static void toJson(const LlmResult& r, nlohmann::json& out);
 
-  private:
+    // The placement a run of `spec` uses (and, for tcme, TCME's report and pair routes).
     struct Placed {
         firmware::placement::DieArray dies;
         std::vector<uint32_t> rank_die;
+        // Placement tcme: what TCME saw and did (its pair routes too), and whether reroutes
+        // were allowed (XY routing on an intact network).
+        firmware::placement::TcmePlacement::Report tcme;
+        bool tcme_xy = false;
     };
     static Placed place(const hw::HardwareConfig& hw, const LlmSpec& spec);
 };

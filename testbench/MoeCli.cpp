@@ -272,8 +272,8 @@ int MoeCli::run(CLI::App* moe, const Options& o, std::ostream& os) {
         const auto cut = firmware::temp::TrafficMap(arr, rings, Cost::Flows).load();
         const auto saf = firmware::temp::TrafficMap(arr, rings, Cost::StoreForward).load();
         fmt::print(os,
-                   "ring stage {} ({}): longest ring hop {}; rings stepping together put at most "
-                   "{} flows on a link cut-through, {} store-and-forward\n",
+                   "ring stage {} ({}): longest ring hop {}; rings stepping together share a link "
+                   "at most {} at a time cut-through, {} store-and-forward\n",
                    s, mp.stages()[s].name, a.maxRingHop(s), cut.max, saf.max);
     }
     return 0;

@@ -41,6 +41,11 @@ std::unique_ptr<Placement> Placement::byName(const std::string& name) {
          {plan::Dim::TP, plan::Dim::TATP, plan::Dim::SP, plan::Dim::FSDP, plan::Dim::DP})
         if (name == std::string("ring-") + plan::dimName(d))
             return std::make_unique<RingPlacement>(d);
+    if (name.rfind("ring-", 0) == 0)
+        throw std::invalid_argument(fmt::format(
+            "placement '{}': rings are laid along tp, tatp, sp, fsdp or dp (ring-tp, ring-tatp, "
+            "ring-sp, ring-fsdp, ring-dp); pipeline stages and experts have no ring",
+            name));
     if (name == "tcme") return std::make_unique<TcmePlacement>();
     if (name == "moe-baseline") return std::make_unique<MoePlacement>(moe::MappingKind::Baseline);
     if (name == "er") return std::make_unique<MoePlacement>(moe::MappingKind::Entwined);

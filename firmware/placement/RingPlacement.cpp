@@ -58,7 +58,14 @@ std::vector<std::vector<uint32_t>> RingPlacement::groups(uint32_t n, const DieAr
 
 std::vector<uint32_t> RingPlacement::place(const plan::RankGrid& g, const DieArray& a) const {
     using plan::Dim;
-    if (along_) return placeAlong(g, a, *along_);
+    if (along_) {
+        // Asked for by name: a dimension the plan does not split has no rings to lay.
+        if (g.size(*along_) < 2)
+            throw std::invalid_argument(
+                fmt::format("placement {}: the plan has {} = 1, so there are no {} rings to lay",
+                            name(), plan::dimName(*along_), plan::dimName(*along_)));
+        return placeAlong(g, a, *along_);
+    }
     for (Dim d : {Dim::TP, Dim::TATP, Dim::SP, Dim::FSDP, Dim::DP})
         if (g.size(d) > 1) return placeAlong(g, a, d);
     return SnakePlacement().place(g, a);

@@ -100,21 +100,36 @@ std::vector<uint32_t> TrafficMap::path(const Flow& f) const {
     return p;
 }
 
+uint32_t TrafficMap::slotsPerRound(const std::vector<Flow>& fl) const {
+    uint32_t longest = 1;  // hops of the longest path (StoreForward's slots per round)
+    if (cost_ == Cost::StoreForward)
+        for (const Flow& f : fl) longest = std::max(longest, uint32_t(path(f).size() - 1));
+    return longest;
+}
+
+uint32_t TrafficMap::slot(const Flow& f, uint32_t hop, uint32_t per_round) const {
+    switch (cost_) {
+        case Cost::Bytes:
+            return 0;
+        case Cost::StoreForward:
+            return f.round * per_round + hop;
+        case Cost::Flows:
+            break;
+    }
+    return f.round;
+}
+
 std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> TrafficMap::linkLoads() const {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> l;
     const bool bytes = cost_ == Cost::Bytes;
     const std::vector<Flow> fl = flows();
-    uint32_t longest = 1;  // hops of the longest path (StoreForward's slots per round)
-    if (cost_ == Cost::StoreForward)
-        for (const Flow& f : fl) longest = std::max(longest, uint32_t(path(f).size() - 1));
+    const uint32_t longest = slotsPerRound(fl);
     // A multicast tree's flows share their X-first paths' common links: each link once per tree.
     std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> tree_links;
     for (const Flow& f : fl) {
         const auto p = path(f);
         for (size_t i = 0; i + 1 < p.size(); ++i) {
-            const uint32_t when = bytes                         ? 0
-                                  : cost_ == Cost::StoreForward ? f.round * longest + uint32_t(i)
-                                                                : f.round;
+            const uint32_t when = slot(f, uint32_t(i), longest);
             if (!f.merged || tree_links.insert({f.group, f.round, f.src, p[i], p[i + 1]}).second)
                 l[{when, p[i], p[i + 1]}] += bytes ? groups_[f.group].bytes : 1;
         }
@@ -177,12 +192,14 @@ std::vector<TrafficMap::Move> TrafficMap::optimize(uint32_t max_iter, Moves move
         // The most congested (round, link) pairs and the flows on them (all of them: a move
         // that relieves one pair may be blocked for another).
         const auto l = linkLoads();
+        const std::vector<Flow> fl = flows();
+        const uint32_t per_round = slotsPerRound(fl);
         std::vector<Flow> on;
-        for (const Flow& f : flows()) {
+        for (const Flow& f : fl) {
             const auto p = path(f);
             bool hot = false;
             for (size_t i = 0; i + 1 < p.size() && !hot; ++i) {
-                auto it = l.find({f.round, p[i], p[i + 1]});
+                auto it = l.find({slot(f, uint32_t(i), per_round), p[i], p[i + 1]});
                 hot = it != l.end() && it->second == now.max;
             }
             if (hot) on.push_back(f);

@@ -119,6 +119,10 @@ class TrafficMap {
 
   private:
     std::vector<std::vector<uint32_t>> orderCandidates(const std::vector<uint32_t>& order) const;
+    // When hop `hop` of flow f loads its link, as the cost counts time (linkLoads' first key):
+    // the round, 0 (bytes), or the store-and-forward slot; per_round = slotsPerRound(flows).
+    uint32_t slot(const Flow& f, uint32_t hop, uint32_t per_round) const;
+    uint32_t slotsPerRound(const std::vector<Flow>& fl) const;
 
     placement::DieArray a_;
     std::vector<Group> groups_;

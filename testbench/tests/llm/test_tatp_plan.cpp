@@ -17,7 +17,9 @@
 #include "firmware/placement/RingPlacement.h"
 #include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
+#include "hw/HardwareLoader.h"
 #include "hw/ModelConfigLoader.h"
+#include "testbench/LlmTestbench.h"
 #include "testbench/tests/llm/TestDies.h"
 
 using namespace wsc;
@@ -412,4 +414,34 @@ TEST_CASE("TCME weighs TATP, TP and K/V rings by the bytes a layer moves on each
     CHECK(rep.tatp_inner);
     CHECK(die == placement::RingPlacement::placeAlong(RankGrid(p), {4, 8}, Dim::TATP));
     CHECK(rep.before.max > rep.after.max);
+}
+
+TEST_CASE("a tcme run simulates the placement its report kept, by flows or by bytes",
+          "[llm][tatp][tcme]") {
+    // tp=4 x tatp=4 on 4 x 4: flows keep TATP innermost, bytes keep TP innermost (the two costs
+    // disagree here), and the run's rank -> die map is the one the report names either way.
+    const auto hwc = hw::HardwareLoader::loadFile(src("configs/moentwine_4x4_b200.yaml"));
+    tb::LlmSpec spec;
+    spec.model =
+        hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/small-dense.json"));
+    spec.plan = ParallelPlan::parse("tp=4,tatp=4");
+    spec.batch = 64, spec.seq = 128;
+    spec.placement = "tcme";
+    const RankGrid g(spec.plan);
+    const placement::DieArray a{4, 4};
+    const auto tatp_inner = placement::RingPlacement::placeAlong(g, a, Dim::TATP);
+    const auto tp_inner = placement::RingPlacement::placeAlong(g, a, Dim::TP);
+    REQUIRE(tatp_inner != tp_inner);
+    const auto flows = tb::LlmTestbench::place(hwc, spec);
+    CHECK_FALSE(flows.tcme.bytes);
+    CHECK(flows.tcme.tatp_inner);
+    CHECK(flows.rank_die == tatp_inner);
+    spec.tcme_bytes = true;
+    const auto bytes = tb::LlmTestbench::place(hwc, spec);
+    CHECK(bytes.tcme.bytes);
+    CHECK_FALSE(bytes.tcme.tatp_inner);
+    CHECK(bytes.rank_die == tp_inner);
+    // Bytes on a TATP-only plan is refused (every flow carries the same block).
+    spec.plan = ParallelPlan::parse("tatp=16");
+    CHECK_THROWS_WITH(tb::LlmTestbench::place(hwc, spec), Contains("only TATP groups"));
 }
