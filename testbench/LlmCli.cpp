@@ -43,7 +43,8 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "a paper's placement: TEMP's smap (sequential: row-major) or tcme (ring "
                   "blocks, TATP chains ordered by TCME's traffic optimizer); MoEntwine's "
                   "baseline (a block per TP group) or er (ER-Mapping: entwined TP groups, "
-                  "compact full token domains); replaces --placement");
+                  "compact full token domains) or her (hierarchical ER on a multi-wafer config: "
+                  "every wafer one FTD); replaces --placement");
     c->add_option("--tcme-moves", o.tcme_moves,
                   "what placement tcme may change (comma list): reorder (chain orders, which "
                   "rings go innermost; always on) and reroute (source-destination pairs onto "
@@ -274,8 +275,9 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
         if (m == "tcme") return "tcme";
         if (m == "baseline") return "moe-baseline";
         if (m == "er") return "er";
+        if (m == "her") return "her";
         throw std::invalid_argument(fmt::format(
-            "{}: expected smap, tcme (TEMP), baseline or er (MoEntwine), got '{}'", flag, m));
+            "{}: expected smap, tcme (TEMP), baseline, er or her (MoEntwine), got '{}'", flag, m));
     };
     if (!o.mapping.empty()) {
         if (o.placement != "ring")

@@ -337,6 +337,36 @@ double LlmResult::mfu() const {
     return p.model_flops / (double(dies) * double(peak_flops_per_cycle) * p.cycles);
 }
 
+namespace {
+
+// Hierarchical ER's wafers: the system's wafers side by side along x.
+uint32_t herWafers(const hw::HardwareConfig& hwc) {
+    if (hwc.wafer.wafers_y != 1 || hwc.wafer.wafers_x < 2)
+        throw std::invalid_argument(fmt::format(
+            "placement her: hierarchical ER needs wafers side by side along x (wafer.wafers: "
+            "{{x: 2 or more, y: 1}}); the hardware has {} x {}",
+            hwc.wafer.wafers_x, hwc.wafer.wafers_y));
+    return hwc.wafer.wafers_x;
+}
+
+// The placement policy a spec names (tcme aside, which LlmTestbench::place runs with its cost).
+std::unique_ptr<firmware::placement::Placement> placementOf(const hw::HardwareConfig& hwc,
+                                                            const LlmSpec& spec) {
+    if (spec.placement == "list")
+        return std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list);
+    // WATOS Eq. 2 needs the memory plan's pairs (run() places again once it has them); the
+    // memory plan is placed on the Eq. 2 search without pairs meanwhile.
+    if (spec.placement == "watos")
+        return std::make_unique<firmware::watos::WatosPlacement>(
+            std::vector<firmware::watos::MemPair>{});
+    if (spec.placement == "her")
+        return std::make_unique<firmware::placement::MoePlacement>(
+            firmware::moe::MappingKind::Hierarchical, herWafers(hwc));
+    return firmware::placement::Placement::byName(spec.placement);
+}
+
+}  // namespace
+
 LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
     const noc::Topology topo(hwc.noc.topology);
     if (topo.dieWidth() != 1 || topo.dieHeight() != 1 || topo.localPorts() != 1)
@@ -354,35 +384,25 @@ LlmTestbench::Placed LlmTestbench::place(const hw::HardwareConfig& hwc, const Ll
             fmt::format("plan {} does not fit the wafer: it has {} dies ({} x {})",
                         spec.plan.arithmetic(), p.dies.dies(), p.dies.x, p.dies.y));
     const firmware::plan::RankGrid grid(spec.plan);
-    std::unique_ptr<firmware::placement::Placement> pl;
-    if (spec.placement == "list")
-        pl = std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list);
-    else if (spec.placement == "watos")
-        // WATOS Eq. 2 needs the memory plan's pairs (run() places again once it has them); the
-        // memory plan is placed on the Eq. 2 search without pairs meanwhile.
-        pl = std::make_unique<firmware::watos::WatosPlacement>(
-            std::vector<firmware::watos::MemPair>{});
-    else if (spec.placement == "tcme") {
-        // TCME places with the run's cost (flows or bytes) and reroutes within the route limit;
-        // the report and the pair routes go with the placement they describe.
-        using firmware::placement::TcmePlacement;
-        if (spec.tcme_bytes && spec.plan.tp * spec.plan.sp == 1)
-            throw std::invalid_argument(fmt::format(
-                "--tcme-cost bytes: plan {} has only TATP groups, whose flows all carry the same "
-                "block and are judged by flows per round; bytes weigh TATP against TP or SP rings "
-                "(tp or sp > 1)",
-                spec.plan.str()));
-        p.tcme_xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
-        const TcmePlacement::Weights w =
-            TcmePlacement::bytesPerFlow(spec.model, spec.plan, spec.batch * spec.seq,
-                                        firmware::dtypeBytes(spec.dtype), spec.train);
-        p.rank_die = TcmePlacement::placeWithReport(
-            grid, p.dies, p.tcme, spec.tcme_reroute && p.tcme_xy ? hwc.noc.route_limit : 0,
-            spec.tcme_bytes ? &w : nullptr);
+    if (spec.placement != "tcme") {
+        p.rank_die = placementOf(hwc, spec)->place(grid, p.dies);
         return p;
-    } else
-        pl = firmware::placement::Placement::byName(spec.placement);
-    p.rank_die = pl->place(grid, p.dies);
+    }
+    // TCME places with the run's cost (flows or bytes) and reroutes within the route limit;
+    // the report and the pair routes go with the placement they describe.
+    using firmware::placement::TcmePlacement;
+    if (spec.tcme_bytes && spec.plan.tp * spec.plan.sp == 1)
+        throw std::invalid_argument(fmt::format(
+            "--tcme-cost bytes: plan {} has only TATP groups, whose flows all carry the same "
+            "block and are judged by flows per round; bytes weigh TATP against TP or SP rings "
+            "(tp or sp > 1)",
+            spec.plan.str()));
+    p.tcme_xy = hwc.noc.routing == noc::RoutingAlgo::XY && !hwc.noc.faults.any();
+    const TcmePlacement::Weights w = TcmePlacement::bytesPerFlow(
+        spec.model, spec.plan, spec.batch * spec.seq, firmware::dtypeBytes(spec.dtype), spec.train);
+    p.rank_die = TcmePlacement::placeWithReport(
+        grid, p.dies, p.tcme, spec.tcme_reroute && p.tcme_xy ? hwc.noc.route_limit : 0,
+        spec.tcme_bytes ? &w : nullptr);
     return p;
 }
 
@@ -619,6 +639,7 @@ void LlmTestbench::check(const hw::HardwareConfig& hwc, const LlmSpec& spec) {
                                            placed.dies, spec.batch * spec.seq);
     s.routing = src.forTokens(spec.batch * spec.seq);
     s.overlap = spec.overlap;
+    if (spec.placement == "her") s.her_wafers = herWafers(hwc);
     const MemoryPlan mp = planMemory(spec, placed.rank_die, placed.dies, dieSpec(hwc));
     s.recompute = mp.recompute.masks;
     s.offload = mp.offload.spec;
@@ -640,12 +661,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
     res.spec = spec;
     const Placed placed = place(hwc, spec);
     const firmware::placement::DieArray dies = placed.dies;
-    std::unique_ptr<firmware::placement::Placement> pl =
-        spec.placement == "list"
-            ? std::make_unique<firmware::placement::ExplicitPlacement>(spec.placement_list)
-        : spec.placement == "watos" ? std::make_unique<firmware::watos::WatosPlacement>(
-                                          std::vector<firmware::watos::MemPair>{})
-                                    : firmware::placement::Placement::byName(spec.placement);
+    const std::unique_ptr<firmware::placement::Placement> pl = placementOf(hwc, spec);
     res.placement = pl->name();
     res.rank_die = placed.rank_die;
     if (res.placement == "tcme") {
@@ -699,7 +715,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                     "route entry", "route entries"),
                 hwc.noc.route_limit, busiest, load(rep.route_before), load(rep.route_after));
     }
-    if (res.placement == "er" || res.placement == "moe-baseline") {
+    if (res.placement == "er" || res.placement == "moe-baseline" || res.placement == "her") {
         const auto& mp = static_cast<const firmware::placement::MoePlacement&>(*pl);
         const firmware::moe::FtdAnalysis fa(mp.mapping(firmware::plan::RankGrid(spec.plan), dies));
         uint32_t overlaps = 0;
@@ -709,9 +725,14 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         res.mapping = fmt::format(
             "{}: {} FTDs of {} dies ({}x{} boxes), all-to-all {:.3f} hops on average ({:.3f} "
             "to the other FTD dies), {} overlapping FTD pairs, longest all-reduce ring hop {}",
-            res.placement == "er" ? "ER-Mapping" : "MoEntwine baseline", fa.ftds().size(),
-            f0.dies.size(), f0.boxCols(), f0.boxRows(), fa.a2aHops(), fa.hopsToOthers(), overlaps,
-            fa.maxRingHop(0));
+            res.placement == "er"    ? "ER-Mapping"
+            : res.placement == "her" ? "Hierarchical ER-Mapping"
+                                     : "MoEntwine baseline",
+            fa.ftds().size(), f0.dies.size(), f0.boxCols(), f0.boxRows(), fa.a2aHops(),
+            fa.hopsToOthers(), overlaps, fa.maxRingHop(0));
+        if (res.placement == "her" && fa.ringHops().size() > 1)
+            res.mapping +=
+                fmt::format(", longest inter-wafer all-gather ring hop {}", fa.maxRingHop(1));
     }
     if (spec.train && spec.routing.source != firmware::llm::RoutingOptions::Source::None)
         throw std::invalid_argument("expert routing (--gating, --trace) is for wsc llm infer");
@@ -767,6 +788,7 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
                         ? routing.forTokens(spec.batch, /*prefill=*/false)
                         : routing.forTokens(spec.batch * spec.seq);
         s.overlap = spec.overlap && mode != StepSpec::Mode::Train;
+        if (spec.placement == "her") s.her_wafers = herWafers(hwc);
         const bool migrating = s.routing && !s.routing->migrations.empty();
         if (s.routing) res.routing += "; " + routedRows(name, spec, *s.routing);
         if (mode == StepSpec::Mode::Train) {

@@ -92,6 +92,16 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
             "plan {}: overlapped micro-batches are for inference with pp = 1, no tatp and 2..200 "
             "micro-batches (mb=)",
             p.str()));
+    if (s.her_wafers > 1) {
+        const uint32_t W = s.her_wafers;
+        if (s.mode == StepSpec::Mode::Train || s.overlap || s.routing || p.pp > 1 ||
+            !ExpertRouter::ftd(p) || p.fsdp > 1 || p.dp % W || W > p.tp)
+            throw std::invalid_argument(fmt::format(
+                "plan {}: hierarchical ER over {} wafers runs inference (not overlapped, balanced "
+                "routing) of dp TP groups split evenly over the wafers, with ep = every die, tp "
+                ">= the wafer count, no pp, fsdp, sp, tatp or seqpar",
+                p.str(), W));
+    }
     if (p.ep > 1) {
         if (!m.isMoe())
             throw std::invalid_argument(fmt::format(
@@ -599,8 +609,66 @@ class Build {
     bool ftd() const { return ExpertRouter::ftd(p_); }
     // The all-to-all groups of the expert layer on stage st: the FTDs, or the EP groups.
     std::vector<std::vector<uint32_t>> a2aGroups(uint32_t st) const {
+        if (her()) return herWafers(st);
         return ExpertRouter::groups(grid_, st);
     }
+    // Hierarchical ER (StepSpec::her_wafers): the wafer of a rank, the ranks of each wafer (the
+    // all-to-all groups), and the ranks at one place on every wafer (tp index and group within
+    // the wafer), wafer 0 first.
+    bool her() const { return s_.her_wafers > 1; }
+    uint32_t waferOf(uint32_t rank) const { return grid_.coord(rank).dp / (p_.dp / s_.her_wafers); }
+    std::vector<std::vector<uint32_t>> herWafers(uint32_t st) const {
+        std::vector<std::vector<uint32_t>> out(s_.her_wafers);
+        for (uint32_t r : grid_.stage(st)) out[waferOf(r)].push_back(r);
+        return out;
+    }
+    std::vector<std::vector<uint32_t>> herAcross(uint32_t st) const {
+        const uint32_t per = p_.dp / s_.her_wafers;
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> at;  // (tp, dp % per)
+        for (uint32_t r : grid_.stage(st)) {
+            const auto c = grid_.coord(r);
+            at[{c.tp, c.dp % per}].push_back(r);
+        }
+        std::vector<std::vector<uint32_t>> out;
+        for (auto& [k, v] : at) {
+            std::sort(v.begin(), v.end(),
+                      [&](uint32_t a, uint32_t b) { return waferOf(a) < waferOf(b); });
+            out.push_back(std::move(v));
+        }
+        return out;
+    }
+    // Before the MoE layer: the TP group's partial sums reduce-scattered (each rank ends with a
+    // tp-th of its group's tokens, summed), then gathered across the wafers (every wafer holds a
+    // tp-th share of every group's tokens: one FTD per wafer).
+    void herGather(uint32_t st, uint64_t elems, const std::string& lbl) {
+        for (const auto& grp : groupsOf(st, {Dim::TP}))
+            blocking("her reduce-scatter (intra-wafer)", coll::Collective::ReduceScatter, grp,
+                     elems, addrs(grp, &Build::scratchOut), {}, lbl);
+        for (const auto& grp : herAcross(st))
+            blocking("her all-gather (inter-wafer)", coll::Collective::AllGather, grp,
+                     elems / p_.tp * s_.her_wafers, addrs(grp, &Build::scratchIn),
+                     addrs(grp, &Build::scratchOut), lbl);
+    }
+    // After the combine: each wafer's partial expert outputs for every wafer's shares summed
+    // across the wafers (each rank keeps its own share), then gathered in the TP group.
+    void herReturn(uint32_t st, const std::string& lbl) {
+        const uint64_t share = tokensLocal() / p_.tp * m_.hidden;
+        for (const auto& grp : herAcross(st))
+            blocking("her reduce-scatter (inter-wafer)", coll::Collective::ReduceScatter, grp,
+                     share * s_.her_wafers, addrs(grp, &Build::scratchOut), {}, lbl);
+        for (const auto& grp : groupsOf(st, {Dim::TP}))
+            blocking("her all-gather (intra-wafer)", coll::Collective::AllGather, grp,
+                     tokensLocal() * m_.hidden, addrs(grp, &Build::scratchIn),
+                     addrs(grp, &Build::scratchOut), lbl);
+    }
+    // The attention output's all-reduce in a layer whose FFN is routed experts (HER replaces it).
+    static bool feedsExperts(const Operator& o, const std::vector<Operator>& all) {
+        if (o.name != "attn.out") return false;
+        for (const Operator& x : all)
+            if (x.ffn == FfnRole::RoutedExpert) return true;
+        return false;
+    }
+
     // The TP group's sum of its dies' partial expert outputs (FTD dispatch), forward after the
     // combine and backward after the dispatch's reverse.
     void moeReduce(uint32_t st, const std::string& lbl) {
@@ -1476,6 +1544,10 @@ class Build {
             // (reduce-scatter with sequence parallelism).
             if ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column)) {
                 const uint64_t elems = T * (fwd ? o.out : o.in);
+                if (fwd && her() && feedsExperts(o, all)) {
+                    herGather(st, elems, lbl);
+                    return;
+                }
                 for (const auto& grp : groupsOf(st, {Dim::TP})) {
                     if (p_.seqpar)
                         blocking("tp reduce-scatter", coll::Collective::ReduceScatter, grp, elems,
@@ -1508,7 +1580,10 @@ class Build {
                     blocking(fwd ? "ep combine" : "ep dispatch (backward)",
                              coll::Collective::AllToAll, grp, elems, addrs(grp, &Build::scratchOut),
                              addrs(grp, &Build::scratchIn), lbl);
-            if (ftd()) moeReduce(st, lbl);
+            if (her() && fwd)
+                herReturn(st, lbl);
+            else if (ftd())
+                moeReduce(st, lbl);
             // With tp > 1 each TP rank dispatched a share of the tokens: gather them back.
             else if (fwd && p_.tp > 1 && !p_.seqpar)
                 for (const auto& grp : groupsOf(st, {Dim::TP}))
@@ -1516,7 +1591,6 @@ class Build {
                              tokensLocal() * m_.hidden, addrs(grp, &Build::scratchIn),
                              addrs(grp, &Build::scratchOut), lbl);
         }
-        (void)all;
         (void)at;
     }
 

@@ -61,6 +61,13 @@ struct StepSpec {
     // in turn, micro-batch i's collectives on their own stream while compute runs the next one.
     // Needs pp = 1 and mb >= 2; every micro-batch in flight keeps its own activation scratch.
     bool overlap = false;
+    // Inference, MoEntwine's hierarchical ER-Mapping (Fig. 10(c)) over this many wafers (> 1; the
+    // plan's dp groups split evenly, wafer w holding groups w dp/W .. (w+1) dp/W - 1): before an
+    // MoE layer the attention's all-reduce becomes a reduce-scatter in each TP group and an
+    // all-gather among the ranks at the same place on every wafer, the all-to-alls stay inside
+    // each wafer, and after the combine a reduce-scatter across the wafers and an all-gather in
+    // the TP group restore every rank's tokens (docs/LLM.md, "Expert parallelism").
+    uint32_t her_wafers = 0;
 };
 const char* modeName(StepSpec::Mode m);
 

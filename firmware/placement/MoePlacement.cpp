@@ -7,7 +7,9 @@
 namespace wsc::firmware::placement {
 
 std::string MoePlacement::name() const {
-    return kind_ == moe::MappingKind::Entwined ? "er" : "moe-baseline";
+    return kind_ == moe::MappingKind::Entwined       ? "er"
+           : kind_ == moe::MappingKind::Hierarchical ? "her"
+                                                     : "moe-baseline";
 }
 
 moe::MoeMapping MoePlacement::mapping(const plan::RankGrid& g, const DieArray& a) const {
@@ -19,8 +21,14 @@ moe::MoeMapping MoePlacement::mapping(const plan::RankGrid& g, const DieArray& a
             "placement {}: MoEntwine's mappings place dp TP groups of tp dies; plan {} has other "
             "dimensions (drop fsdp, sp, pp and tatp)",
             name(), p.str()));
-    if (kind_ == moe::MappingKind::Hierarchical)
-        throw std::invalid_argument("placement her: hierarchical ER needs a multi-wafer config");
+    if (kind_ == moe::MappingKind::Hierarchical) {
+        if (wafers_ < 2 || a.x % wafers_)
+            throw std::invalid_argument(fmt::format(
+                "placement her: hierarchical ER needs a multi-wafer config (wafer.wafers x >= 2, "
+                "y = 1); this one has {} wafer{} along x of a {} x {} die array",
+                wafers_, wafers_ == 1 ? "" : "s", a.x, a.y));
+        return moe::MoeMapping::hierarchical(a.x / wafers_, a.y, wafers_, p.dp, p.tp);
+    }
     const moe::DieMesh mesh(a.x, a.y);
     return kind_ == moe::MappingKind::Entwined ? moe::MoeMapping::entwined(mesh, p.dp, p.tp)
                                                : moe::MoeMapping::baseline(mesh, p.dp, p.tp);

@@ -5,7 +5,9 @@
 // ranks sharing a tp index, one die of every group) is a compact block. A plan of dp TP groups of
 // tp ranks (dp x tp = the die count, no other dimension) is placed rank g * tp + k on the die of
 // rank k of group g, so the TP all-reduce rings run in the mapping's ring order and the MoE
-// all-to-all of the step builder (its FTD dispatch) stays inside the mapping's FTDs.
+// all-to-all of the step builder (its FTD dispatch) stays inside the mapping's FTDs. `her`
+// (hierarchical ER) lays each wafer of a multi-wafer system out with ER for its share of the
+// groups; the step builder then runs StepSpec::her_wafers' collectives.
 #include "firmware/moe/MoeMapping.h"
 #include "firmware/placement/Placement.h"
 
@@ -13,7 +15,9 @@ namespace wsc::firmware::placement {
 
 class MoePlacement : public Placement {
   public:
-    explicit MoePlacement(moe::MappingKind kind) : kind_(kind) {}
+    // wafers: hierarchical ER's wafers side by side along x (the die array's x splits evenly).
+    explicit MoePlacement(moe::MappingKind kind, uint32_t wafers = 1)
+        : kind_(kind), wafers_(wafers) {}
     std::string name() const override;
     std::vector<uint32_t> place(const plan::RankGrid& g, const DieArray& a) const override;
     // The mapping this placement uses for the plan and array (for FTD reports).
@@ -21,6 +25,7 @@ class MoePlacement : public Placement {
 
   private:
     moe::MappingKind kind_;
+    uint32_t wafers_ = 1;
 };
 
 }  // namespace wsc::firmware::placement

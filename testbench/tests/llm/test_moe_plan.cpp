@@ -153,3 +153,75 @@ TEST_CASE("without FTDs (tp = 1) the expert all-to-all spans the EP group as bef
     CHECK(peers.size() == 15);
     CHECK_FALSE(reduce);
 }
+
+TEST_CASE(
+    "hierarchical ER: all-to-alls stay on the sender's wafer, only same-place dies talk across "
+    "wafers, and each all-to-all moves flat ER's bytes",
+    "[llm][moe][ftd][her]") {
+    // Two 4 x 4 wafers side by side (8 x 4 dies), dp = 8 TP groups of 4, 4 groups per wafer.
+    const auto m =
+        hw::ModelConfigLoader::loadFile(src("testbench/tests/llm/models/tiny-moe-16.json"));
+    const auto p = ParallelPlan::parse("dp=8,tp=4,ep=32");
+    const placement::DieArray a{8, 4};
+    const placement::MoePlacement her(moe::MappingKind::Hierarchical, 2);
+    const auto dies = her.place(RankGrid(p), a);
+    const auto mapping = her.mapping(RankGrid(p), a);
+    llm::StepSpec s;
+    s.mode = llm::StepSpec::Mode::Prefill;
+    s.batch = 16;
+    s.seq = 64;
+    auto run = [&](const std::vector<uint32_t>& rank_die, uint32_t wafers) {
+        llm::StepSpec x = s;
+        x.her_wafers = wafers;
+        return llm::StepBuilder(m, p, rank_die, a, b200Die(), x).build(0);
+    };
+    const llm::StepProgram prog = run(dies, 2);
+    std::map<std::string, uint64_t> bytes, sends;
+    std::set<std::string> wrong;
+    auto wafer = [&](uint32_t d) { return a.dx(d) / 4; };
+    for (const auto& c : prog.comms) {
+        bytes[c.kind] += c.bytes;
+        const auto& code = prog.fw.program(c.die).code();
+        for (uint32_t pc = c.pc_begin; pc < c.pc_end; ++pc) {
+            const Instruction& i = code[pc];
+            if (i.op != Opcode::Send) continue;
+            ++sends[c.kind];
+            bool ok = true;
+            if (c.kind == "ep dispatch" || c.kind == "ep combine")
+                ok = wafer(i.peer) == wafer(c.die);
+            else if (c.kind == "her all-gather (inter-wafer)" ||
+                     c.kind == "her reduce-scatter (inter-wafer)")
+                ok = wafer(i.peer) != wafer(c.die) && a.dx(i.peer) % 4 == a.dx(c.die) % 4 &&
+                     a.dy(i.peer) == a.dy(c.die);
+            else if (c.kind == "her reduce-scatter (intra-wafer)" ||
+                     c.kind == "her all-gather (intra-wafer)")
+                ok = mapping.groupOf(i.peer) == mapping.groupOf(c.die);
+            if (!ok) wrong.insert(c.kind);
+        }
+    }
+    CHECK(wrong.empty());
+    for (const char* k : {"ep dispatch", "ep combine", "her reduce-scatter (intra-wafer)",
+                          "her all-gather (inter-wafer)", "her reduce-scatter (inter-wafer)",
+                          "her all-gather (intra-wafer)"})
+        CHECK(sends[k] > 0);
+    // The attention all-reduce before each MoE layer and the TP group's sum after it are gone.
+    CHECK(bytes.count("moe all-reduce") == 0);
+    // Per die: the intra-wafer reduce-scatter takes the group's T x hidden, the inter-wafer
+    // all-gather gives W = 2 shares of T / tp: tp / W = 2 times less; its reverse the same.
+    CHECK(bytes.at("her reduce-scatter (intra-wafer)") ==
+          2 * bytes.at("her all-gather (inter-wafer)"));
+    CHECK(bytes.at("her reduce-scatter (inter-wafer)") == bytes.at("her all-gather (inter-wafer)"));
+    // The all-to-alls move what flat ER's do (the wafer hosts 1/W of the experts for W times
+    // the tokens).
+    const placement::MoePlacement er(moe::MappingKind::Entwined);
+    const llm::StepProgram flat = run(er.place(RankGrid(p), a), 0);
+    std::map<std::string, uint64_t> flat_bytes;
+    for (const auto& c : flat.comms) flat_bytes[c.kind] += c.bytes;
+    CHECK(bytes.at("ep dispatch") == flat_bytes.at("ep dispatch"));
+    CHECK(bytes.at("ep combine") == flat_bytes.at("ep combine"));
+    // Refused where it does not apply: training, one wafer's worth of tp, uneven groups.
+    s.mode = llm::StepSpec::Mode::Train;
+    CHECK_THROWS_WITH(run(dies, 2), Contains("hierarchical ER over 2 wafers"));
+    s.mode = llm::StepSpec::Mode::Prefill;
+    CHECK_THROWS_WITH(run(dies, 8), Contains("tp >= the wafer count"));
+}
