@@ -13,6 +13,7 @@ struct EnergyEvents {
     uint64_t link_bits = 0;       // router-to-router links on a die: bits x hops
     uint64_t local_bits = 0;      // NI <-> router links (injection + ejection)
     uint64_t d2d_bits = 0;        // die-to-die (and wrap-around) links
+    uint64_t w2w_bits = 0;        // links between wafers (noc.w2w), not in d2d_bits
     uint64_t hbm_read_bits = 0;   // bits read from memory
     uint64_t hbm_write_bits = 0;  // bits written to memory
 };

@@ -20,6 +20,8 @@ EnergyReport EnergyModel::evaluate(const EnergyEvents& ev) const {
     add("noc links", double(ev.link_bits), "bit-hop", noc_.link.energy_pj_per_bit);
     add("ni links", double(ev.local_bits), "bit", noc_.local_link.energy_pj_per_bit);
     add("d2d links", double(ev.d2d_bits), "bit", noc_.d2d.energy_pj_per_bit);
+    if (noc_.topology.wafer_x || noc_.topology.wafer_y)
+        add("w2w links", double(ev.w2w_bits), "bit", noc_.w2w.energy_pj_per_bit);
     add("hbm read", double(ev.hbm_read_bits), "bit", hbm_read_pj_);
     add("hbm write", double(ev.hbm_write_bits), "bit", hbm_write_pj_);
     // Static power: W x s = J; x 1e12 for pJ. Counted as seconds x pJ per second.
@@ -34,7 +36,8 @@ void EnergyModel::countNetwork(EnergyEvents& ev, const noc::Network& net) {
                 ev.link_bits += l.bitsSent();
                 break;
             case noc::Link::Kind::D2D:
-                ev.d2d_bits += l.bitsSent();
+                (net.topology().isW2W(l.src, l.src_port) ? ev.w2w_bits : ev.d2d_bits) +=
+                    l.bitsSent();
                 break;
             case noc::Link::Kind::Injection:
             case noc::Link::Kind::Ejection:

@@ -207,8 +207,8 @@ void NocConfigLoader::loadW2W(const YamlReader& n, noc::NocParams& p) {
     if (!wafers) {
         if (s)
             throw n.errorAt("w2w",
-                            "a w2w: section without wafer.wafers (one wafer has no "
-                            "wafer-to-wafer links)");
+                            "a w2w: section needs wafer.wafers of more than one wafer (one "
+                            "wafer has no wafer-to-wafer links)");
         return;
     }
     if (!s)

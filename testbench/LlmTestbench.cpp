@@ -270,6 +270,7 @@ LlmPhase composePhase(const std::string& name, const std::vector<const LlmRun*>&
     p.events.link_bits = ev([](const LlmRun& r) { return r.events.link_bits; });
     p.events.local_bits = ev([](const LlmRun& r) { return r.events.local_bits; });
     p.events.d2d_bits = ev([](const LlmRun& r) { return r.events.d2d_bits; });
+    p.events.w2w_bits = ev([](const LlmRun& r) { return r.events.w2w_bits; });
     p.events.hbm_read_bits = ev([](const LlmRun& r) { return r.events.hbm_read_bits; });
     p.events.hbm_write_bits = ev([](const LlmRun& r) { return r.events.hbm_write_bits; });
     return p;
@@ -882,7 +883,8 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
             d.events.cycles = uint64_t(d.cycles);
             auto sc = [&](uint64_t& x) { x = uint64_t(double(x) * g); };
             sc(d.events.flops), sc(d.events.sram_bytes), sc(d.events.link_bits);
-            sc(d.events.local_bits), sc(d.events.d2d_bits), sc(d.events.hbm_read_bits);
+            sc(d.events.local_bits), sc(d.events.d2d_bits), sc(d.events.w2w_bits);
+            sc(d.events.hbm_read_bits);
             sc(d.events.hbm_write_bits);
             res.phases.push_back(d);
         }

@@ -163,6 +163,7 @@ void RunOutputs::energyJson(const hw::EnergyEvents& ev, nlohmann::json* stats) c
                                     {"link_bits", ev.link_bits},
                                     {"local_bits", ev.local_bits},
                                     {"d2d_bits", ev.d2d_bits},
+                                    {"w2w_bits", ev.w2w_bits},
                                     {"hbm_read_bits", ev.hbm_read_bits},
                                     {"hbm_write_bits", ev.hbm_write_bits}};
 }

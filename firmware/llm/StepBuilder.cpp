@@ -94,13 +94,26 @@ StepBuilder::StepBuilder(const model::ModelConfig& m, const plan::ParallelPlan& 
             p.str()));
     if (s.her_wafers > 1) {
         const uint32_t W = s.her_wafers;
-        if (s.mode == StepSpec::Mode::Train || s.overlap || s.routing || p.pp > 1 ||
-            !ExpertRouter::ftd(p) || p.fsdp > 1 || p.dp % W || W > p.tp)
-            throw std::invalid_argument(fmt::format(
-                "plan {}: hierarchical ER over {} wafers runs inference (not overlapped, balanced "
-                "routing) of dp TP groups split evenly over the wafers, with ep = every die, tp "
-                ">= the wafer count, no pp, fsdp, sp, tatp or seqpar",
-                p.str(), W));
+        auto refuse = [&](const std::string& why) {
+            throw std::invalid_argument(
+                fmt::format("plan {}: hierarchical ER over {} wafers {}", p.str(), W, why));
+        };
+        if (s.mode == StepSpec::Mode::Train) refuse("runs inference only (MoEntwine)");
+        if (s.overlap) refuse("does not overlap micro-batches (--overlap)");
+        if (s.routing) refuse("takes balanced routing only (no --gating or --trace)");
+        if (p.pp > 1 || p.fsdp > 1 || !ExpertRouter::ftd(p))
+            refuse("needs dp TP groups with ep = every die (no pp, fsdp, sp, tatp or seqpar)");
+        if (p.dp % W) refuse(fmt::format("needs dp a multiple of {} (dp = {})", W, p.dp));
+        if (W > p.tp)
+            refuse(
+                fmt::format("needs tp >= the wafer count (tp = {}): the gathered shares must "
+                            "fit the activation scratch",
+                            p.tp));
+        if (m.moe.shared_experts > 0)
+            refuse(
+                fmt::format("is not built for shared experts ({} has {}: they would need the "
+                            "TP group's tokens, which the wafer gather spreads)",
+                            m.name, m.moe.shared_experts));
     }
     if (p.ep > 1) {
         if (!m.isMoe())
@@ -274,6 +287,15 @@ class Build {
     }
 
     // ---- communication ------------------------------------------------------------------
+    // The staging set a collective kind draws on: its text after the first word ("all-reduce"
+    // of "tp all-reduce"), except hierarchical ER's halves, which run in turn on the stream
+    // where the all-reduce they replace ran and share its sets (one per group size: the TP
+    // group's, the wafers'), since every set splits the stream's staging share.
+    static std::string stagingKey(const std::string& kind) {
+        if (kind.rfind("her ", 0) == 0) return "all-reduce";
+        return kind.substr(kind.find(' ') + 1);
+    }
+
     void coll(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
               uint64_t elems, uint32_t stream, const std::vector<uint64_t>& in,
               const std::vector<uint64_t>& out, const std::string& label, DType dt = DType::FP16,
@@ -295,8 +317,8 @@ class Build {
         // StepBuilder::build), and every set is capped at what the SRAM has left above the
         // receive buffer's reserve (DieSpec): early messages that find no room would block the
         // die's ejection port.
-        cs.prefix = fmt::format("s{}.{}.{}.n{}", stream, kind.substr(kind.find(' ') + 1),
-                                dtypeName(dt), ranks.size());
+        cs.prefix =
+            fmt::format("s{}.{}.{}.n{}", stream, stagingKey(kind), dtypeName(dt), ranks.size());
         sets_[stream].insert(cs.prefix);
         coll::Staging stg;
         auto sp = split_.find(stream);
@@ -652,7 +674,7 @@ class Build {
     // After the combine: each wafer's partial expert outputs for every wafer's shares summed
     // across the wafers (each rank keeps its own share), then gathered in the TP group.
     void herReturn(uint32_t st, const std::string& lbl) {
-        const uint64_t share = tokensLocal() / p_.tp * m_.hidden;
+        const uint64_t share = tokensLocal() * m_.hidden / p_.tp;
         for (const auto& grp : herAcross(st))
             blocking("her reduce-scatter (inter-wafer)", coll::Collective::ReduceScatter, grp,
                      share * s_.her_wafers, addrs(grp, &Build::scratchOut), {}, lbl);
@@ -667,6 +689,12 @@ class Build {
         for (const Operator& x : all)
             if (x.ffn == FfnRole::RoutedExpert) return true;
         return false;
+    }
+
+    // Rows a die sends in an expert all-to-all (balanced routing): its TP rank's share of its
+    // group's tokens times top-k, rounded up (a decode step has fewer tokens than ranks).
+    uint64_t a2aRows() const {
+        return (tokensLocal() * m_.moe.experts_per_token + p_.tp - 1) / p_.tp;
     }
 
     // The TP group's sum of its dies' partial expert outputs (FTD dispatch), forward after the
@@ -1525,7 +1553,7 @@ class Build {
                                addrs(grid_.stage(st), &Build::scratchOut), lbl);
                 return;
             }
-            const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
+            const uint64_t elems = a2aRows() * m_.hidden;
             for (const auto& grp : a2aGroups(st))
                 blocking(fwd ? "ep dispatch" : "ep combine (backward)", coll::Collective::AllToAll,
                          grp, elems, addrs(grp, &Build::scratchIn), addrs(grp, &Build::scratchOut),
@@ -1571,7 +1599,7 @@ class Build {
         // reverse of the dispatch after the first one (backward).
         if (o.ffn == FfnRole::RoutedExpert && p_.ep > 1 && o.kind == OpKind::Linear &&
             ((fwd && o.tp == TpSplit::Row) || (!fwd && o.tp == TpSplit::Column))) {
-            const uint64_t elems = tokensLocal() / p_.tp * m_.moe.experts_per_token * m_.hidden;
+            const uint64_t elems = a2aRows() * m_.hidden;
             if (routed_)
                 routedAllToAll("ep combine", true, addrs(grid_.stage(st), &Build::scratchOut),
                                addrs(grid_.stage(st), &Build::scratchIn), lbl);

@@ -400,6 +400,7 @@ TEST_CASE("several wafers: links between them take the w2w section, the others d
     CHECK(hw.noc.topology.wafer_x == 2);
     CHECK(hw.noc.w2w.latency == 50);
     CHECK(hw.noc.w2w.width_bytes == 8);
+    CHECK(hw.noc.w2w.energy_pj_per_bit == Approx(2.0));
     noc::Network net(hw.noc);
     uint32_t w2w = 0, d2d = 0;
     for (const auto& l : net.links()) {
@@ -425,5 +426,5 @@ TEST_CASE("several wafers: links between them take the w2w section, the others d
     CHECK_THAT(err(no_w2w), Catch::Contains("w2w") && Catch::Contains("wafer.wafers"));
     std::string one = yaml;
     one.replace(one.find("  wafers: {x: 2, y: 1}\n"), 23, "");
-    CHECK_THAT(err(one), Catch::Contains("w2w") && Catch::Contains("without wafer.wafers"));
+    CHECK_THAT(err(one), Catch::Contains("w2w") && Catch::Contains("more than one wafer"));
 }

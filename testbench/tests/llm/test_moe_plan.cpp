@@ -204,7 +204,9 @@ TEST_CASE(
                           "her all-gather (inter-wafer)", "her reduce-scatter (inter-wafer)",
                           "her all-gather (intra-wafer)"})
         CHECK(sends[k] > 0);
-    // The attention all-reduce before each MoE layer and the TP group's sum after it are gone.
+    // The attention all-reduce before each MoE layer and the TP group's sum after it are gone:
+    // flat ER's tp all-reduce bytes (below) exceed HER's by exactly the two layers' attention
+    // all-reduces (the embedding's and the head's stay in both).
     CHECK(bytes.count("moe all-reduce") == 0);
     // Per die: the intra-wafer reduce-scatter takes the group's T x hidden, the inter-wafer
     // all-gather gives W = 2 shares of T / tp: tp / W = 2 times less; its reverse the same.
@@ -219,9 +221,25 @@ TEST_CASE(
     for (const auto& c : flat.comms) flat_bytes[c.kind] += c.bytes;
     CHECK(bytes.at("ep dispatch") == flat_bytes.at("ep dispatch"));
     CHECK(bytes.at("ep combine") == flat_bytes.at("ep combine"));
-    // Refused where it does not apply: training, one wafer's worth of tp, uneven groups.
+    CHECK(flat_bytes.at("tp all-reduce") - bytes.at("tp all-reduce") == 2 * 32 * 128 * 256 * 2);
+    // Absolute: a group's 16 x 64 / 8 = 128 tokens, a TP rank's quarter times top-4 = 128 rows
+    // of 256 x 2 B per die, 32 dies, 2 layers.
+    CHECK(bytes.at("ep dispatch") == 2 * 32 * 128 * 256 * 2);
+    CHECK(bytes.at("her reduce-scatter (intra-wafer)") == 2 * 32 * 128 * 256 * 2);
+    // Decode: one token per group, fewer than the TP ranks; every die still sends its (rounded
+    // up) row and the shares still come back across the wafers.
+    s.mode = llm::StepSpec::Mode::Decode;
+    s.batch = 8;
+    s.seq = 64;
+    std::map<std::string, uint64_t> dec;
+    for (const auto& c : run(dies, 2).comms) dec[c.kind] += c.bytes;
+    CHECK(dec["ep dispatch"] > 0);
+    CHECK(dec["her reduce-scatter (inter-wafer)"] > 0);
+    // Refused where it does not apply, each case saying why.
     s.mode = llm::StepSpec::Mode::Train;
-    CHECK_THROWS_WITH(run(dies, 2), Contains("hierarchical ER over 2 wafers"));
+    s.batch = 16;
+    CHECK_THROWS_WITH(run(dies, 2), Contains("inference only"));
     s.mode = llm::StepSpec::Mode::Prefill;
     CHECK_THROWS_WITH(run(dies, 8), Contains("tp >= the wafer count"));
+    CHECK_THROWS_WITH(run(dies, 3), Contains("dp a multiple of 3"));
 }
