@@ -203,7 +203,8 @@ TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
           "of: pipeline, vcs, vc_buffer");
     CHECK(errorOf(insertAfter(1, "  hbm: 1")) ==
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
-          "topology, routing, route_limit, router, link, local_link, d2d, watchdog, rtl_routers, "
+          "topology, routing, route_limit, router, link, local_link, d2d, w2w, watchdog, "
+          "rtl_routers, "
           "faults, injection");
 }
 
