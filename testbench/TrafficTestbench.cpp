@@ -22,8 +22,11 @@ namespace wsc::tb {
 std::string TrafficTestbench::describe(const noc::NocParams& np) {
     const auto& t = np.topology;
     static const char* algos[] = {"xy", "yx", "table"};
-    std::string routing =
-        np.faults.any() ? "up*/down* (faults)" : algos[static_cast<int>(np.routing)];
+    // With faults the unicast routing is the fault policy (docs/NOC.md, "Faults"): escape VCs
+    // over shortest surviving paths, or up*/down* on every VC.
+    std::string routing = !np.faults.any() ? algos[static_cast<int>(np.routing)]
+                          : np.faults.routing == noc::FaultRouting::Escape ? "escape (faults)"
+                                                                           : "up*/down* (faults)";
     std::string out = fmt::format(
         "{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
         t.x, t.y, t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits,
