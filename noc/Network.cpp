@@ -91,7 +91,7 @@ Network::Network(const NocParams& p, uint64_t seed)
                              "faults: routing around failures uses up*/down* tables; set routing "
                              "to xy");
         updown_ = std::make_unique<UpDownRouting>(topo_, faults_, p.router.vcs);
-        if (p.faults.routing == FaultRouting::Escape && p.router.vcs >= 2)
+        if (p.faults.escape(p.router.vcs))
             escape_ = std::make_unique<EscapeRouting>(topo_, faults_, *updown_, p.router.vcs);
         auto cut = updown_->cutOff();
         if (!cut.empty() && !p.faults.allow_partition) {

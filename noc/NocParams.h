@@ -79,6 +79,8 @@ struct FaultParams {
     bool force_updown = false;     // fault routing even with nothing failed (a fair baseline)
     FaultRouting routing = FaultRouting::Escape;
     bool any() const { return !links.empty() || !routers.empty() || link_rate > 0 || force_updown; }
+    // Unicast routing around failures takes the escape policy (it needs 2 VCs; else up*/down*).
+    bool escape(uint32_t vcs) const { return any() && routing == FaultRouting::Escape && vcs >= 2; }
 };
 
 struct NocParams {

@@ -49,12 +49,14 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                   "what placement tcme may change (comma list): reorder (chain orders, which "
                   "rings go innermost; always on) and reroute (source-destination pairs onto "
                   "their Y-first paths, installed as route-table entries); default "
-                  "reorder,reroute");
+                  "reorder,reroute")
+        ->each([&o](const std::string&) { o.tcme_moves_given = true; });
     c->add_option("--tcme-cost", o.tcme_cost,
                   "how placement tcme weighs a link: flows (flows per round and link, every "
                   "group's rounds at once, TEMP's picture) or bytes (bytes per link over a "
                   "layer, each flow weighted by what its collective moves; beside tp or sp); "
-                  "default flows");
+                  "default flows")
+        ->each([&o](const std::string&) { o.tcme_cost_given = true; });
     CliArgs::addUInt(c, "--batch", o.batch, 1, uint64_t{1} << 32,
                      train ? "sequences per step (required)" : "sequences (default 1)");
     if (train)
@@ -305,7 +307,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     bool reorder = false;
     base.tcme_reroute = false;
     for (const auto& m : CliArgs::parseStrings(
-             o.tcme_moves.empty() ? "reorder,reroute" : o.tcme_moves, "--tcme-moves"))
+             o.tcme_moves_given ? o.tcme_moves : "reorder,reroute", "--tcme-moves"))
         if (m == "reorder")
             reorder = true;
         else if (m == "reroute")
@@ -324,12 +326,12 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             "reorder or reorder,reroute");
     const bool tcme =
         base.placement == "tcme" || o.compare_mappings.find("tcme") != std::string::npos;
-    if (!o.tcme_moves.empty() && !tcme)
+    if (o.tcme_moves_given && !tcme)
         throw std::invalid_argument("--tcme-moves needs --mapping tcme (or --placement tcme)");
-    if (!o.tcme_cost.empty() && o.tcme_cost != "flows" && o.tcme_cost != "bytes")
+    if (o.tcme_cost_given && o.tcme_cost != "flows" && o.tcme_cost != "bytes")
         throw std::invalid_argument(
             fmt::format("--tcme-cost '{}': expected flows or bytes", o.tcme_cost));
-    if (!o.tcme_cost.empty() && !tcme)
+    if (o.tcme_cost_given && !tcme)
         throw std::invalid_argument("--tcme-cost needs --mapping tcme (or --placement tcme)");
     base.tcme_bytes = o.tcme_cost == "bytes";
     base.dtype = parseDType(o.dtype);

@@ -22,11 +22,10 @@ namespace wsc::tb {
 std::string TrafficTestbench::describe(const noc::NocParams& np) {
     const auto& t = np.topology;
     static const char* algos[] = {"xy", "yx", "table"};
-    // With faults the unicast routing is the fault policy (docs/NOC.md, "Faults"): escape VCs
-    // over shortest surviving paths, or up*/down* on every VC.
-    std::string routing = !np.faults.any() ? algos[static_cast<int>(np.routing)]
-                          : np.faults.routing == noc::FaultRouting::Escape ? "escape (faults)"
-                                                                           : "up*/down* (faults)";
+    // With faults the unicast routing is the fault policy (docs/NOC.md, "Faults").
+    std::string routing = !np.faults.any()                  ? algos[static_cast<int>(np.routing)]
+                          : np.faults.escape(np.router.vcs) ? "escape (faults)"
+                                                            : "up*/down* (faults)";
     std::string out = fmt::format(
         "{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
         t.x, t.y, t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits,

@@ -287,19 +287,11 @@ class Build {
     }
 
     // ---- communication ------------------------------------------------------------------
-    // The staging set a collective kind draws on: its text after the first word ("all-reduce"
-    // of "tp all-reduce"), except hierarchical ER's halves, which run in turn on the stream
-    // where the all-reduce they replace ran and share its sets (one per group size: the TP
-    // group's, the wafers'), since every set splits the stream's staging share.
-    static std::string stagingKey(const std::string& kind) {
-        if (kind.rfind("her ", 0) == 0) return "all-reduce";
-        return kind.substr(kind.find(' ') + 1);
-    }
-
+    // `staging`: the staging set to draw on, when not the kind's own (see below).
     void coll(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
               uint64_t elems, uint32_t stream, const std::vector<uint64_t>& in,
               const std::vector<uint64_t>& out, const std::string& label, DType dt = DType::FP16,
-              const std::vector<uint64_t>* counts = nullptr) {
+              const std::vector<uint64_t>* counts = nullptr, const std::string& staging = {}) {
         if (ranks.size() < 2 || elems == 0) return;
         coll::CollectiveSpec cs;
         if (counts)
@@ -317,8 +309,12 @@ class Build {
         // StepBuilder::build), and every set is capped at what the SRAM has left above the
         // receive buffer's reserve (DieSpec): early messages that find no room would block the
         // die's ejection port.
-        cs.prefix =
-            fmt::format("s{}.{}.{}.n{}", stream, stagingKey(kind), dtypeName(dt), ranks.size());
+        // The set is named by the kind's text after its first word ("all-reduce" of "tp
+        // all-reduce") unless the caller names another: collectives that run in turn where
+        // another ran share its set (each set splits the stream's share).
+        cs.prefix = fmt::format("s{}.{}.{}.n{}", stream,
+                                staging.empty() ? kind.substr(kind.find(' ') + 1) : staging,
+                                dtypeName(dt), ranks.size());
         sets_[stream].insert(cs.prefix);
         coll::Staging stg;
         auto sp = split_.find(stream);
@@ -372,7 +368,7 @@ class Build {
     void blocking(const std::string& kind, coll::Collective c, const std::vector<uint32_t>& ranks,
                   uint64_t elems, const std::vector<uint64_t>& in, const std::vector<uint64_t>& out,
                   const std::string& label, DType dt = DType::FP16,
-                  const std::vector<uint64_t>* counts = nullptr) {
+                  const std::vector<uint64_t>* counts = nullptr, const std::string& staging = {}) {
         if (ranks.size() < 2 || elems == 0) return;
         const uint32_t s = tensorStream();
         for (uint32_t r : ranks) {
@@ -380,7 +376,7 @@ class Build {
             em(r).awaitReady(s);
         }
         migrationPhase(kind, ranks);
-        coll(kind, c, ranks, elems, s, in, out, label, dt, counts);
+        coll(kind, c, ranks, elems, s, in, out, label, dt, counts, staging);
         for (uint32_t r : ranks) {
             em(r).done(s);
             // Overlapped micro-batches: compute goes on with the next micro-batch and waits for
@@ -662,14 +658,18 @@ class Build {
     // Before the MoE layer: the TP group's partial sums reduce-scattered (each rank ends with a
     // tp-th of its group's tokens, summed), then gathered across the wafers (every wafer holds a
     // tp-th share of every group's tokens: one FTD per wafer).
+    // HER's collectives run in turn on the stream where the all-reduce they replace ran and
+    // share its staging sets (one per group size), not four sets of their own.
+    static constexpr const char* kHerStaging = "all-reduce";
     void herGather(uint32_t st, uint64_t elems, const std::string& lbl) {
         for (const auto& grp : groupsOf(st, {Dim::TP}))
             blocking("her reduce-scatter (intra-wafer)", coll::Collective::ReduceScatter, grp,
-                     elems, addrs(grp, &Build::scratchOut), {}, lbl);
+                     elems, addrs(grp, &Build::scratchOut), {}, lbl, DType::FP16, nullptr,
+                     kHerStaging);
         for (const auto& grp : herAcross(st))
             blocking("her all-gather (inter-wafer)", coll::Collective::AllGather, grp,
                      elems / p_.tp * s_.her_wafers, addrs(grp, &Build::scratchIn),
-                     addrs(grp, &Build::scratchOut), lbl);
+                     addrs(grp, &Build::scratchOut), lbl, DType::FP16, nullptr, kHerStaging);
     }
     // After the combine: each wafer's partial expert outputs for every wafer's shares summed
     // across the wafers (each rank keeps its own share), then gathered in the TP group.
@@ -677,11 +677,12 @@ class Build {
         const uint64_t share = tokensLocal() * m_.hidden / p_.tp;
         for (const auto& grp : herAcross(st))
             blocking("her reduce-scatter (inter-wafer)", coll::Collective::ReduceScatter, grp,
-                     share * s_.her_wafers, addrs(grp, &Build::scratchOut), {}, lbl);
+                     share * s_.her_wafers, addrs(grp, &Build::scratchOut), {}, lbl, DType::FP16,
+                     nullptr, kHerStaging);
         for (const auto& grp : groupsOf(st, {Dim::TP}))
             blocking("her all-gather (intra-wafer)", coll::Collective::AllGather, grp,
                      tokensLocal() * m_.hidden, addrs(grp, &Build::scratchIn),
-                     addrs(grp, &Build::scratchOut), lbl);
+                     addrs(grp, &Build::scratchOut), lbl, DType::FP16, nullptr, kHerStaging);
     }
     // The attention output's all-reduce in a layer whose FFN is routed experts (HER replaces it).
     static bool feedsExperts(const Operator& o, const std::vector<Operator>& all) {
