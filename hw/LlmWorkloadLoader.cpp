@@ -11,7 +11,7 @@ namespace wsc::hw {
 
 firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     w.checkKeys({"type", "mode", "model", "plan", "placement", "batch", "seq", "prompt", "generate",
-                 "dtype", "memory", "full", "seed", "recompute", "offload"});
+                 "dtype", "memory", "full", "seed", "recompute", "offload", "pp_links"});
     firmware::llm::LlmWorkload l;
     l.train = w.getEnum("mode", {"train", "infer"}, std::string("train")) == "train";
     const std::string rel = w.getString("model");
@@ -76,6 +76,9 @@ firmware::llm::LlmWorkload loadLlmWorkload(const YamlReader& w) {
     if (w.has("offload") && !l.train)
         w.fail("offload", "no 'offload' in inference (mode: infer): it is a training choice");
     l.offload = w.getBool("offload", false);
+    if (w.has("pp_links") && !l.train)
+        w.fail("pp_links", "no 'pp_links' in inference (mode: infer): it is a training choice");
+    l.pp_links = w.getEnum("pp_links", {"routing", "watos"}, l.pp_links);
     l.seed = w.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
     return l;
 }

@@ -111,6 +111,12 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                     "over D2D and take them back for the backward (WATOS Algorithm 3); with "
                     "--recompute gcmr the programme pools the stages' memory; simulates every "
                     "layer");
+    if (train)
+        c->add_option("--pp-links", o.pp_links,
+                      "paths of the inter-stage transfers (pipeline and offload pairs): routing "
+                      "(the network's routing, default) or watos (WATOS Fig. 13: largest "
+                      "transfer first, each on the minimal path least used by the ones before, "
+                      "installed as pair routes; docs/LLM.md \"Inter-stage links\")");
     CliArgs::addUInt(c, "--micro-batches", o.micro_batches, 1, 1u << 16,
                      "micro-batches per step (default: the plan's mb, else pp)");
     c->add_option("--dtype", o.dtype, "weights and activations: fp16 or bf16 (default fp16)");
@@ -200,6 +206,7 @@ int LlmCli::runScenario(const hw::ScenarioConfig& sc, const std::string& scenari
     o.full = w.full;
     o.recompute = w.recompute;
     o.offload = w.offload;
+    o.pp_links = w.pp_links;
     o.seed = w.seed;
     o.stats = stats, o.heatmap = heatmap, o.perfetto = perfetto;
     o.provenance = &provenance;
@@ -337,6 +344,13 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
     base.dtype = parseDType(o.dtype);
     base.recompute = firmware::llm::RecomputePlanner::parse(o.recompute);
     base.offload = o.offload;
+    if (o.pp_links != "routing" && o.pp_links != "watos")
+        throw std::invalid_argument(
+            fmt::format("--pp-links '{}': expected routing or watos", o.pp_links));
+    base.pp_links = o.pp_links == "watos";
+    if (base.pp_links && tcme)
+        throw std::invalid_argument(
+            "--pp-links watos: placement tcme installs its own pair routes; use one or the other");
     base.full = o.full;
     base.memory_only = o.memory_only;
     base.seed = o.seed;
@@ -478,7 +492,8 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                            {"memory", o.memory},       {"seed", o.seed},
                            {"full", o.full},           {"dtype", o.dtype},
                            {"plans", plans},           {"recompute", o.recompute},
-                           {"offload", o.offload},     {"memory_only", o.memory_only}};
+                           {"offload", o.offload},     {"memory_only", o.memory_only},
+                           {"pp_links", o.pp_links}};
         // What the run resolved from its inputs: the die the step builder saw, the model.
         const firmware::llm::DieSpec die = LlmTestbench::dieSpec(hwc);
         stats["resolved"]["die"] = {{"sram_bytes", die.sram_bytes},

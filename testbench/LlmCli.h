@@ -40,6 +40,7 @@ class LlmCli {
         // Placement tcme: what TCME may change and how it weighs links, as typed ("": not given,
         // reorder,reroute and flows).
         std::string tcme_moves, tcme_cost;
+        std::string pp_links = "routing";
         bool tcme_moves_given = false, tcme_cost_given = false;  // even as an empty string
     };
     static CLI::App* add(CLI::App& app, Options& o);

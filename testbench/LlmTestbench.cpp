@@ -18,6 +18,7 @@
 #include "firmware/placement/MoePlacement.h"
 #include "firmware/placement/TcmePlacement.h"
 #include "firmware/plan/RankGrid.h"
+#include "firmware/watos/LinkAllocator.h"
 #include "firmware/watos/WatosPlacement.h"
 #include "hw/EnergyModel.h"
 #include "testbench/CoreTimelineRecorder.h"
@@ -616,6 +617,69 @@ std::string watosReport(const LlmSpec& spec, const firmware::watos::OffloadPlann
         rounds, rounds == 1 ? "" : "s", c.pipelineHops(), w.pairs.empty() ? "" : "; pairs ", gam);
 }
 
+// WATOS's PP-engine link allocation (Fig. 13) for the step's inter-stage transfers: per rank,
+// activations to the next stage and gradients back (Comm_PP each way), offload and reload to and
+// from the same rank of each Helper stage (Comm_pair each way). Fills `routes` with the pairs
+// moved off the routing's path and returns the report line.
+std::string ppLinks(const hw::HardwareConfig& hwc, const LlmSpec& spec,
+                    const firmware::watos::OffloadPlanner::Plan& off,
+                    const firmware::placement::DieArray& dies,
+                    const std::vector<uint32_t>& rank_die,
+                    std::vector<firmware::temp::TrafficMap::PairRoute>& routes) {
+    if (!spec.train || spec.plan.pp < 2)
+        throw std::invalid_argument(fmt::format(
+            "--pp-links watos: allocates the links of a pipeline's inter-stage transfers; plan "
+            "{} has pp={}",
+            spec.plan.str(), spec.plan.pp));
+    if (hwc.noc.routing != noc::RoutingAlgo::XY || hwc.noc.faults.any())
+        throw std::invalid_argument(
+            "--pp-links watos: the allocation starts from X-first paths; the --hw network must "
+            "route xy with no faults");
+    if (hwc.wafer.wafers_x * hwc.wafer.wafers_y > 1)
+        throw std::invalid_argument(
+            "--pp-links watos: one wafer (the allocation treats the dies as one mesh)");
+    const WatosInputs w = watosInputs(spec, off);
+    const firmware::plan::RankGrid g(spec.plan);
+    std::vector<firmware::watos::LinkAllocator::Transfer> ts;
+    for (uint32_t r = 0; r < g.ranks(); ++r) {
+        const firmware::plan::RankCoord c = g.coord(r);
+        if (c.pp + 1 < spec.plan.pp) {
+            firmware::plan::RankCoord n = c;
+            n.pp = c.pp + 1;
+            const double half = w.comm_pp[c.pp] / 2;
+            ts.push_back({rank_die[r], rank_die[g.rank(n)], half});
+            ts.push_back({rank_die[g.rank(n)], rank_die[r], half});
+        }
+        for (const auto& q : w.pairs)
+            if (c.pp == q.sender) {
+                firmware::plan::RankCoord h = c;
+                h.pp = q.helper;
+                ts.push_back({rank_die[r], rank_die[g.rank(h)], q.bytes / 2});
+                ts.push_back({rank_die[g.rank(h)], rank_die[r], q.bytes / 2});
+            }
+    }
+    firmware::watos::LinkAllocator::Options o;
+    o.route_limit = hwc.noc.route_limit;
+    const auto a = firmware::watos::LinkAllocator(dies, o).allocate(ts);
+    routes.clear();
+    for (size_t i = 0; i < a.pairs.size(); ++i) {
+            fmt::print(stderr, "{}->{} {} moved {}:", a.pairs[i].src, a.pairs[i].dst, a.pairs[i].bytes, a.moved[i]);
+            for (auto d : a.paths[i]) fmt::print(stderr, " {}", d);
+            fmt::print(stderr, "\n");
+        }
+    for (size_t i = 0; i < a.pairs.size(); ++i)
+        if (a.moved[i]) routes.push_back({a.pairs[i].src, a.pairs[i].dst, a.paths[i]});
+    const bool gb = a.max_link_xy >= 1e9;
+    return fmt::format(
+        "WATOS inter-stage links (Fig. 13): {} die pairs, {} moved off X-first paths{}{}; busiest "
+        "link {:.2f} -> {:.2f} {} per step, links shared by two or more pairs {} -> {}",
+        a.pairs.size(), a.movedCount(),
+        a.kept_xy ? " (no allocation did better than them)" : "",
+        a.kept_by_limit ? fmt::format(" ({} kept by the route limit)", a.kept_by_limit) : "",
+        a.max_link_xy / (gb ? 1e9 : 1e6), a.max_link / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
+        a.shared_xy, a.shared);
+}
+
 }  // namespace
 
 namespace {
@@ -776,6 +840,11 @@ LlmResult LlmTestbench::run(hw::Wafer& wafer, const LlmSpec& spec, const LlmRunO
         res.recompute = std::move(mp.recompute);
         res.offload = std::move(mp.offload);
         res.offload_note = std::move(mp.note);
+    }
+    if (spec.pp_links) {
+        const std::string line =
+            ppLinks(hwc, spec, res.offload, dies, res.rank_die, res.pair_routes);
+        res.mapping += (res.mapping.empty() ? "" : "; ") + line;
     }
 
     auto phase = [&](StepSpec::Mode mode, uint64_t seq, const std::string& name,

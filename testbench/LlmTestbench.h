@@ -59,6 +59,10 @@ struct LlmSpec {
     // Placement tcme: judge TATP beside TP or SP by bytes per link (TcmePlacement::bytesPerFlow)
     // instead of flows per (round, link).
     bool tcme_bytes = false;
+    // Training with pp > 1: WATOS's PP-engine link allocation (Fig. 13) for the inter-stage
+    // transfers (pipeline and offload pairs), installed as the network's pair routes
+    // (firmware/watos/LinkAllocator; docs/LLM.md, "Inter-stage links"). False: the routing's paths.
+    bool pp_links = false;
 };
 
 // One simulated build (a number of layers per stage, one phase).
