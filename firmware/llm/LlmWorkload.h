@@ -23,8 +23,9 @@ struct LlmWorkload {
     std::string dtype = "fp16";
     std::string memory = "bandwidth";  // bandwidth | hbm
     bool full = false;
-    std::string recompute = "none";  // train: none, uniform or gcmr (RecomputePlanner)
-    bool offload = false;            // train: checkpoint offload (watos::OffloadPlanner)
+    std::string recompute = "none";    // train: none, uniform or gcmr (RecomputePlanner)
+    bool offload = false;              // train: checkpoint offload (watos::OffloadPlanner)
+    std::string pp_links = "routing";  // train: routing or watos (watos::LinkAllocator, Fig. 13)
     uint64_t seed = 1;
 };
 
