@@ -46,6 +46,7 @@
 #include "testbench/GemmTestbench.h"
 #include "testbench/KernelCli.h"
 #include "testbench/LlmCli.h"
+#include "testbench/LlmSearchCli.h"
 #include "testbench/MoeCli.h"
 #include "testbench/NocBench.h"
 #include "testbench/Preflight.h"
@@ -436,6 +437,8 @@ int main(int argc, char** argv) {
     auto* kernel = tb::KernelCli::add(app, kopt);
     tb::LlmCli::Options lopt;
     auto* llm = tb::LlmCli::add(app, lopt);
+    tb::LlmSearchCli::Options lsopt;
+    auto* lsearch = tb::LlmSearchCli::add(llm, lsopt);
     auto* bllm = tb::LlmCli::addBench(bench, lopt);
     tb::TatpCli::Options topt;
     auto* tatp = tb::TatpCli::add(app, topt);
@@ -672,6 +675,7 @@ int main(int argc, char** argv) {
         if (*tatp) return tb::TatpCli::run(tatp, topt, std::cout);
         if (*sweepCmd) return tb::sweep::SweepCli::run(sweepCmd, sopt, std::cout);
         if (*moe) return tb::MoeCli::run(moe, mopt, std::cout);
+        if (*llm && *lsearch) return tb::LlmSearchCli::run(lsopt, std::cout);
         if (*llm) {
             prov.addConfigFile(lopt.hw, hw::ConfigOverrides(lopt.set));
             prov.setOverrides(lopt.set);

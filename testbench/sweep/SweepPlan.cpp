@@ -83,8 +83,9 @@ Point SweepPlan::make(const std::vector<size_t>& v, size_t index) {
         const Axis& ax = spec.axes[ai];
         const AxisValue& av = ax.values[v[ai]];
         if (ax.kind == Axis::Kind::Option) {
-            p.args.push_back(ax.option);
-            p.args.push_back(av.option_value);
+            // One argument, --FLAG=VALUE: a value may start with '-', and a boolean flag
+            // (--offload) takes true or false this way.
+            p.args.push_back(ax.option + "=" + av.option_value);
             key += ax.option + '\0' + av.option_value + '\0';
             const std::string d = fileDigest(spec.path(av.option_value), files_);
             if (!d.empty()) key += "file " + d + '\0';

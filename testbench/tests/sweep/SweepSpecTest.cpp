@@ -62,10 +62,9 @@ TEST_CASE("a sweep expands its axes, first axis outermost, with ranges as exact 
     CHECK(pts[1].value == std::vector<size_t>{0, 0, 1});  // the last axis moves fastest
     CHECK(pts[17].value == std::vector<size_t>{1, 2, 2});
     // The command, the option axis, then the --set assignments.
-    CHECK(pts[4].args == std::vector<std::string>{"traffic", "mesh8x8.yaml", "--measure", "100",
-                                                  "--rate", "0.2", "--set",
-                                                  "noc.router.vc_buffer=2 flits", "--set",
-                                                  "noc.link.latency=2 cycles"});
+    CHECK(pts[4].args == std::vector<std::string>{
+                             "traffic", "mesh8x8.yaml", "--measure", "100", "--rate=0.2", "--set",
+                             "noc.router.vc_buffer=2 flits", "--set", "noc.link.latency=2 cycles"});
     CHECK(SweepPlan::describe(s, pts[4]) == "vcb=2 flits rate=0.2 noc.link.latency=2 cycles");
     std::set<std::string> ids;
     for (const auto& p : pts) {
