@@ -46,6 +46,16 @@ struct KernelPlan {
     uint32_t direct_routes = 0, relayed_paths = 0, rejected_multicasts = 0;
     std::vector<uint32_t> cores;  // the cores that take part
     std::string notes;            // how the schedule met (or missed) its constraints
+    // Kernels that make their own operands (decode attention): values written into buffers
+    // before the run, and values expected in buffers afterwards, within `tolerance` (absolute).
+    // Empty for GEMM and GEMV, whose A and B the testbench draws and whose C it checks exactly.
+    struct Values {
+        uint32_t core = 0;
+        std::string buffer;
+        std::vector<float> v;
+    };
+    std::vector<Values> preset, expect;
+    double tolerance = 0;
 };
 
 }  // namespace wsc::firmware

@@ -13,7 +13,8 @@ const RoutePlanner::Path& TreeReduce::pathFor(uint32_t src, uint32_t dst) {
 }
 
 void TreeReduce::emit(Firmware& fw, const ReduceTree& tree, const std::vector<uint32_t>& cores,
-                      const std::vector<Buffers>& bufs, uint32_t elems, uint16_t out) {
+                      const std::vector<Buffers>& bufs, uint32_t elems, uint16_t out,
+                      Opcode combine) {
     if (cores.size() != bufs.size())
         throw std::invalid_argument("tree reduce: one buffer set per core expected");
     const uint64_t bytes = uint64_t(elems) * 4;
@@ -45,7 +46,7 @@ void TreeReduce::emit(Firmware& fw, const ReduceTree& tree, const std::vector<ui
                 const bool last = x == g.root && l + 1 == levels.size() && out != kNoBuf;
                 const uint16_t sum = last ? out : b.part;
                 Instruction add;
-                add.op = Opcode::VAdd, add.n = elems;
+                add.op = combine, add.n = elems;
                 if (spent[at]) {
                     // Nothing of its own left: one message lands in place, two are added.
                     if (from_low && from_high) {

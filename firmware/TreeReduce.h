@@ -27,8 +27,10 @@ class TreeReduce {
 
     // cores[x], bufs[x]: the core at line index x and its buffers. `elems` per partial. The
     // root's last add writes `out` (kNoBuf: into its partial). A one-member line emits nothing.
+    // `combine` is the element-wise operation (VAdd for a sum, VMax for softmax's maximum).
     void emit(Firmware& fw, const ReduceTree& tree, const std::vector<uint32_t>& cores,
-              const std::vector<Buffers>& bufs, uint32_t elems, uint16_t out = kNoBuf);
+              const std::vector<Buffers>& bufs, uint32_t elems, uint16_t out = kNoBuf,
+              Opcode combine = Opcode::VAdd);
 
     // The critical path of one reduction on this planner's routes: physical hops and stages
     // (a relayed transfer adds a stage per relay), `bytes` per message.

@@ -122,6 +122,19 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
     CliArgs::addUInt(v, "--tree-k", o.tree_k, 1, 8, "meshgemv: levels of the K-tree (default 2)");
     v->add_flag("--broadcast", o.broadcast,
                 "multicast the reduced result back to every core of its column");
+    auto* at = k->add_subcommand(
+        "attention",
+        "one decode step of attention over a KV cache on P x Q cores: shift (WaferLLM) or concat");
+    addCommon(at, o, "shift, concat: the KV cache policy (default shift)",
+              "D: the head dimension, split over the Q columns (default 128)");
+    CliArgs::addUInt(at, "--q-heads", o.q_heads, 1, 64,
+                     "query heads sharing the KV head (GQA group; default 1)");
+    CliArgs::addUInt(at, "--prompt", o.prompt, 1, uint64_t{1} << 32,
+                     "tokens in the cache after the prefill (default 1024)");
+    CliArgs::addUInt(at, "--generated", o.generated, 0, uint64_t{1} << 32,
+                     "tokens decoded before the simulated step (default 0)");
+    CliArgs::addUInt(at, "--tree-k", o.tree_k, 1, 8,
+                     "levels of the K-trees of the row and column reductions (default 2)");
     k->require_subcommand(1);
     return k;
 }
@@ -141,7 +154,8 @@ CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
 
 int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
-    const std::string op = gemv ? "gemv" : "gemm";
+    const bool attention = kernel->got_subcommand("attention");
+    const std::string op = gemv ? "gemv" : attention ? "attention" : "gemm";
     const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     refuseDroppedKeys(h);
     const auto& names = KernelTestbench::algorithms(op);
@@ -159,9 +173,16 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     base.unroll = o.unroll;
     base.functional = !o.timing_only, base.seed = o.seed;
     base.progress = true;
-    const std::vector<uint32_t> shape =
-        parseUInts(o.shape.empty() ? (gemv ? "256" : "64") : o.shape, "--shape", 'x');
-    if (gemv) {
+    const std::vector<uint32_t> shape = parseUInts(o.shape.empty() ? (gemv        ? "256"
+                                                                      : attention ? "128"
+                                                                                  : "64")
+                                                                   : o.shape,
+                                                   "--shape", 'x');
+    if (attention) {
+        if (shape.size() != 1) throw std::invalid_argument("--shape: attention takes D");
+        base.m = o.q_heads, base.k = shape[0], base.n = shape[0];
+        base.prompt = o.prompt, base.generated = o.generated;
+    } else if (gemv) {
         if (shape.size() > 2) throw std::invalid_argument("--shape: gemv takes KxN or S");
         base.m = 1, base.k = shape[0], base.n = shape.back();
     } else {
@@ -216,7 +237,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     };
     if (!o.compare) {
         const std::string algo = algos.front();
-        if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv")
+        if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv" && !attention)
             throw UsageError(
                 fmt::format("--tree-k is not used by {} (only meshgemm-t and meshgemv "
                             "reduce through a K-tree)",

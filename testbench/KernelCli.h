@@ -21,6 +21,10 @@ class KernelCli {
         bool compare = false, timing_only = false, broadcast = false, shift_align = false,
              unroll = false;
         uint64_t seed = 1;
+        // kernel attention: query heads per KV head, the prompt and the tokens decoded before
+        // the simulated step.
+        uint32_t q_heads = 1;
+        uint64_t prompt = 1024, generated = 0;
         // wsc bench kernels: meshes, which kernels, and the GEMM tile edge (shape = tile x P).
         std::string bench_meshes = "64,128,256,512", bench_ops = "gemm,gemv", bench_shape;
         uint32_t bench_tile = 2;

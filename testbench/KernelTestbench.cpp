@@ -23,6 +23,7 @@
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/RoutePlanner.h"
 #include "firmware/SummaGemmSchedule.h"
+#include "firmware/waferllm/DecodeAttentionSchedule.h"
 #include "hw/EnergyModel.h"
 #include "noc/Network.h"
 #include "testbench/ObservedDriver.h"
@@ -109,9 +110,19 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             return firmware::GemvSchedule(a, X, Y, s.p, KernelTestbench::cols(s), s.k, s.n,
                                           s.tree_k, s.broadcast)
                 .build(net);
+    } else if (s.op == "attention") {
+        if (s.algo == "shift" || s.algo == "concat") {
+            firmware::waferllm::DecodeAttentionSchedule::Spec a;
+            a.mesh_x = X, a.mesh_y = Y, a.rows = s.p, a.cols = KernelTestbench::cols(s);
+            a.head_dim = s.k, a.q_heads = s.m;
+            a.policy = firmware::waferllm::KvCache::parse(s.algo);
+            a.prompt = s.prompt, a.generated = s.generated, a.tree_k = s.tree_k;
+            a.sram_bytes = s.sram_bytes, a.functional = s.functional, a.seed = s.seed;
+            return firmware::waferllm::DecodeAttentionSchedule(a).build(net);
+        }
     } else {
         throw std::invalid_argument(
-            fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", s.op));
+            fmt::format("kernel: unknown operation '{}' (expected gemm, gemv or attention)", s.op));
     }
     std::string names;
     for (const auto& a : KernelTestbench::algorithms(s.op))
@@ -150,8 +161,10 @@ bool KernelTestbench::known(const std::string& op, const std::string& algo) {
 const std::vector<std::string>& KernelTestbench::algorithms(const std::string& op) {
     static const std::vector<std::string> gemm{"meshgemm", "cannon", "summa", "allgather"};
     static const std::vector<std::string> gemv{"meshgemv", "pipeline", "ring"};
+    static const std::vector<std::string> attention{"shift", "concat"};
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
+    if (op == "attention") return attention;
     throw std::invalid_argument(
         fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
 }
@@ -192,7 +205,9 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     core::CoreParams cp = cp_in;
     cp.functional = s.functional;
     noc::Network net(np, s.seed);
-    firmware::KernelPlan plan = makePlan(s, net);
+    KernelSpec ps = s;  // the attention schedule checks its buffers against the core's SRAM
+    if (!ps.sram_bytes) ps.sram_bytes = cp.sram.capacity_bytes;
+    firmware::KernelPlan plan = makePlan(ps, net);
     if (s.unroll) plan.fw = firmware::LoopUnroller::unroll(plan.fw);
     if (!opt.firmware_text.empty()) firmware::ProgramText::saveFile(plan.fw, opt.firmware_text);
     core::CoreArray cores(net, cp);
@@ -200,7 +215,14 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
 
     std::vector<float> a, b;
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
-    if (s.functional) {
+    if (s.functional && !plan.preset.empty()) {
+        // A kernel that made its own operands (decode attention).
+        for (const auto& v : plan.preset) {
+            float* d = cores.core(v.core).buffer(v.buffer);
+            if (!d) throw std::logic_error("kernel: preset names a missing buffer " + v.buffer);
+            std::copy(v.v.begin(), v.v.end(), d);
+        }
+    } else if (s.functional) {
         operands(s, a, b);
         auto place = [&](const std::vector<firmware::TilePlacement>& ts,
                          const std::vector<float>& mat, uint32_t cols) {
@@ -276,7 +298,18 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
         hw::EnergyModel::countCore(r.events, cores.core(id).stats());
     r.energy = hw::EnergyModel(np, opt.energy, std::nullopt).evaluate(r.events);
 
-    if (s.functional) {
+    if (s.functional && !plan.expect.empty()) {
+        r.checked = true, r.correct = true;
+        for (const auto& v : plan.expect) {
+            const float* d = cores.core(v.core).buffer(v.buffer);
+            if (!d) throw std::logic_error("kernel: expected values name a missing buffer");
+            for (size_t i = 0; i < v.v.size(); ++i) {
+                const double e = std::fabs(double(d[i]) - double(v.v[i]));
+                r.max_abs_error = std::max(r.max_abs_error, e);
+                r.correct &= e <= plan.tolerance;
+            }
+        }
+    } else if (s.functional) {
         std::vector<float> ref(size_t(m) * s.n, 0.0f);
         for (uint32_t i = 0; i < m; ++i)
             for (uint32_t x = 0; x < s.k; ++x) {
@@ -351,7 +384,12 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
 void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
     const KernelSpec& s = r.spec;
     const uint32_t m = s.op == "gemv" ? 1 : s.m;
-    if (transB(s))
+    if (s.op == "attention")
+        fmt::print(os,
+                   "attention {}: decode step {} of one KV head (D = {}, {} query head{}) on a "
+                   "{}x{} core mesh ({})\n",
+                   s.algo, s.generated + 1, s.k, s.m, s.m == 1 ? "" : "s", s.p, cols(s), r.notes);
+    else if (transB(s))
         fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m,
                    s.k, s.n, s.k, s.p, cols(s), r.notes);
     else

@@ -24,7 +24,7 @@
 namespace wsc::tb {
 
 struct KernelSpec {
-    std::string op = "gemm";  // gemm | gemv
+    std::string op = "gemm";  // gemm | gemv | attention (decode, one KV head: algo shift|concat)
     std::string algo = "meshgemm";
     uint32_t p = 4;
     uint32_t q = 0;                   // mesh columns: a P x Q mesh (not meshgemm-t); 0: P x P
@@ -36,6 +36,10 @@ struct KernelSpec {
     bool functional = true;
     uint64_t seed = 1;
     bool progress = false;  // progress line on stderr (after 2 s of wall time)
+    // attention: k = head dim, m = query heads per KV head; the cache after `prompt` prompt
+    // tokens and `generated` decoded ones (the step decodes the next); each core's SRAM.
+    uint64_t prompt = 0, generated = 0;
+    uint64_t sram_bytes = 0;
 };
 
 struct KernelRunOptions {
