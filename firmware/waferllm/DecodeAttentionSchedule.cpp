@@ -34,8 +34,9 @@ uint64_t DecodeAttentionSchedule::coreBytes(uint64_t n, bool gets, bool root) co
 
 uint64_t DecodeAttentionSchedule::rowCapacity(uint64_t sram) const {
     // The worst core: a receiver on the root row; the bottom row holds one slot more.
-    const uint64_t fixed = coreBytes(0, true, true),
-                   per = coreBytes(1, false, false) - coreBytes(0, false, false);
+    const uint64_t fixed = coreBytes(0, true, true) + rxReserve(0),
+                   per = coreBytes(1, false, false) - coreBytes(0, false, false) + rxReserve(1) -
+                         rxReserve(0);
     if (sram < fixed + per) return 0;
     return (sram - fixed) / per - 1;
 }
@@ -225,16 +226,18 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     if (s_.sram_bytes)
         for (uint32_t r = 0; r < P; ++r)
             for (uint32_t j = 0; j < Q; ++j) {
-                uint64_t all = 0;
-                for (const auto& bd : plan.fw.program(id(r, j)).buffers()) all += bd.bytes();
+                uint64_t bufs = 0;
+                for (const auto& bd : plan.fw.program(id(r, j)).buffers()) bufs += bd.bytes();
+                const uint64_t all = bufs + rxReserve(n[r]);
                 if (all > s_.sram_bytes) {
                     const uint64_t kvb = n[r] * kvBytesPerToken();
                     throw std::invalid_argument(fmt::format(
                         "decode attention ({}): core {} (row {}, column {}) needs {} B of SRAM "
                         "at decode step {} (token {}): {} B of K and V for the {} tokens its row "
-                        "holds and {} B of other buffers, over its {} B",
+                        "holds, {} B of other buffers and {} B kept for early arrivals, over its "
+                        "{} B",
                         KvCache::name(s_.policy), id(r, j), r, j, all, s_.generated + 1, token, kvb,
-                        n[r], all - kvb, s_.sram_bytes));
+                        n[r], bufs - kvb, rxReserve(n[r]), s_.sram_bytes));
                 }
             }
 

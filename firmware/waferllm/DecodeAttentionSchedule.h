@@ -49,8 +49,14 @@ class DecodeAttentionSchedule {
     // reduction buffers: (2 d + 3 G) fp32 per token; the queries, maxima, sums and outputs),
     // `gets` when it receives a moved token, `root` on the row that ends with the output.
     uint64_t coreBytes(uint64_t n, bool gets, bool root) const;
-    // Tokens a core row can hold before its buffers pass `sram` bytes (the bottom row's extra
-    // slot for the step's new token counted).
+    // SRAM a core keeps free for messages that arrive before their receive (core.rx_buffer's
+    // default is the SRAM the buffers leave free): every head's score partials from both row
+    // neighbours, and its output partials and scalars from both column neighbours. Without it
+    // the early partials of later heads fill the receive buffer while the one the core needs
+    // waits behind them in the network: a deadlock (seen at 47 KB of buffers in 48 KB).
+    uint64_t rxReserve(uint64_t n) const { return 2ull * s_.q_heads * (n + d_ + 2) * 4; }
+    // Tokens a core row can hold before its buffers and rxReserve pass `sram` bytes (the
+    // bottom row's extra slot for the step's new token counted).
     uint64_t rowCapacity(uint64_t sram) const;
 
   private:

@@ -86,7 +86,8 @@ TEST_CASE("decode attention stops a cache that outgrows a core's SRAM naming cor
     CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), cp, s),
                       Catch::Contains("concat): core 12 (row 3, column 0) needs") &&
                           Catch::Contains("at decode step 101 (token 132): 3488 B of K and V for "
-                                          "the 109 tokens its row holds"));
+                                          "the 109 tokens its row holds") &&
+                          Catch::Contains("kept for early arrivals, over its 4096 B"));
     // The shift spreads the same cache: 133 tokens over 4 rows fit.
     s.algo = "shift";
     CHECK_NOTHROW(tb::KernelTestbench::run(wseNoc(), cp, s));
@@ -117,7 +118,24 @@ TEST_CASE("decode attention: coreBytes is every buffer a core declares", "[kerne
             }
         // The capacity is the largest row that fits: one token more does not.
         const uint64_t cap = sched.rowCapacity(4096);
-        CHECK(sched.coreBytes(cap + 1, true, true) <= 4096);
-        CHECK(sched.coreBytes(cap + 2, true, true) > 4096);
+        CHECK(sched.coreBytes(cap + 1, true, true) + sched.rxReserve(cap + 1) <= 4096);
+        CHECK(sched.coreBytes(cap + 2, true, true) + sched.rxReserve(cap + 2) > 4096);
     }
+}
+
+TEST_CASE("decode attention at its row capacity runs, one token more is refused, never a deadlock",
+          "[kernel][attention]") {
+    // 48 KB cores, 8 x 4 block, D = 64, 4 query heads: fill the shift's rows to the capacity the
+    // schedule computes (its receive reserve keeps room for the heads' early score partials).
+    using firmware::waferllm::DecodeAttentionSchedule;
+    DecodeAttentionSchedule::Spec a;
+    a.rows = 8, a.cols = 4, a.head_dim = 64, a.q_heads = 4, a.mesh_x = 4, a.mesh_y = 8;
+    const uint64_t cap = DecodeAttentionSchedule(a).rowCapacity(48 * 1024);
+    auto s = attention("shift", 8, 4, 64, 64, 8 * cap - 64 - 8, 4);  // 8 cap - 8 tokens
+    s.functional = false;
+    const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+    CHECK(r.cycles > 0);
+    s.generated += 80;  // 10 tokens more per row: over the capacity on every row
+    CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
+                      Catch::Contains("kept for early arrivals"));
 }
