@@ -646,8 +646,9 @@ void Controller::onMemory(MemoryRequest& r) {
 }
 
 std::string Controller::status() const {
-    std::string s = fmt::format("core {}: ", id_);
-    if (done_) return s + "finished";
+    // The caller names the core (CoreArray::stuckReport: "core 5 (1,1): ...").
+    std::string s;
+    if (done_) return "finished";
     for (const Stream& st : streams_) {
         if (streams_.size() > 1) {
             if (st.done) continue;

@@ -115,7 +115,7 @@ std::string CoreArray::stuckReport(uint64_t c) const {
             s += "  ...\n";
             break;
         }
-        s += fmt::format("  {} {}\n", name(i), cores_[i].status());
+        s += fmt::format("  {}: {}\n", name(i), cores_[i].status());
     }
     if (net_.heldFlits()) {
         // The schedule needs more receive buffering than the SRAM gives it: name who and what.

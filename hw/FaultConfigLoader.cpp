@@ -43,13 +43,15 @@ noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::Topolog
     out.link_rate = f.getDouble("link_rate", 0.0, 1.0, 0.0);
     out.seed = f.getUInt64("seed", 0, YamlReader::kMaxU64, 1);
     out.allow_partition = f.getBool("allow_partition", false);
-    if (f.has("routing")) {
-        out.routing = f.getEnum("routing", {"escape", "updown"}) == "updown"
-                          ? noc::FaultRouting::UpDown
-                          : noc::FaultRouting::Escape;
-        if (out.routing == noc::FaultRouting::Escape && vcs < 2)
-            f.fail("routing", "updown: escape routing reserves VC 0 and needs noc.router.vcs >= 2");
-    }
+    // Read with its default so `wsc config --resolved` lists it (escape needs a second VC).
+    const bool given = f.has("routing");
+    out.routing = f.getEnum("routing", {"escape", "updown"}, "escape") == "updown"
+                      ? noc::FaultRouting::UpDown
+                      : noc::FaultRouting::Escape;
+    if (given && out.routing == noc::FaultRouting::Escape && vcs < 2)
+        f.fail("routing",
+               "escape: escape routing reserves VC 0 and needs noc.router.vcs >= 2; "
+               "use updown with one VC");
     return out;
 }
 

@@ -334,6 +334,8 @@ std::string YamlReader::found() const {
     if (node_.IsSequence()) return "a sequence";
     if (!node_.IsScalar()) return "an empty value";
     if (node_.Tag() == "!") return "the quoted string \"" + node_.Scalar() + "\"";
+    if (node_.Tag() == "tag:yaml.org,2002:str")
+        return "the string \"" + node_.Scalar() + "\" (tagged !!str)";
     return "'" + node_.Scalar() + "'";
 }
 
@@ -343,8 +345,10 @@ std::string YamlReader::scalar(const std::string& expected) const {
 }
 
 std::string YamlReader::plainScalar(const std::string& expected) const {
-    // A quoted scalar is a string in YAML; accepting "4" as 4 would hide a typing mistake.
-    if (!node_.IsScalar() || node_.Tag() == "!") failHere(expected);
+    // A quoted scalar is a string in YAML; accepting "4" (or !!str 4) as 4 would hide a typing
+    // mistake.
+    if (!node_.IsScalar() || node_.Tag() == "!" || node_.Tag() == "tag:yaml.org,2002:str")
+        failHere(expected);
     return node_.Scalar();
 }
 

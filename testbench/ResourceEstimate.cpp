@@ -140,7 +140,9 @@ ResourceEstimate ResourceEstimate::of(const hw::ScenarioConfig& sc) {
     ResourceEstimate e;
     // The process as it started building: later calls (validate of several files) would see
     // the heap an earlier file's network left resident, which the next build reuses.
-    static const uint64_t baseline = residentBytes();
+    // Rounded up to 4 MiB: the resident size at start-up moves by a few pages from run to run,
+    // and an estimate that printed differently each time would not be reproducible.
+    static const uint64_t baseline = (residentBytes() + (4u << 20) - 1) / (4u << 20) * (4u << 20);
     e.process = baseline;
     const auto& t = sc.noc.topology;
     e.routers = uint64_t{t.x} * t.y;

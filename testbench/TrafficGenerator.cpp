@@ -81,8 +81,8 @@ void TrafficGenerator::afterStep(uint64_t c) {
         if (measured_done_ == measured_created_) {
             injecting_ = false;
             stop_cycle_ = c;
-        } else if (c >= drain_limit_) {
-            injecting_ = false;  // saturated: the tagged packets cannot all get out
+        } else if (c + 1 >= drain_limit_) {  // the drain window's last cycle: `drain` cycles
+            injecting_ = false;              // saturated: the tagged packets cannot all get out
             drained_ = false;
             stop_cycle_ = c;
         }

@@ -513,7 +513,16 @@ int main(int argc, char** argv) {
                     fmt::print("{}: ok ({})\n", f, tb::sweep::SweepCli::validate(f));
                     continue;
                 }
-                hw::ScenarioConfig sc = loadAny(f, overrides);
+                hw::ScenarioConfig sc;
+                try {
+                    sc = loadAny(f, overrides);
+                } catch (const hw::ConfigError& e) {
+                    // A --set error names the flag, not the file: with several files say which.
+                    const std::string what = e.what();
+                    if (vfiles.size() > 1 && what.rfind("--set", 0) == 0)
+                        throw std::invalid_argument(fmt::format("{}: {}", f, what));
+                    throw;
+                }
                 // The network and the workload, as a run checks them, and the memory it needs.
                 const tb::ResourceEstimate est =
                     tb::Preflight::check(sc, {}, tb::Preflight::Budget::of(max_memory));
