@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "hw/StatsKey.h"
+
 namespace wsc::hw {
 
 const EnergyComponent* EnergyReport::find(const std::string& name) const {
@@ -35,7 +37,7 @@ void EnergyReport::toJson(nlohmann::json& j) const {
     j["average_power_w"] = averagePowerW();
     nlohmann::json comps = nlohmann::json::object();
     for (const auto& c : components)
-        comps[c.name] = {
+        comps[statsKey(c.name)] = {
             {"count", c.count}, {"unit", c.unit}, {"pj_each", c.pj_each}, {"pj", c.pj}};
     j["components"] = comps;
 }

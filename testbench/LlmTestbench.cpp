@@ -21,6 +21,7 @@
 #include "firmware/watos/LinkAllocator.h"
 #include "firmware/watos/WatosPlacement.h"
 #include "hw/EnergyModel.h"
+#include "hw/StatsKey.h"
 #include "testbench/CoreTimelineRecorder.h"
 #include "testbench/KernelTestbench.h"
 #include "testbench/ObservedDriver.h"
@@ -663,18 +664,18 @@ std::string ppLinks(const hw::HardwareConfig& hwc, const LlmSpec& spec,
     const auto a = firmware::watos::LinkAllocator(dies, o).allocate(ts);
     routes.clear();
     for (size_t i = 0; i < a.pairs.size(); ++i) {
-            fmt::print(stderr, "{}->{} {} moved {}:", a.pairs[i].src, a.pairs[i].dst, a.pairs[i].bytes, a.moved[i]);
-            for (auto d : a.paths[i]) fmt::print(stderr, " {}", d);
-            fmt::print(stderr, "\n");
-        }
+        fmt::print(stderr, "{}->{} {} moved {}:", a.pairs[i].src, a.pairs[i].dst, a.pairs[i].bytes,
+                   a.moved[i]);
+        for (auto d : a.paths[i]) fmt::print(stderr, " {}", d);
+        fmt::print(stderr, "\n");
+    }
     for (size_t i = 0; i < a.pairs.size(); ++i)
         if (a.moved[i]) routes.push_back({a.pairs[i].src, a.pairs[i].dst, a.paths[i]});
     const bool gb = a.max_link_xy >= 1e9;
     return fmt::format(
         "WATOS inter-stage links (Fig. 13): {} die pairs, {} moved off X-first paths{}{}; busiest "
         "link {:.2f} -> {:.2f} {} per step, links shared by two or more pairs {} -> {}",
-        a.pairs.size(), a.movedCount(),
-        a.kept_xy ? " (no allocation did better than them)" : "",
+        a.pairs.size(), a.movedCount(), a.kept_xy ? " (no allocation did better than them)" : "",
         a.kept_by_limit ? fmt::format(" ({} kept by the route limit)", a.kept_by_limit) : "",
         a.max_link_xy / (gb ? 1e9 : 1e6), a.max_link / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
         a.shared_xy, a.shared);
@@ -1154,16 +1155,18 @@ void LlmTestbench::toJson(const LlmResult& r, nlohmann::json& out) {
         q["mfu"] = p.model_flops / (double(r.dies) * double(r.peak_flops_per_cycle) * p.cycles);
         q["compute_busy_cycles"] = p.compute_busy;
         q["hbm_bytes_critical_die"] = p.hbm_bytes;
-        for (auto& [k, v] : p.hbm_by_op) q["hbm_bytes_by_op"][k] = v;
-        for (auto& [k, v] : p.exposed) q["exposed_cycles"][k] = v;
-        for (auto& [k, v] : p.comm) q["comm_cycles"][k] = v;
+        // Operator and collective names as keys: "attn.qkv fwd" -> attn_qkv_fwd (hw/StatsKey).
+        for (auto& [k, v] : p.hbm_by_op) q["hbm_bytes_by_op"][hw::statsKey(k)] = v;
+        for (auto& [k, v] : p.exposed) q["exposed_cycles"][hw::statsKey(k)] = v;
+        for (auto& [k, v] : p.comm) q["comm_cycles"][hw::statsKey(k)] = v;
         q["energy_pj"] = p.energy.total_pj;
     }
     for (size_t d = 0; d < r.peak.size(); ++d) {
         nlohmann::json m;
         m["peak_bytes"] = r.peak[d];
         for (size_t k = 0; k < firmware::llm::MemoryLedger::kKinds; ++k)
-            m[firmware::llm::memKindName(firmware::llm::MemKind(k))] = r.at_peak[d][k];
+            m[hw::statsKey(firmware::llm::memKindName(firmware::llm::MemKind(k))) + "_bytes"] =
+                r.at_peak[d][k];
         j["memory"]["die_" + std::to_string(d)] = m;
     }
     if (r.spec.plan.pp > 1)

@@ -54,6 +54,7 @@
 #include "testbench/RtlBench.h"
 #include "testbench/RunOutputs.h"
 #include "testbench/RunProvenance.h"
+#include "testbench/StatsSchema.h"
 #include "testbench/SvgPlot.h"
 #include "testbench/TatpCli.h"
 #include "testbench/TracePlayer.h"
@@ -361,6 +362,18 @@ int main(int argc, char** argv) {
     CliArgs::addBytes(validate, "--max-memory", max_memory, max_memory_help);
     CliArgs::addBytes(run, "--max-memory", max_memory, max_memory_help);
 
+    // stats keys | stats check FILE...
+    auto* stats_cmd = app.add_subcommand(
+        "stats",
+        "the keys of --stats files: list them (docs/STATS.md) or check files against them");
+    auto* stats_keys = stats_cmd->add_subcommand(
+        "keys",
+        "print every documented key, unit and meaning (the generated part of docs/STATS.md)");
+    std::vector<std::string> stats_files;
+    auto* stats_check = stats_cmd->add_subcommand(
+        "check", "list the keys of --stats files that docs/STATS.md does not document (exit 1)");
+    stats_check->add_option("files", stats_files, "--stats JSON files")->required();
+    stats_cmd->require_subcommand(1);
     // config --resolved
     std::string resolved_file;
     auto* config = app.add_subcommand(
@@ -499,6 +512,28 @@ int main(int argc, char** argv) {
         if (*config) {
             fmt::print("{}", hw::ResolvedConfig::print(resolved_file, overrides));
             return 0;
+        }
+        if (*stats_keys) {
+            fmt::print("{}", tb::StatsSchema::markdown());
+            return 0;
+        }
+        if (*stats_check) {
+            int rc = 0;
+            for (const auto& f : stats_files) {
+                std::ifstream in(f);
+                if (!in) throw UsageError(fmt::format("{}: cannot open the file", f));
+                nlohmann::json j;
+                try {
+                    in >> j;
+                } catch (const nlohmann::json::exception& e) {
+                    throw UsageError(fmt::format("{}: not a JSON stats file: {}", f, e.what()));
+                }
+                const auto bad = tb::StatsSchema::undocumented(j);
+                for (const auto& k : bad) fmt::print("{}: undocumented key {}\n", f, k);
+                if (bad.empty()) fmt::print("{}: every key documented\n", f);
+                rc = bad.empty() ? rc : 1;
+            }
+            return rc;
         }
         if (*validate) {
             for (const auto& f : vfiles) {

@@ -236,7 +236,7 @@ TEST_CASE("kernel: --stats, --heatmap and --perfetto parse and agree with the re
     CHECK(st["energy"]["average_power_w"].get<double>() ==
           Approx(reported(report, R"(average power ([0-9.e+-]+) W)")).epsilon(1e-5));
     CHECK(st["energy"]["components"]["compute"]["pj_each"].get<double>() == 1.0);
-    CHECK(st["energy"]["components"]["noc links"]["pj_each"].get<double>() == Approx(0.1));
+    CHECK(st["energy"]["components"]["noc_links"]["pj_each"].get<double>() == Approx(0.1));
     CHECK(st["energy"]["events"]["flops"].get<uint64_t>() == 2u * 32u * 32u * 32u);
     // Every link of the network is in the stats.
     CHECK(st["noc"]["links"].size() >= 48);

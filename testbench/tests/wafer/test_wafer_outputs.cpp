@@ -79,7 +79,7 @@ TEST_CASE("outputs: traffic run energy equals counted bits times configured pJ/b
     // Reported and in the stats JSON.
     CHECK_THAT(report.str(), Catch::Contains("average power") && Catch::Contains("d2d links"));
     CHECK(stats["energy"]["total_pj"].get<double>() == e.total_pj);
-    CHECK(stats["energy"]["components"]["d2d links"]["pj"].get<double>() ==
+    CHECK(stats["energy"]["components"]["d2d_links"]["pj"].get<double>() ==
           e.find("d2d links")->pj);
 }
 
