@@ -21,18 +21,19 @@ double CoreStats::utilization(uint64_t peak, uint64_t cyc) const {
 
 void CoreStats::toJson(nlohmann::json& j, uint64_t peak) const {
     nlohmann::json st = nlohmann::json::object();
-    for (size_t i = 0; i < stall.size(); ++i) st[stallName(static_cast<StallCause>(i))] = stall[i];
+    for (size_t i = 0; i < stall.size(); ++i)
+        st[stallName(static_cast<StallCause>(i))] = stall[i];  // cycles
     j = {{"cycles", cycles()},
-         {"busy", busy},
-         {"idle", idle},
-         {"stall", st},
+         {"busy_cycles", busy},
+         {"idle_cycles", idle},
+         {"stall_cycles", st},
          {"instructions", instructions},
          {"macs", macs},
          {"gemm_ops", gemm_ops},
-         {"pe_busy", pe_busy},
+         {"pe_busy_cycles", pe_busy},
          {"vector_ops", vector_ops},
          {"vector_elems", vector_elems},
-         {"vector_busy", vector_busy},
+         {"vector_busy_cycles", vector_busy},
          {"bytes_in", bytes_in},
          {"bytes_out", bytes_out},
          {"messages_in", messages_in},

@@ -906,13 +906,13 @@ void Network::dumpStats(nlohmann::json& out) const {
                 {"flits_in_network", flits_in_network_},
                 {"link_retries", linkRetries()},
                 {"link_energy_pj", linkEnergyPj()},
-                {"max_buffer_occupancy", maxBufferOccupancy()}};
+                {"max_buffer_occupancy_flits", maxBufferOccupancy()}};
     json routers = json::object();
     for (const auto& r : routers_) {
         const bool ext = isExternal(r.id());
         routers[topo_.name(r.id())] = {
-            {"traversals", ext ? external_[r.id()]->traversals() : r.traversals()},
-            {"max_vc_occupancy", ext ? external_[r.id()]->maxOccupancy() : r.maxOccupancy()},
+            {"flit_traversals", ext ? external_[r.id()]->traversals() : r.traversals()},
+            {"max_vc_occupancy_flits", ext ? external_[r.id()]->maxOccupancy() : r.maxOccupancy()},
             {"route_entries", table_.table(r.id()).size()},
             {"model", ext ? "rtl" : "c++"}};
     }

@@ -357,7 +357,7 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
                        {"peak_macs_per_cycle", r.peak_macs_per_cycle},
                        {"efficiency", r.efficiency},
                        {"compute_cycles", r.compute_cycles},
-                       {"exposed_comm", r.exposed_comm},
+                       {"exposed_comm_cycles", r.exposed_comm},
                        {"routes_per_core", r.routes_per_core},
                        {"direct_routes", r.direct_routes},
                        {"relayed_paths", r.relayed_paths},

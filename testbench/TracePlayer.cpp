@@ -92,10 +92,10 @@ TraceResult TracePlayer::replay(const noc::NocParams& np, const TrafficTrace& tr
                              {"messages", r.messages},
                              {"bytes", r.bytes},
                              {"cycles", r.cycles},
-                             {"latency_avg", r.latency_avg},
-                             {"latency_p50", r.latency_p50},
-                             {"latency_p99", r.latency_p99},
-                             {"latency_max", r.latency_max},
+                             {"latency_avg_cycles", r.latency_avg},
+                             {"latency_p50_cycles", r.latency_p50},
+                             {"latency_p99_cycles", r.latency_p99},
+                             {"latency_max_cycles", r.latency_max},
                              {"delayed_by_deps", r.delayed_by_deps},
                              {"wall_seconds", r.wall_seconds}};
     }

@@ -213,8 +213,8 @@ TEST_CASE("kernel: --stats, --heatmap and --perfetto parse and agree with the re
     uint64_t macs = 0, compute = 0, sram = 0, relays = 0;
     for (const auto& [name, c] : st["cores"].items()) {
         macs += c["macs"].get<uint64_t>();
-        compute =
-            std::max(compute, c["pe_busy"].get<uint64_t>() + c["vector_busy"].get<uint64_t>());
+        compute = std::max(
+            compute, c["pe_busy_cycles"].get<uint64_t>() + c["vector_busy_cycles"].get<uint64_t>());
         sram = std::max(sram, c["sram_peak_bytes"].get<uint64_t>());
         CHECK(c["sram_peak_bytes"].get<uint64_t>() ==
               c["sram_used_bytes"].get<uint64_t>() + c["rx_held_peak_bytes"].get<uint64_t>());

@@ -116,7 +116,8 @@ TEST_CASE("the stats JSON holds every router and link and the VCD opens with its
     CHECK(j["noc"]["links"].size() == 224 + 128);
     CHECK(j["traffic"]["flits_ejected"] == r.flits_ejected);
     uint64_t sum = 0;
-    for (auto& [name, rt] : j["noc"]["routers"].items()) sum += rt["traversals"].get<uint64_t>();
+    for (auto& [name, rt] : j["noc"]["routers"].items())
+        sum += rt["flit_traversals"].get<uint64_t>();
     CHECK(sum == r.flit_router_traversals);
     std::ifstream f("test_trace.vcd");
     REQUIRE(f.good());

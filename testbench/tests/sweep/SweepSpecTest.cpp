@@ -31,7 +31,7 @@ std::string specError(const std::string& body) {
 const char* kBase = R"(  name: t
   base: mesh8x8.yaml
   command: [traffic, "{base}", --measure, 100]
-  metrics: {lat: traffic.latency_avg}
+  metrics: {lat: traffic.latency_avg_cycles}
 )";
 
 }  // namespace
@@ -195,7 +195,7 @@ TEST_CASE("linked keys change together: an axis of maps with labels", "[sweep]")
 TEST_CASE("bad specs name the file, line and key", "[sweep]") {
     const std::string axis = "  axes: [{option: --rate, values: [0.1]}]\n";
     const std::string head = "  name: t\n  command: [traffic, x.yaml]\n";
-    const std::string metrics = "  metrics: {lat: traffic.latency_avg}\n";
+    const std::string metrics = "  metrics: {lat: traffic.latency_avg_cycles}\n";
     struct Case {
         std::string body, key, says;
     };

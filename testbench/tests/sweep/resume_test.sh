@@ -15,7 +15,7 @@ sweep:
     - option: --rate
       values: [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]
   metrics:
-    latency: traffic.latency_avg
+    latency: traffic.latency_avg_cycles
 YAML
 out=$tmp/out
 "$wsc" sweep "$tmp/spec.yaml" --out "$out" -j 1 > "$tmp/first.log" 2>&1 &
