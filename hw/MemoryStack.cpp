@@ -105,7 +105,7 @@ void MemoryStack::dumpStats(nlohmann::json& out) const {
                              {"bytes_read", s.bytes_read},
                              {"bytes_written", s.bytes_written},
                              {"row_hit_rate", s.rowHitRate()},
-                             {"bandwidth_gbps", s.bandwidthBytesPerSec(c.params()) / 1e9},
+                             {"bandwidth_gbytes_per_s", s.bandwidthBytesPerSec(c.params()) / 1e9},
                              {"read_latency_mean_cycles", s.read_latency.mean()},
                              {"write_latency_mean_cycles", s.write_latency.mean()},
                              {"energy_pj", s.energyPj(c.params())},
@@ -126,8 +126,8 @@ void MemoryStack::dumpStats(nlohmann::json& out) const {
                          {"bytes_written", p.bytes_written},
                          {"request_msg_bytes", p.request_msg_bytes},
                          {"response_msg_bytes", p.response_msg_bytes},
-                         {"hop_sum", p.hop_sum},
-                         {"round_trip_cycles", p.round_trip_cycles},
+                         {"hops_sum", p.hop_sum},
+                         {"round_trip_cycles_sum", p.round_trip_cycles},
                          {"max_round_trip_cycles", p.max_round_trip}});
     }
     if (ports.size() == 1)
