@@ -204,7 +204,7 @@ TEST_CASE("wafer: GEMM with DMA over the NoC to each die's nearest stack equals 
             CHECK(stats["wafer"][d][s]["controller"]["transactions"].get<uint64_t>() > 0);
             // One hop (the core on the row below) or none (the attach router's own core).
             const auto& p = stats["wafer"][d][s]["noc_port"];
-            CHECK(p["hop_sum"].get<uint64_t>() < p["requests"].get<uint64_t>());
+            CHECK(p["hops_sum"].get<uint64_t>() < p["requests"].get<uint64_t>());
         }
 }
 
