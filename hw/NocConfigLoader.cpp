@@ -96,6 +96,10 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
                 if (seen == r) e.failHere("each router at most once");
             p.rtl_routers.push_back(r);
         }
+        if (p.router.staged && !p.rtl_routers.empty())
+            n.fail("rtl_routers",
+                   "no RTL routers with router.stages or router.preset: the Verilated router "
+                   "implements the delay-line pipeline (router.pipeline)");
     }
     if (const auto f = n.optionalChild("faults"))
         p.faults = FaultConfigLoader::load(*f, p.topology, p.router.vcs);
@@ -151,9 +155,38 @@ void NocConfigLoader::loadTopology(const YamlReader& t, noc::NocParams& p) {
 void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
     const auto r = n.optionalChild("router");
     if (r) {
-        r->checkKeys({"pipeline", "vcs", "vc_buffer"});
+        r->checkKeys({"pipeline", "vcs", "vc_buffer", "stages", "preset"});
         // 0: the router forwards in the cycle a flit arrives (a hop costs the link only).
         p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
+        // Stage-accurate timing instead of the delay line (noc::RouterParams::Stages).
+        const bool stages = r->has("stages"), preset = r->has("preset");
+        if ((stages || preset) && r->has("pipeline"))
+            r->fail(stages ? "stages" : "preset",
+                    "either pipeline (the delay-line model) or stages/preset (stage-accurate "
+                    "allocation), not both");
+        if (stages && preset) r->fail("stages", "either preset or stages, not both");
+        if (preset) {
+            const std::string name =
+                r->getEnum("preset", {"four_stage", "speculative", "lookahead", "single_cycle"});
+            // rc, va, sa, st: the classic 4-stage router; VA and SA speculatively in one
+            // stage; that with lookahead routing; the WSE-2-style one-cycle hop.
+            p.router.stages = name == "four_stage"    ? noc::RouterParams::Stages{1, 1, 1, 1}
+                              : name == "speculative" ? noc::RouterParams::Stages{1, 0, 1, 1}
+                              : name == "lookahead"   ? noc::RouterParams::Stages{0, 0, 1, 1}
+                                                      : noc::RouterParams::Stages{0, 0, 0, 0};
+            p.router.staged = true;
+        }
+        if (stages) {
+            const YamlReader s = r->entry("stages");
+            if (!s.isMap()) r->fail("stages", "a map {rc: N cycles, va: N, sa: N, st: N}");
+            s.checkKeys({"rc", "va", "sa", "st"});
+            auto& st = p.router.stages;
+            st.rc = s.getCycles("rc", p.clock_hz, 0, 4, st.rc);
+            st.va = s.getCycles("va", p.clock_hz, 0, 4, st.va);
+            st.sa = s.getCycles("sa", p.clock_hz, 0, 4, st.sa);
+            st.st = s.getCycles("st", p.clock_hz, 0, 4, st.st);
+            p.router.staged = true;
+        }
         p.router.vcs = r->getUInt("vcs", 1, 16, p.router.vcs);
         p.router.vc_buffer_flits =
             r->getFlits("vc_buffer", p.flit_bytes, 1, 255, p.router.vc_buffer_flits);

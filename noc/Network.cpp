@@ -194,7 +194,7 @@ void Network::build() {
     router_active_.assign(R, 0);
     ni_active_.assign(topo_.nodes(), 0);
     ni_retry_.assign(topo_.nodes(), 0);
-    settle_ = p_.router.pipeline + 2;
+    settle_ = p_.router.hopCycles() + 2;
     // The watchdog must outlast the slowest link's round trip, or it would fire on a flit that
     // is merely in flight.
     uint64_t worst = 0;
@@ -539,9 +539,9 @@ RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_
     return dor_.route(r, in_port, in_vc, pk);
 }
 
-void Network::forward(uint32_t l, const Flit& f, uint64_t now) {
+void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay) {
     Link& link = links_[l];
-    uint64_t at = link.transmit(now);
+    uint64_t at = link.transmit(now + delay);
     NetEvent e;
     e.target = link.dst;
     e.port = link.dst_port;
@@ -552,14 +552,14 @@ void Network::forward(uint32_t l, const Flit& f, uint64_t now) {
     wheel_.schedule(now, at, e);
 }
 
-void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now) {
+void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay) {
     const Link& link = links_[l];
     NetEvent e;
     e.target = link.src;
     e.port = link.src_port;
     e.vc = vc;
     e.kind = link.kind() == Link::Kind::Injection ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
-    wheel_.schedule(now, now + link.creditLatency(), e);
+    wheel_.schedule(now, now + delay + link.creditLatency(), e);
 }
 
 void Network::flitInjected(uint64_t now, uint32_t slot) {

@@ -146,8 +146,10 @@ class Network {
 
     // ---- called by routers and NIs -----------------------------------------------------------
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, uint32_t slot) const;
-    void forward(uint32_t link, const Flit& f, uint64_t now);
-    void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now);
+    // `delay`: cycles after `now` at which the flit enters the link, or the credit leaves (a
+    // staged router's switch-traversal stages).
+    void forward(uint32_t link, const Flit& f, uint64_t now, uint32_t delay = 0);
+    void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now, uint32_t delay = 0);
     void flitsMoved(uint64_t now, uint32_t copies, bool popped) {
         traversals_ += copies;
         flits_in_network_ += copies;

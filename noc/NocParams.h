@@ -54,8 +54,25 @@ struct RouterParams {
     uint32_t vc_buffer_flits = 8;  // buffer depth per VC
     // Cycles from buffer arrival to switch grant (0..4). 0 is the single-cycle hop: route
     // computation (lookahead), VA, SA and switch traversal in the cycle the flit arrives, so a
-    // hop costs only the link (docs/NOC.md, "Timing").
+    // hop costs only the link (docs/NOC.md, "Timing"). The delay-line model: allocation happens
+    // once the cycles have passed, all stages at once.
     uint32_t pipeline = 2;
+    // Stage-accurate timing (router.stages or router.preset; docs/NOC.md, "Router stages"):
+    // each stage takes its cycles and allocation happens in its own stage. A head may request
+    // VC allocation `rc` cycles after it arrives (rc 0: lookahead routing); once granted it
+    // requests switch allocation `va` cycles later (va 0: speculative, VA and SA in one cycle);
+    // a body flit requests the switch rc + va cycles after it arrives; a flit that wins the
+    // switch leaves its buffer (its credit goes back) `sa` cycles later and enters the link
+    // `sa + st` cycles later. Zero load: rc + va + sa + st cycles per router.
+    struct Stages {
+        uint32_t rc = 1, va = 1, sa = 1, st = 1;
+    };
+    bool staged = false;
+    Stages stages;
+    // Zero-load cycles a flit spends in a router (the per-hop router term of every closed form).
+    uint32_t hopCycles() const {
+        return staged ? stages.rc + stages.va + stages.sa + stages.st : pipeline;
+    }
 };
 
 // How unicast traffic is routed when anything failed: Escape = shortest surviving paths on VCs

@@ -13,11 +13,18 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
       ports_(static_cast<uint8_t>(ports)),
       vcs_(static_cast<uint8_t>(p.vcs)),
       depth_(static_cast<uint8_t>(p.vc_buffer_flits)),
-      pipeline_(static_cast<uint8_t>(p.pipeline)) {
+      pipeline_(static_cast<uint8_t>(p.pipeline)),
+      staged_(p.staged),
+      rc_(static_cast<uint8_t>(p.stages.rc)),
+      va_(static_cast<uint8_t>(p.stages.va)),
+      sa_(static_cast<uint8_t>(p.stages.sa)),
+      st_(static_cast<uint8_t>(p.stages.st)) {
     if (ports > kMaxPorts) throw std::invalid_argument("router: too many ports");
     if (p.vcs == 0 || p.vcs > 16 || p.vc_buffer_flits == 0 || p.vc_buffer_flits > 255 ||
-        p.pipeline > 4)
-        throw std::invalid_argument("router: vcs 1..16, buffer 1..255 flits, pipeline 0..4");
+        p.pipeline > 4 ||
+        (p.staged && (p.stages.rc > 4 || p.stages.va > 4 || p.stages.sa > 4 || p.stages.st > 4)))
+        throw std::invalid_argument(
+            "router: vcs 1..16, buffer 1..255 flits, pipeline 0..4, stages 0..4 cycles each");
     buf_.resize(size_t(ports_) * vcs_ * depth_);
     ready_.resize(buf_.size());
     in_.resize(size_t(ports_) * vcs_);
@@ -50,7 +57,9 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
                         id_, port, f.vc, depth_));
     size_t s = slot(ivc, (iv.head + iv.count) % depth_);
     buf_[s] = f;
-    ready_[s] = now + pipeline_;
+    // Staged: a head may request VA after route computation, a body the switch after the
+    // head's RC and VA stages; the delay line: everything after `pipeline` cycles.
+    ready_[s] = now + (staged_ ? (f.head() ? rc_ : rc_ + va_) : pipeline_);
     if (iv.count == 0 && iv.state == kIdle) {
         if (!f.head())
             throw std::logic_error(
@@ -110,6 +119,9 @@ void Router::allocateVcs(uint64_t now, Network& net) {
     }
     auto activate = [&](uint32_t i) {
         InVc& iv = in_[i];
+        // Staged: the head requests the switch `va` cycles after winning its VCs (0: this
+        // cycle, the speculative router).
+        if (staged_) ready_[slot(i, iv.head)] = now + va_;
         iv.state = kActive;
         iv.pending = iv.out_mask;
         const uint32_t p = i / vcs_, v = i % vcs_;
@@ -261,7 +273,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         last_send_[o] = now;
         last_send_flit_[o] = out;
         if (f.tail() && !(iv.shared & (1u << o))) owner_[o * vcs_ + out.vc] = kFree;
-        net.forward(out_link_[o], out, now);
+        net.forward(out_link_[o], out, now, staged_ ? sa_ + st_ : 0);
         ++copies;
     }
     traversals_ += copies;
@@ -271,7 +283,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         iv.head = static_cast<uint8_t>((iv.head + 1) % depth_);
         --iv.count;
         --buffered_;
-        net.returnCredit(in_link_[p], v, now);
+        net.returnCredit(in_link_[p], v, now, staged_ ? sa_ : 0);
         if (f.tail()) {
             iv.out_mask = 0;
             iv.shared = 0;

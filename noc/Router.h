@@ -1,15 +1,22 @@
 #pragma once
 // Input-queued virtual-channel router with credit-based wormhole flow control.
 //
-// Timing (documented in docs/NOC.md): a flit that arrives in an input buffer at cycle a becomes
-// eligible for allocation at a + pipeline. Route computation and VC allocation (heads only) and
-// switch allocation then happen in that cycle; a granted flit leaves the buffer, its credit goes
-// upstream, and it arrives downstream after the link's flight time. Body flits skip RC/VA but
-// pay the same pipeline, so every flit takes `pipeline` cycles per router. Pipeline 0 is the
-// single-cycle hop (a WSE-2 router): a flit is allocated and sent in the cycle it arrives, as a
+// Timing, delay-line model (router.pipeline; docs/NOC.md): a flit that arrives in an input buffer
+// at cycle a becomes eligible for allocation at a + pipeline. Route computation and VC allocation
+// (heads only) and switch allocation then happen in that cycle; a granted flit leaves the buffer,
+// its credit goes upstream, and it arrives downstream after the link's flight time. Body flits skip
+// RC/VA but pay the same pipeline, so every flit takes `pipeline` cycles per router. Pipeline 0 is
+// the single-cycle hop (a WSE-2 router): a flit is allocated and sent in the cycle it arrives, as a
 // router with lookahead route computation and a bypass path does at zero load; a hop then costs
 // only the link. Arrivals are delivered before any router evaluates in a cycle and every link
 // takes at least one cycle, so this stays independent of visiting order.
+//
+// Timing, stage-accurate model (router.stages or router.preset: RouterParams::Stages): a head
+// arriving at a requests VA from a + rc, and SA from v + va after winning VA at v (va 0: the
+// same cycle, speculatively); a body requests SA from a + rc + va; a flit winning SA at s leaves
+// its buffer, returning its credit, at s + sa and enters the link at s + sa + st. So VA and SA
+// contend in their own stages and the credit turnaround includes sa; at zero load a hop costs
+// rc + va + sa + st router cycles plus the link.
 //
 // Allocators are separable and round-robin:
 //  - VA: each output port hands its free VCs (lowest index first, within the packet's VC class)
@@ -111,6 +118,9 @@ class Router {
 
     uint32_t id_;
     uint8_t ports_, vcs_, depth_, pipeline_;
+    // Stage-accurate timing (RouterParams::staged): the stages' cycles.
+    bool staged_ = false;
+    uint8_t rc_ = 0, va_ = 0, sa_ = 0, st_ = 0;
     uint32_t buffered_ = 0;
     // Per input port, bit v set when VC v needs VA (head at the front without all its output
     // VCs) or can take part in SA (holds its VCs and has a flit). Evaluation walks set bits only.

@@ -7,7 +7,7 @@ namespace wsc::noc {
 
 uint64_t ZeroLoadModel::packetLatency(uint32_t src, uint32_t dst, uint32_t flits) const {
     const Topology& t = net_.topology();
-    const uint32_t P = net_.params().router.pipeline;
+    const uint32_t P = net_.params().router.hopCycles();
     const Link& inj = net_.link(net_.ni(src).inj_link);
     uint64_t lat = inj.flight();
     uint32_t bottleneck = inj.serialization();

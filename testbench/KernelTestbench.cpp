@@ -189,11 +189,11 @@ uint64_t KernelTestbench::pathCycles(const noc::Network& net, const core::CorePa
     }
     const noc::NocParams& np = net.params();
     const uint64_t flits = std::max<uint64_t>(1, (p.bytes + np.flit_bytes - 1) / np.flit_bytes);
-    const uint64_t per_hop = np.router.pipeline + np.link.latency;
+    const uint64_t per_hop = np.router.hopCycles() + np.link.latency;
     // Each stage: out of the core, through its router, hops, into the next core; the message
     // must have arrived whole before the next stage (a core forwards whole messages).
     const uint64_t stage_fixed =
-        2 * uint64_t(np.local_link.latency) + np.router.pipeline + flits - 1;
+        2 * uint64_t(np.local_link.latency) + np.router.hopCycles() + flits - 1;
     return p.hops * per_hop + p.stages * stage_fixed + uint64_t(p.stages - 1) * cp.relay_cycles;
 }
 

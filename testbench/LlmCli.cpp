@@ -507,7 +507,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                     {"comm_share", die.comm_share}};
         stats["resolved"]["noc"] = {{"clock_hz", hwc.noc.clock_hz},
                                     {"flit_bytes", hwc.noc.flit_bytes},
-                                    {"router_pipeline", hwc.noc.router.pipeline},
+                                    {"router_pipeline", hwc.noc.router.hopCycles()},
                                     {"d2d_bytes_per_cycle", hwc.noc.d2d.width_bytes},
                                     {"d2d_latency_cycles", hwc.noc.d2d.latency},
                                     {"d2d_fec_latency_cycles", hwc.noc.d2d.fec_latency}};

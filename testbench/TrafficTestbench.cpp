@@ -26,10 +26,14 @@ std::string TrafficTestbench::describe(const noc::NocParams& np) {
     std::string routing = !np.faults.any()                  ? algos[static_cast<int>(np.routing)]
                           : np.faults.escape(np.router.vcs) ? "escape (faults)"
                                                             : "up*/down* (faults)";
+    const auto& st = np.router.stages;
+    const std::string router =
+        np.router.staged ? fmt::format("stages rc {} va {} sa {} st {}", st.rc, st.va, st.sa, st.st)
+                         : fmt::format("pipeline {}", np.router.pipeline);
     std::string out = fmt::format(
-        "{}x{} {}, {} routing, {} VCs x {} flits, pipeline {}, {} B flits, link {} cyc x {} B/cyc",
-        t.x, t.y, t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits,
-        np.router.pipeline, np.flit_bytes, np.link.latency, np.link.width_bytes);
+        "{}x{} {}, {} routing, {} VCs x {} flits, {}, {} B flits, link {} cyc x {} B/cyc", t.x, t.y,
+        t.wrap ? "torus" : "mesh", routing, np.router.vcs, np.router.vc_buffer_flits, router,
+        np.flit_bytes, np.link.latency, np.link.width_bytes);
     if (t.wafer_x || t.wafer_y)
         out += fmt::format(", {} x {} wafers joined by w2w links {} cyc x {} B/cyc",
                            t.wafer_x ? t.x / t.wafer_x : 1, t.wafer_y ? t.y / t.wafer_y : 1,

@@ -183,7 +183,7 @@ CollectiveTime CollectiveTiming::estimateAllToAll(const CollectiveSpec& s) const
         out.model = "one rank: nothing to do";
         return out;
     }
-    const uint32_t flit = net_.params().flit_bytes, P = net_.params().router.pipeline;
+    const uint32_t flit = net_.params().flit_bytes, P = net_.params().router.hopCycles();
     const uint32_t V = net_.params().router.vcs, mpf = net_.maxPacketFlits();
     const noc::ZeroLoadModel zl(net_);
     // Per link: W (flits x s), u (earliest zero-load grant of its first flit), and per source

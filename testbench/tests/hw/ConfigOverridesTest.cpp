@@ -59,7 +59,7 @@ TEST_CASE("errors about an overridden key name the --set flag", "[hw][overrides]
           }).rfind("--set noc.router.pipeline=2: key 'noc.router.pipeline': expected", 0) == 0);
     CHECK(errorOf([] { loadWith({"noc.router.vcz=2"}); }) ==
           "--set noc.router.vcz=2: key 'noc.router.vcz': unknown key (did you mean 'vcs'?); "
-          "expected one of: pipeline, vcs, vc_buffer");
+          "expected one of: pipeline, vcs, vc_buffer, stages, preset");
     // An unknown section the flag created is the flag's mistake too.
     CHECK(errorOf([] {
               loadWith({"nocc.router.vcs=2"});

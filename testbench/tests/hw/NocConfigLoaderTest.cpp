@@ -200,7 +200,7 @@ TEST_CASE("noc config: D2D width is bandwidth / clock rounded down", "[hw][noc-c
 TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
     CHECK(errorOf(withLine(11, "    vc: 4")) ==
           "bad.yaml:11:5: key 'noc.router.vc': unknown key (did you mean 'vcs'?); expected one "
-          "of: pipeline, vcs, vc_buffer");
+          "of: pipeline, vcs, vc_buffer, stages, preset");
     CHECK(errorOf(insertAfter(1, "  hbm: 1")) ==
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
           "topology, routing, route_limit, router, link, local_link, d2d, w2w, watchdog, "
@@ -428,4 +428,46 @@ TEST_CASE("several wafers: links between them take the w2w section, the others d
     std::string one = yaml;
     one.replace(one.find("  wafers: {x: 2, y: 1}\n"), 23, "");
     CHECK_THAT(err(one), Catch::Contains("w2w") && Catch::Contains("more than one wafer"));
+}
+
+TEST_CASE("noc config: router presets and stage maps select the stage-accurate router",
+          "[hw][noc-config][stages]") {
+    struct Case {
+        const char* preset;
+        uint32_t rc, va, sa, st;
+    };
+    for (Case c : {Case{"four_stage", 1, 1, 1, 1}, Case{"speculative", 1, 0, 1, 1},
+                   Case{"lookahead", 0, 0, 1, 1}, Case{"single_cycle", 0, 0, 0, 0}}) {
+        const auto p = load(withLine(10, std::string("    preset: ") + c.preset));
+        INFO(c.preset);
+        CHECK(p.router.staged);
+        CHECK(p.router.stages.rc == c.rc);
+        CHECK(p.router.stages.va == c.va);
+        CHECK(p.router.stages.sa == c.sa);
+        CHECK(p.router.stages.st == c.st);
+        CHECK(p.router.hopCycles() == c.rc + c.va + c.sa + c.st);
+    }
+    const auto m =
+        load(withLine(10, "    stages: {rc: 2 cycles, va: 0 cycles, sa: 1 cycle, st: 3 cycles}"));
+    CHECK(m.router.staged);
+    CHECK(m.router.hopCycles() == 6);
+    CHECK_FALSE(load(kBase).router.staged);
+    CHECK(load(kBase).router.hopCycles() == 2);
+}
+
+TEST_CASE(
+    "noc config: pipeline with stages, an unknown preset and RTL routers with stages are refused",
+    "[hw][noc-config][stages]") {
+    CHECK_THAT(errorOf(insertAfter(10, "    preset: four_stage")),
+               Catch::Contains("bad.yaml:11:") &&
+                   Catch::Contains("either pipeline (the delay-line model) or stages/preset"));
+    CHECK_THAT(errorOf(withLine(10, "    preset: five_stage")),
+               Catch::Contains("key 'noc.router.preset'") &&
+                   Catch::Contains("one of four_stage, speculative, lookahead, single_cycle"));
+    CHECK_THAT(errorOf(withLine(10, "    stages: {rc: 5 cycles}")),
+               Catch::Contains("noc.router.stages.rc"));
+    CHECK_THAT(errorOf(withLine(10, "    stages: {rc: 1 cycle, vc: 1 cycle}")),
+               Catch::Contains("noc.router.stages.vc"));
+    CHECK_THAT(errorOf(withLine(10, "    preset: lookahead") + "  rtl_routers: [3]\n"),
+               Catch::Contains("no RTL routers with router.stages or router.preset"));
 }

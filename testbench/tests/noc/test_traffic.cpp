@@ -70,6 +70,28 @@ TEST_CASE("2 VCs x 4-flit buffers saturate earlier than 4 VCs x 8", "[noc][traff
     CHECK(small.accepted > 0.25);
 }
 
+TEST_CASE(
+    "a stage-accurate 4-stage router saturates below the delay line of equal zero-load latency",
+    "[noc][traffic][stages]") {
+    // 2 VCs x 4 flits, uniform single flits at 0.4 (past both knees): the delay line with
+    // pipeline 4 does RC, VA and SA in one cycle and frees a buffer slot at once; the staged
+    // router allocates VCs and the switch in their own stages and a credit waits out the SA
+    // stage, so it accepts less (docs/NOC.md, "Router stages"). Same zero-load latency.
+    auto np = mesh8x8();
+    np.router.vcs = 2;
+    np.router.vc_buffer_flits = 4;
+    np.router.pipeline = 4;
+    noc::NocShell shell("noc", np.clock_hz);
+    auto delay = tb::TrafficTestbench::run(np, uniform(0.4, 4000), shell);
+    np.router.staged = true;
+    np.router.stages = {1, 1, 1, 1};
+    auto staged = tb::TrafficTestbench::run(np, uniform(0.4, 4000), shell);
+    CHECK(staged.zero_load_latency == Approx(delay.zero_load_latency));
+    INFO("accepted: delay line " << delay.accepted << ", staged " << staged.accepted);
+    CHECK(staged.accepted < 0.97 * delay.accepted);
+    CHECK(staged.accepted > 0.25);
+}
+
 TEST_CASE("the same seed gives identical results through the SystemC shell",
           "[noc][traffic][determinism]") {
     auto np = mesh8x8();
