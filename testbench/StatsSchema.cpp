@@ -135,6 +135,7 @@ std::vector<Key> trafficFields(const std::string& p) {
         {"network_latency_avg_cycles",
          {"cycles", "head injection to tail ejection (no source queueing)"}},
         {"hops_avg", {"links", "router-to-router links per measured packet"}},
+        {"routers_avg", {"routers", "routers per measured packet: hops_avg + 1"}},
         {"zero_load_latency_cycles", {"cycles", "closed-form zero-load latency of the pattern"}},
         {"link_util_avg", {"ratio", "mean on-die/D2D link busy share over the window"}},
         {"link_util_max", {"ratio", "busiest link's busy share"}},

@@ -146,6 +146,7 @@ void TrafficTestbench::toJson(nlohmann::json& j, const TrafficResult& r) {
          {"latency_max_cycles", r.latency_max},
          {"network_latency_avg_cycles", r.network_latency_avg},
          {"hops_avg", r.hops_avg},
+         {"routers_avg", r.hops_avg + 1},
          {"zero_load_latency_cycles", r.zero_load_latency},
          {"link_util_avg", r.link_util_avg},
          {"link_util_max", r.link_util_max},
@@ -191,12 +192,16 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                    "                      (p99 is the upper edge of its histogram bin: "
                    "latencies >= {} cycles are binned by powers of two)\n",
                    dram::LatencyHistogram::kLinear);
-    fmt::print(os, "  network latency     avg {:.2f} cycles (head injection to tail ejection)\n",
-               r.network_latency_avg);
+    fmt::print(os,
+               "  network latency     avg {:.2f} cycles (head injection to tail ejection; the "
+               "source queue adds {:.2f}; the NI channels {} + {})\n",
+               r.network_latency_avg, r.latency_avg - r.network_latency_avg, np.local_link.latency,
+               np.local_link.latency);
     if (r.zero_load_latency > 0)
         fmt::print(os, "  zero-load latency   {:.2f} cycles (closed form for this pattern)\n",
                    r.zero_load_latency);
-    fmt::print(os, "  average hops        {:.3f}\n", r.hops_avg);
+    fmt::print(os, "  average hops        {:.3f} links ({:.3f} routers)\n", r.hops_avg,
+               r.hops_avg + 1);
     fmt::print(os, "  throughput          offered {:.4f}, accepted {:.4f} flits/node/cycle\n",
                r.offered_actual, r.accepted);
     fmt::print(os, "  link utilization    avg {:.3f}, max {:.3f} ({})\n", r.link_util_avg,
