@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "noc/Network.h"
@@ -130,6 +131,18 @@ void Router::allocateVcs(uint64_t now, Network& net) {
         active_vcs_[p] |= 1u << v;
     };
     auto freeIn = [&](uint32_t o, uint32_t lo, uint32_t hi) {
+        if (staged_ && hi > lo + 1) {
+            // Staged: the free VC at or after the port's rotating pointer, so consecutive
+            // packets spread over the VCs (as a separable allocator's round-robin output-VC
+            // arbiters do) instead of queueing behind each other in the lowest one.
+            const uint32_t n = hi - lo,
+                           start = ovc_rr_[o] >= lo && ovc_rr_[o] < hi ? ovc_rr_[o] : lo;
+            for (uint32_t k = 0; k < n; ++k) {
+                const uint32_t ov = lo + (start - lo + k) % n;
+                if (owner_[o * vcs_ + ov] == kFree) return ov;
+            }
+            return hi;
+        }
         uint32_t ov = lo;
         while (ov < hi && owner_[o * vcs_ + ov] != kFree) ++ov;
         return ov;
@@ -161,6 +174,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
                 }
                 const uint32_t ov = freeVc(o, iv);
                 owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
+                ovc_rr_[o] = static_cast<uint8_t>(ov + 1);
                 iv.out_vc[o] = static_cast<uint8_t>(ov);
             }
             iv.need_vc = 0;
@@ -195,6 +209,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             }
             owner_[out * vcs_ + ov] = static_cast<uint8_t>(i);
             iv.out_vc[out] = static_cast<uint8_t>(ov);
+            ovc_rr_[out] = static_cast<uint8_t>(ov + 1);
             iv.need_vc = 0;
             va_rr_[o] = static_cast<uint8_t>(i + 1 == uint32_t(ports_) * vcs_ ? 0 : i + 1);
             activate(i);
@@ -292,6 +307,12 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
             if (iv.count) {
                 routing_vcs_[p] |= 1u << v;
                 routing_ports_ |= 1u << p;
+                // Staged: the next packet's head reaches the front of its VC now, and its route
+                // computation starts then (the RC unit works on the VC's front flit).
+                if (staged_) {
+                    uint64_t& r = ready_[slot(i, iv.head)];
+                    r = std::max<uint64_t>(r, now + 1 + rc_);
+                }
             }
             if (iv.count && !buf_[slot(i, iv.head)].head())
                 throw std::logic_error(

@@ -140,7 +140,8 @@ class Router {
     uint32_t out_link_[kMaxPorts];
     uint32_t in_link_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
-    uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
+    uint8_t ovc_rr_[kMaxPorts] = {};  // staged: next output VC to hand out, per output port
+    uint8_t mc_rr_ = 0;               // rotates which multicast head is tried first
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
 };

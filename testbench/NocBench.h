@@ -18,7 +18,8 @@ class NocBench {
     struct Row {
         Case c;
         uint64_t cycles = 0;
-        double wall = 0;
+        double wall = 0;   // simulating (building excluded)
+        double build = 0;  // building the network and generator
         double traversals = 0;
         double accepted = 0;
         long rss_kb = 0;

@@ -158,7 +158,8 @@ std::vector<Key> trafficFields(const std::string& p) {
         {"unreachable_packets", {"packets", "packets with no path (failed links or routers)"}},
         {"failed_links", {"count", "links noc.faults failed"}},
         {"failed_routers", {"count", "routers noc.faults failed"}},
-        {"wall_seconds", {"s", "wall time of the run"}},
+        {"wall_seconds", {"s", "wall time of the run: building the network and simulating"}},
+        {"build_seconds", {"s", "of which building the network, routes and traffic generator"}},
     };
     std::vector<Key> out;
     for (const auto& [leaf, um] : f) out.push_back({p + leaf, um.first, um.second});

@@ -31,7 +31,8 @@ struct TrafficResult {
     uint64_t link_retries = 0;
     double link_energy_pj = 0;
     uint32_t max_vc_occupancy = 0;
-    double wall_seconds = 0;
+    double wall_seconds = 0;   // building the network and simulating
+    double build_seconds = 0;  // of which building the network, routes and generator
     bool conservation_ok = false;
     uint64_t unreachable_packets = 0;  // not sent: destination failed or cut off by faults
     uint32_t failed_links = 0, failed_routers = 0;
