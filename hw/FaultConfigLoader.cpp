@@ -45,13 +45,15 @@ noc::FaultParams FaultConfigLoader::load(const YamlReader& f, const noc::Topolog
     out.allow_partition = f.getBool("allow_partition", false);
     // Read with its default so `wsc config --resolved` lists it (escape needs a second VC).
     const bool given = f.has("routing");
-    out.routing = f.getEnum("routing", {"escape", "updown"}, "escape") == "updown"
-                      ? noc::FaultRouting::UpDown
-                      : noc::FaultRouting::Escape;
+    // The default is what runs: escape needs a second VC, so one VC routes up*/down*.
+    out.routing =
+        f.getEnum("routing", {"escape", "updown"}, vcs >= 2 ? "escape" : "updown") == "updown"
+            ? noc::FaultRouting::UpDown
+            : noc::FaultRouting::Escape;
     if (given && out.routing == noc::FaultRouting::Escape && vcs < 2)
         f.fail("routing",
-               "escape: escape routing reserves VC 0 and needs noc.router.vcs >= 2; "
-               "use updown with one VC");
+               "updown with one VC (escape routing reserves VC 0 and needs "
+               "noc.router.vcs >= 2)");
     return out;
 }
 

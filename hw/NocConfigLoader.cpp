@@ -156,10 +156,12 @@ void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
     const auto r = n.optionalChild("router");
     if (r) {
         r->checkKeys({"pipeline", "vcs", "vc_buffer", "stages", "preset"});
-        // 0: the router forwards in the cycle a flit arrives (a hop costs the link only).
-        p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
         // Stage-accurate timing instead of the delay line (noc::RouterParams::Stages).
         const bool stages = r->has("stages"), preset = r->has("preset");
+        // 0: the router forwards in the cycle a flit arrives (a hop costs the link only). Read
+        // (and its default recorded for config --resolved) only for the delay-line model.
+        if (!stages && !preset)
+            p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
         if ((stages || preset) && r->has("pipeline"))
             r->fail(stages ? "stages" : "preset",
                     "either pipeline (the delay-line model) or stages/preset (stage-accurate "

@@ -219,7 +219,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         if (!KernelTestbench::known(op, a)) {
             std::string all;
             for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-            if (!gemv) all += ", meshgemm-t";
+            if (op == "gemm") all += ", meshgemm-t";
             throw std::invalid_argument(
                 fmt::format("--algo: unknown {} algorithm '{}' (expected one of {})", op, a, all));
         }

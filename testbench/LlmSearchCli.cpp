@@ -12,6 +12,7 @@
 #include "firmware/llm/MemoryLedger.h"
 #include "firmware/llm/RecomputePlanner.h"
 #include "firmware/model/ModelConfig.h"
+#include "firmware/placement/Placement.h"
 #include "firmware/plan/ParallelPlan.h"
 #include "hw/ConfigError.h"
 #include "hw/HardwareLoader.h"
@@ -126,7 +127,11 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
     for (const auto& m : mbs) (void)CliArgs::parseUInt(m, "--micro-batches", 1, 1u << 16);
     const auto recs = list(o.recompute, "--recompute", {"none", "uniform", "gcmr"});
     const auto offs = list(o.offload, "--offload", {"false", "true"});
-    const auto pls = list(o.placement, "--placement", {});
+    // The placements `wsc llm train` knows (watos and her are the papers' own).
+    std::vector<std::string> known = firmware::placement::Placement::names();
+    known.push_back("watos");
+    known.push_back("her");
+    const auto pls = list(o.placement, "--placement", known);
     const auto links = list(o.pp_links, "--pp-links", {"routing", "watos"});
 
     // The pre-screen: the exact memory ledger of every memory-relevant combination.
@@ -213,10 +218,14 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                             {"micro-batches", s.mb},
                             {"recompute", s.recompute},
                             {"offload", s.offload}});
-    if (std::find(links.begin(), links.end(), "watos") != links.end())
+    if (std::find(links.begin(), links.end(), "watos") != links.end()) {
         for (const auto& p : plans)
             if (firmware::plan::ParallelPlan::parse(p).pp < 2)
                 excl.push_back({{"plan", p}, {"pp-links", "watos"}});
+        // TCME installs its own pair routes: llm train refuses it with the link allocation.
+        if (std::find(pls.begin(), pls.end(), "tcme") != pls.end())
+            excl.push_back({{"placement", "tcme"}, {"pp-links", "watos"}});
+    }
     if (!excl.empty()) {
         e << YAML::Key << "exclude" << YAML::Value << YAML::BeginSeq;
         for (const auto& x : excl) {
@@ -251,7 +260,7 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
         if (!f) throw std::runtime_error("cannot write " + spec);
         f << "# Written by wsc llm search (testbench/LlmSearchCli): the GA over simulated\n"
              "# training steps; rerun with `wsc sweep "
-          << spec << "` to resume.\n"
+          << spec << " --out " << out << "` to resume.\n"
           << e.c_str() << "\n";
     }
     fmt::print(os, "search spec: {} ({} exclusions)\n", spec, excl.size());

@@ -663,12 +663,6 @@ std::string ppLinks(const hw::HardwareConfig& hwc, const LlmSpec& spec,
     o.route_limit = hwc.noc.route_limit;
     const auto a = firmware::watos::LinkAllocator(dies, o).allocate(ts);
     routes.clear();
-    for (size_t i = 0; i < a.pairs.size(); ++i) {
-        fmt::print(stderr, "{}->{} {} moved {}:", a.pairs[i].src, a.pairs[i].dst, a.pairs[i].bytes,
-                   a.moved[i]);
-        for (auto d : a.paths[i]) fmt::print(stderr, " {}", d);
-        fmt::print(stderr, "\n");
-    }
     for (size_t i = 0; i < a.pairs.size(); ++i)
         if (a.moved[i]) routes.push_back({a.pairs[i].src, a.pairs[i].dst, a.paths[i]});
     const bool gb = a.max_link_xy >= 1e9;

@@ -61,6 +61,13 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     std::vector<uint64_t> n(P);
     for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
     for (uint32_t r = 0; r < P; ++r)
+        if (n[r] == 0)
+            throw std::invalid_argument(fmt::format(
+                "decode attention ({}): row {} of the {} rows holds no token at decode step {} "
+                "({} prompt tokens, {} decoded); every row needs one: give a prompt of at least "
+                "{} tokens",
+                KvCache::name(s_.policy), r, P, s_.generated + 1, s_.prompt, s_.generated, P));
+    for (uint32_t r = 0; r < P; ++r)
         if (n[r] * d > UINT32_MAX)
             throw std::invalid_argument(fmt::format(
                 "decode attention: row {} holds {} tokens of {} features, more elements than a "
@@ -245,7 +252,9 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     uint32_t wide = 0;
     for (uint32_t r = 1; r < P; ++r)
         if (n[r] > n[wide]) wide = r;
+    // PLMR L: the longer of the widest row's score allreduce and a column's output reduction.
     plan.step_path = tr.path(row_tree, row_cores[wide], n[wide] * 4);
+    rp.keepWorst(plan.step_path, tr.path(col_tree, col_cores[0], uint64_t(d) * 4));
     plan.total_path = plan.step_path;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
@@ -260,8 +269,8 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     if (s_.sram_bytes) {
         const uint64_t cap = rowCapacity(s_.sram_bytes);
         plan.notes += fmt::format(
-            "; a row holds {} tokens in {} B of SRAM, so after this prompt concat decodes {} "
-            "tokens and shift {}",
+            "; a row holds at least {} tokens in {} B of SRAM (sized for its fullest core), so "
+            "after this prompt concat decodes at least {} tokens and shift {}",
             cap, s_.sram_bytes, KvCache::maxGenerate(KvCache::Policy::Concat, P, s_.prompt, cap),
             KvCache::maxGenerate(KvCache::Policy::Shift, P, s_.prompt, cap));
     }

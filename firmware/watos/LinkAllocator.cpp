@@ -198,7 +198,8 @@ LinkAllocator::Result LinkAllocator::allocate(const std::vector<Transfer>& trans
     summarise(xy, r.max_link_xy, r.shared_xy);
     summarise(r.paths, r.max_link, r.shared);
     // Never hand back something worse than the routing's own paths.
-    if (r.max_link > r.max_link_xy || (r.max_link == r.max_link_xy && r.shared > r.shared_xy)) {
+    // Pair routes only for a gain: a lower busiest link, or as low with fewer shared links.
+    if (!(r.max_link < r.max_link_xy || (r.max_link == r.max_link_xy && r.shared < r.shared_xy))) {
         r.paths = xy;
         r.moved.assign(r.pairs.size(), 0);
         r.kept_xy = true;

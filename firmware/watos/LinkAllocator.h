@@ -18,8 +18,8 @@
 //   can step aside. Then rip-up and reroute: each pair in turn is taken off and placed again
 //   under all the others' loads, until a pass changes nothing (at most Options::kMaxPasses), so
 //   a pair placed early is not stuck on a link that later pairs had no way around.
-// - If the result is no better than every pair on XY (a higher busiest link, or as high with
-//   more shared links), every pair keeps XY (Result::kept_xy).
+// - Unless the result is better than every pair on XY (a lower busiest link, or as low with
+//   fewer shared links), every pair keeps XY (Result::kept_xy): pair routes only for a gain.
 // - A path that differs from XY needs one route entry on every router it visits; with a route
 //   limit, a path that would push a router over it is not taken (the pair keeps XY and counts in
 //   Result::kept_by_limit).
@@ -51,8 +51,8 @@ class LinkAllocator {
         double max_link_xy = 0, max_link = 0;
         uint32_t shared_xy = 0, shared = 0;
         uint32_t kept_by_limit = 0;  // pairs left on XY because of the route limit
-        uint32_t passes = 0;         // rip-up passes run (the last changed nothing if <= max)
-        bool kept_xy = false;        // the allocation was no better than XY: every pair kept XY
+        uint32_t passes = 0;   // rip-up passes until one changed nothing; kMaxPasses + 1: unsettled
+        bool kept_xy = false;  // the allocation was no better than XY: every pair kept XY
         uint32_t movedCount() const;
     };
 

@@ -123,8 +123,10 @@ TEST_CASE("decode attention: coreBytes is every buffer a core declares", "[kerne
     }
 }
 
-TEST_CASE("decode attention at its row capacity runs, one token more is refused, never a deadlock",
-          "[kernel][attention]") {
+TEST_CASE(
+    "decode attention runs at its reported row capacity and is refused well past it, never a "
+    "deadlock",
+    "[kernel][attention]") {
     // 48 KB cores, 8 x 4 block, D = 64, 4 query heads: fill the shift's rows to the capacity the
     // schedule computes (its receive reserve keeps room for the heads' early score partials).
     using firmware::waferllm::DecodeAttentionSchedule;
@@ -138,4 +140,17 @@ TEST_CASE("decode attention at its row capacity runs, one token more is refused,
     s.generated += 80;  // 10 tokens more per row: over the capacity on every row
     CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
                       Catch::Contains("kept for early arrivals"));
+}
+
+TEST_CASE("decode attention refuses a layout with an empty row, naming the prompt it needs",
+          "[kernel][attention]") {
+    // 4 rows, 2 prompt tokens: rows 2 and 3 would hold nothing to attend over (concat never
+    // fills them; shift only once 3 tokens are in the cache).
+    for (const char* policy : {"concat", "shift"})
+        CHECK_THROWS_WITH(
+            tb::KernelTestbench::run(wseNoc(), wseCore(), attention(policy, 4, 4, 8, 2, 0)),
+            Catch::Contains("holds no token at decode step 1") &&
+                Catch::Contains("a prompt of at least 4 tokens"));
+    // Shift fills every row once the cache holds P - 1 tokens before the step.
+    CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), attention("shift", 4, 4, 8, 2, 1)).correct);
 }
