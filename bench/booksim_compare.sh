@@ -15,7 +15,8 @@
 #   C, D: A and B with 4 VCs x 8 flits.
 # Accounting: BookSim's packet latency counts the cycle a packet is created in as an injection
 # cycle on top of the 1-cycle injection channel; wsc's counts the channel only. The table adds
-# that one cycle to wsc's latencies (column "wsc + 1") and compares those; hops: BookSim counts
+# that one cycle to wsc's latencies (column "wsc + 1", what `wsc traffic --compat booksim` prints) and
+# compares those; hops: BookSim counts
 # routers (wsc's `routers_avg`). docs/NOC.md, "Definitions".
 set -euo pipefail
 wsc=$1; shift

@@ -10,7 +10,10 @@ struct TrafficParams {
         "uniform";              // uniform transpose bitcomp bitrev shuffle tornado neighbor hotspot
     double rate = 0.1;          // offered load, flits/node/cycle (Bernoulli per node)
     uint32_t packet_flits = 1;  // packet length in flits
-    uint32_t hotspot_node = 0;  // hotspot target (pattern hotspot)
+    // Also report the latencies and hops in BookSim2's accounting (--compat booksim): one more
+    // cycle at the source (its creation cycle) and hops as routers (docs/NOC.md "Definitions").
+    bool compat_booksim = false;
+    uint32_t hotspot_node = 0;      // hotspot target (pattern hotspot)
     double hotspot_fraction = 0.2;  // share of packets sent to the hotspot
     uint64_t warmup_cycles = 1000;
     uint64_t measure_cycles = 10000;

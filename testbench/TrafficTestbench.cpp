@@ -206,6 +206,12 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                    r.zero_load_latency);
     fmt::print(os, "  average hops        {:.3f} links ({:.3f} routers)\n", r.hops_avg,
                r.hops_avg + 1);
+    if (tp.compat_booksim)
+        fmt::print(os,
+                   "  as BookSim2 counts  packet latency avg {:.2f}, network latency avg {:.2f} "
+                   "cycles (+1: the creation cycle it counts at the source), hops {:.3f} "
+                   "(routers)\n",
+                   r.latency_avg + 1, r.network_latency_avg + 1, r.hops_avg + 1);
     fmt::print(os, "  throughput          offered {:.4f}, accepted {:.4f} flits/node/cycle\n",
                r.offered_actual, r.accepted);
     fmt::print(os, "  link utilization    avg {:.3f}, max {:.3f} ({})\n", r.link_util_avg,

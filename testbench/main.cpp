@@ -387,6 +387,7 @@ int main(int argc, char** argv) {
 
     // traffic
     std::string tconfig, pattern, rates, svg, table, pipelines;
+    std::string compat;  // traffic --compat booksim
     double rate = 0;
     uint32_t packet = 0;
     uint64_t warmup = 0, measure = 0, drain = 0, seed = 0;
@@ -415,6 +416,11 @@ int main(int argc, char** argv) {
     CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase,
                      defaulted("max drain cycles", d.drain_cycles));
     CliArgs::addUInt(traffic, "--seed", seed, 0, UINT64_MAX, defaulted("random seed", d.seed));
+    traffic
+        ->add_option("--compat", compat,
+                     "also report in another simulator's accounting: booksim (latency + 1 "
+                     "source cycle, hops as routers; docs/NOC.md \"Definitions\")")
+        ->check(CLI::IsMember({"booksim"}));
     traffic->add_flag("--sweep", sweep, "sweep injection rates up to saturation");
     traffic->add_option("--rates", rates,
                         "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
@@ -585,6 +591,7 @@ int main(int argc, char** argv) {
             if (traffic->count("--measure")) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
+            tp.compat_booksim = compat == "booksim";
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, overridden, budget);
             tp.max_live_packets = est.packetBudget(budget.bytes);
