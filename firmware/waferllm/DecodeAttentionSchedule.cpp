@@ -149,20 +149,22 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
         for (uint32_t r = 0; r < P; ++r) col_cores[j].push_back(id(r, j));
         col_bc.emplace_back(rp, col_cores[j], root);
     }
-    auto lineBufs = [&](const std::vector<uint32_t>& cores, auto pick) {
+    // Quantity (x, x0, x1) of head h (a partial and its two receive buffers) reduced along a
+    // line of cores: the row's score allreduce and the column's maximum, sum and values.
+    using Bufs = std::vector<uint16_t> CoreBufs::*;
+    auto reduceLine = [&](const ReduceTree& tree, const std::vector<uint32_t>& cores, Bufs x,
+                          Bufs x0, Bufs x1, uint32_t h, uint32_t elems, Opcode op = Opcode::VAdd) {
         std::vector<TreeReduce::Buffers> v;
-        for (uint32_t c : cores) v.push_back(pick(B[size_t(c / X) * Q + c % X]));
-        return v;
+        for (uint32_t c : cores) {
+            const CoreBufs& b = B[size_t(c / X) * Q + c % X];
+            v.push_back({(b.*x)[h], (b.*x0)[h], (b.*x1)[h]});
+        }
+        tr.emit(plan.fw, tree, cores, v, elems, kNoBuf, op);
     };
     for (uint32_t h = 0; h < G; ++h)
         for (uint32_t r = 0; r < P; ++r) {
             const uint32_t nr = uint32_t(n[r]);
-            tr.emit(plan.fw, row_tree, row_cores[r],
-                    lineBufs(row_cores[r],
-                             [h](const CoreBufs& b) {
-                                 return TreeReduce::Buffers{b.S[h], b.S0[h], b.S1[h]};
-                             }),
-                    nr);
+            reduceLine(row_tree, row_cores[r], &CoreBufs::S, &CoreBufs::S0, &CoreBufs::S1, h, nr);
             for (uint32_t j = 0; j < Q; ++j) {
                 const CoreBufs& b = B[size_t(r) * Q + j];
                 row_bc[r].emit(plan.fw.program(id(r, j)), j, b.S[h], b.S[h], uint64_t(nr) * 4);
@@ -183,12 +185,8 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
             }
     for (uint32_t h = 0; h < G; ++h)
         for (uint32_t j = 0; j < Q; ++j) {
-            tr.emit(plan.fw, col_tree, col_cores[j],
-                    lineBufs(col_cores[j],
-                             [h](const CoreBufs& b) {
-                                 return TreeReduce::Buffers{b.mx[h], b.m0[h], b.m1[h]};
-                             }),
-                    1, kNoBuf, Opcode::VMax);
+            reduceLine(col_tree, col_cores[j], &CoreBufs::mx, &CoreBufs::m0, &CoreBufs::m1, h, 1,
+                       Opcode::VMax);
             for (uint32_t r = 0; r < P; ++r) {
                 const CoreBufs& b = B[size_t(r) * Q + j];
                 col_bc[j].emit(plan.fw.program(id(r, j)), r, b.mx[h], b.mx[h], 4);
@@ -211,18 +209,8 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     // The sums and the weighted values reduce to the column's root, which scales.
     for (uint32_t h = 0; h < G; ++h)
         for (uint32_t j = 0; j < Q; ++j) {
-            tr.emit(plan.fw, col_tree, col_cores[j],
-                    lineBufs(col_cores[j],
-                             [h](const CoreBufs& b) {
-                                 return TreeReduce::Buffers{b.l[h], b.l0[h], b.l1[h]};
-                             }),
-                    1);
-            tr.emit(plan.fw, col_tree, col_cores[j],
-                    lineBufs(col_cores[j],
-                             [h](const CoreBufs& b) {
-                                 return TreeReduce::Buffers{b.O[h], b.O0[h], b.O1[h]};
-                             }),
-                    d);
+            reduceLine(col_tree, col_cores[j], &CoreBufs::l, &CoreBufs::l0, &CoreBufs::l1, h, 1);
+            reduceLine(col_tree, col_cores[j], &CoreBufs::O, &CoreBufs::O0, &CoreBufs::O1, h, d);
             Program& prog = plan.fw.program(id(root, j));
             const CoreBufs& b = B[size_t(root) * Q + j];
             vec(prog, Opcode::VRecip, b.l[h], kNoBuf, b.l[h], 1);
