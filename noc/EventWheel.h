@@ -21,7 +21,9 @@
 namespace wsc::noc {
 
 struct NetEvent {
-    enum Kind : uint8_t { FlitToRouter, FlitToNi, CreditToRouter, CreditToNi };
+    // WakeRouter: a router that granted nothing asked to be evaluated again at this cycle
+    // (Router::evaluate), when a stage delay or a busy output ends.
+    enum Kind : uint8_t { FlitToRouter, FlitToNi, CreditToRouter, CreditToNi, WakeRouter };
     uint32_t target = 0;  // router or NI index
     uint8_t kind = 0;
     uint8_t port = 0;  // input port (flits) or output port (credits) at the target

@@ -33,16 +33,17 @@ uint64_t serializationOf(uint32_t flit_bytes, uint32_t width_bytes) {
 
 // Every sum below is formed in 64 bits from 32-bit fields and then fitted, so no spec can wrap.
 Link::Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed)
-    : spec_(spec),
-      flit_bits_(flit_bytes * 8),
+    : kind_(spec.kind),
       serialization_(fit(serializationOf(flit_bytes, spec.width_bytes), "serialization")),
-      flight_(fit(oneWayLatency() + serialization_ - 1, "flight")),
+      flight_(fit(oneWay(spec) + serialization_ - 1, "flight")),
       // Credits ride the same physical channel back: a D2D credit pays SerDes and FEC too.
       credit_latency_(
-          fit(spec.kind == Kind::D2D ? oneWayLatency() : spec.credit_latency, "credit latency")),
+          fit(spec.kind == Kind::D2D ? oneWay(spec) : spec.credit_latency, "credit latency")),
+      flit_bits_(flit_bytes * 8),
       // P(at least one bit of the flit flipped) = 1 - (1 - BER)^bits.
       p_flit_error_(spec.ber > 0 ? -std::expm1(flit_bits_ * std::log1p(-spec.ber)) : 0.0),
-      rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {
+      rng_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull),
+      spec_(spec) {
     // Past this the link would spend most of its time resending: the configuration is broken,
     // not the link (and a rate near 1 would retry forever).
     if (p_flit_error_ > 0.5)
@@ -78,14 +79,10 @@ double Link::uniform() {
 uint64_t Link::transmit(uint64_t now) {
     uint64_t arrival = now + flight_;
     ++flits_;
-    busy_cycles_ += serialization_;
-    bits_ += flit_bits_;
     // A corrupted flit fails its CRC at the receiver, which NACKs it; the sender replays it from
     // its retry buffer. Later flits may not overtake it (in-order link), so arrivals are monotone.
     while (p_flit_error_ > 0 && uniform() < p_flit_error_) {
         ++retries_;
-        busy_cycles_ += serialization_;
-        bits_ += flit_bits_;
         arrival += retryPenalty();
     }
     arrival = std::max(arrival, last_arrival_ + (last_arrival_ ? serialization_ : 0));

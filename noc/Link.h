@@ -18,7 +18,9 @@
 
 namespace wsc::noc {
 
-class Link {
+// Aligned, with the fields a flit's crossing touches first (src ... retries_: one cache line), so
+// a traversal costs one line of link state however many links a wafer has.
+class alignas(64) Link {
   public:
     enum class Kind : uint8_t { OnDie, D2D, Injection, Ejection };
 
@@ -53,14 +55,14 @@ class Link {
     uint32_t src = 0, dst = 0;
     uint8_t src_port = 0, dst_port = 0;
 
-    Kind kind() const { return spec_.kind; }
+    Kind kind() const { return kind_; }
     const Spec& spec() const { return spec_; }
     uint32_t serialization() const { return serialization_; }
     // Cycles from the switch grant of a flit to its arrival in the downstream buffer.
     uint32_t flight() const { return flight_; }
     uint32_t creditLatency() const { return credit_latency_; }
     // Wire + SerDes + FEC cycles, in the link's own clock when it has one.
-    uint64_t oneWayLatency() const { return uint64_t{spec_.latency} + spec_.serdes + spec_.fec; }
+    uint64_t oneWayLatency() const { return oneWay(spec_); }
     // Worst-case flight of one flit including one link-level retry.
     uint64_t maxFlight() const { return flight_ + (spec_.ber > 0 ? retryPenalty() : 0); }
 
@@ -69,27 +71,31 @@ class Link {
 
     // Counters.
     uint64_t flits() const { return flits_; }
-    uint64_t busyCycles() const { return busy_cycles_; }
+    // Every send and resend occupies the link for `serialization` cycles and carries a flit.
+    uint64_t busyCycles() const { return (flits_ + retries_) * serialization_; }
     uint64_t retries() const { return retries_; }
-    uint64_t bitsSent() const { return bits_; }
-    double energyPj() const { return bits_ * spec_.energy_pj_per_bit; }
-    void markWindow() { window_flits_ = flits_, window_busy_ = busy_cycles_; }
+    uint64_t bitsSent() const { return (flits_ + retries_) * flit_bits_; }
+    double energyPj() const { return bitsSent() * spec_.energy_pj_per_bit; }
+    void markWindow() { window_flits_ = flits_, window_busy_ = busyCycles(); }
     uint64_t flitsSinceMark() const { return flits_ - window_flits_; }
-    uint64_t busySinceMark() const { return busy_cycles_ - window_busy_; }
+    uint64_t busySinceMark() const { return busyCycles() - window_busy_; }
 
   private:
+    static uint64_t oneWay(const Spec& s) { return uint64_t{s.latency} + s.serdes + s.fec; }
     uint64_t retryPenalty() const { return uint64_t{credit_latency_} + flight_; }  // NACK + resend
     double uniform();
 
-    Spec spec_;
-    uint32_t flit_bits_;
+    Kind kind_;
     uint32_t serialization_;
     uint32_t flight_;
     uint32_t credit_latency_;
+    uint32_t flit_bits_;
     double p_flit_error_;
-    uint64_t rng_;
     uint64_t last_arrival_ = 0;
-    uint64_t flits_ = 0, busy_cycles_ = 0, retries_ = 0, bits_ = 0;
+    uint64_t flits_ = 0, retries_ = 0;
+    // Cold: only with a bit-error rate, in reports and windows.
+    uint64_t rng_;
+    Spec spec_;
     uint64_t window_flits_ = 0, window_busy_ = 0;
 };
 

@@ -163,7 +163,7 @@ void Network::build() {
             }
             uint8_t in = Topology::opposite(port);
             uint32_t l = addLink(s, r, port, n, in);
-            routers_[r].connectOut(port, l);
+            routers_[r].connectOut(port, l, links_[l].serialization());
             routers_[r].setOutCredits(port, depth);
             routers_[n].connectIn(in, l);
         }
@@ -186,12 +186,13 @@ void Network::build() {
         routers_[r].connectIn(port, in);
         s.kind = Link::Kind::Ejection;
         uint32_t out = addLink(s, r, port, node, 0);
-        routers_[r].connectOut(port, out);
+        routers_[r].connectOut(port, out, links_[out].serialization());
         routers_[r].setOutCredits(port, depth);  // the NI's ejection buffer, drained each cycle
         nis_.back().inj_link = in;
         nis_.back().ej_link = out;
     }
     router_active_.assign(R, 0);
+    router_wake_.assign(R, kNever);
     ni_active_.assign(topo_.nodes(), 0);
     ni_retry_.assign(topo_.nodes(), 0);
     settle_ = p_.router.hopCycles() + 2;
@@ -663,7 +664,23 @@ void Network::step(uint64_t now) {
         }
     }
     wheel_.collect(now, due_);
-    for (const NetEvent& e : due_) {
+    // Arrivals land on routers all over a large mesh: fetch a few events ahead (the router,
+    // then the VC it reaches) so their misses overlap.
+    constexpr size_t kAhead = 8;
+    auto hint = [&](size_t k, bool deep) {
+        const NetEvent& e = due_[k];
+        if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
+        if (!deep) return __builtin_prefetch(&routers_[e.target], 1);
+        if (isExternal(e.target)) return;
+        if (e.kind == NetEvent::FlitToRouter) {
+            routers_[e.target].prefetchVc(e.port, e.flit.vc);
+            if (e.flit.head()) __builtin_prefetch(&packets_[e.flit.packet]);  // routed this step
+        }
+    };
+    for (size_t k = 0; k < due_.size(); ++k) {
+        if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
+        if (k + kAhead < due_.size()) hint(k + kAhead, true);
+        const NetEvent& e = due_[k];
         switch (e.kind) {
             case NetEvent::FlitToRouter:
                 if (isExternal(e.target))
@@ -676,13 +693,22 @@ void Network::step(uint64_t now) {
                 nis_[e.target].acceptFlit(e.flit, now, *this);
                 break;
             case NetEvent::CreditToRouter:
-                if (isExternal(e.target))
+                if (isExternal(e.target)) {
                     external_[e.target]->acceptCredit(e.port, e.vc);
-                else
+                } else {
                     routers_[e.target].acceptCredit(e.port, e.vc);
+                    if (routers_[e.target].buffered()) activate(e.target);
+                }
                 break;
             case NetEvent::CreditToNi:
                 nis_[e.target].acceptCredit(e.vc);
+                if (nis_[e.target].active()) activateNi(e.target);
+                break;
+            case NetEvent::WakeRouter:
+                if (router_wake_[e.target] == now) {
+                    router_wake_[e.target] = kNever;
+                    activate(e.target);
+                }
                 break;
         }
     }
@@ -697,19 +723,31 @@ void Network::step(uint64_t now) {
     active_nis_.resize(w);
     w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
+        if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);
+        if (i + 4 < active_.size() && !isExternal(active_[i + 4]))
+            routers_[active_[i + 4]].prefetchState();
         uint32_t r = active_[i];
-        bool busy;
+        uint64_t next;
         if (isExternal(r)) {
             external_[r]->evaluate(now, *this);
-            busy = external_[r]->buffered() > 0;
+            next = external_[r]->buffered() > 0 ? now + 1 : kNever;
         } else {
-            routers_[r].evaluate(now, *this);
-            busy = routers_[r].buffered() > 0;
+            // A router that cannot move anything sleeps until an arrival (flit or credit) or
+            // the cycle it named: no per-cycle re-evaluation of blocked flits.
+            next = routers_[r].evaluate(now, *this);
         }
-        if (busy)
+        if (next == now + 1) {
             active_[w++] = r;
-        else
-            router_active_[r] = 0;
+            continue;
+        }
+        router_active_[r] = 0;
+        if (next != kNever && (router_wake_[r] <= now || next < router_wake_[r])) {
+            router_wake_[r] = next;
+            NetEvent e;
+            e.target = r;
+            e.kind = NetEvent::WakeRouter;
+            wheel_.schedule(now, next, e);
+        }
     }
     active_.resize(w);
     // Flits held by a refusing endpoint wait for that endpoint, not for the network: whether
@@ -723,6 +761,10 @@ void Network::step(uint64_t now) {
 uint64_t Network::nextActiveCycle(uint64_t now) const {
     if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
     const uint64_t next = wheel_.nextAfter(now);
+    // Every router waits for a credit or a VC and nothing is in flight: a deadlock, unless a
+    // refusing endpoint holds flits. Step once more when the watchdog is due, so it reports.
+    if (next == kNever && held_flits_ == 0 && flits_in_network_ > 0)
+        return std::max(now + 1, last_progress_ + p_.watchdog_cycles);
     // Only flits held at refusing endpoints: step once more when the network counts as stalled,
     // so a driver waiting on it can tell (stalled()); after that nothing happens by itself.
     if (next == kNever && held_flits_ > 0 && last_progress_ + settle_ > now)

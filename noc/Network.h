@@ -109,7 +109,8 @@ class Network {
     // Earliest cycle after `now` at which step() has anything to do (kNever when idle).
     uint64_t nextActiveCycle(uint64_t now) const;
     bool idle() const {
-        return active_.empty() && active_nis_.empty() && wheel_.pending() == 0 && held_flits_ == 0;
+        return active_.empty() && active_nis_.empty() && wheel_.pending() == 0 &&
+               held_flits_ == 0 && flits_in_network_ == 0;
     }
     // Flits waiting at NIs whose gate refused them: nothing moves them but wakeEjection.
     uint64_t heldFlits() const { return held_flits_; }
@@ -203,6 +204,7 @@ class Network {
     std::vector<NetEvent> due_;
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
+    std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
     std::vector<PacketInfo> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached

@@ -54,11 +54,11 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
                 break;
             }
         }
-        if (pick == 0xFF) return true;
+        if (pick == 0xFF) return false;  // asleep until a credit arrives (Network::step)
         cur_vc_ = pick;
         vc_rr_ = static_cast<uint8_t>((pick - vc_lo_ + 1) % n);
     } else if (!credits_[cur_vc_]) {
-        return true;
+        return false;
     }
     const PacketInfo& pk = net.packet(cur_);
     Flit f;

@@ -33,7 +33,8 @@ class NetworkInterface {
     void enqueue(uint32_t packet_slot) { queue_.push_back(packet_slot); }
     bool active() const { return cur_ != kNone || !queue_.empty(); }
     size_t queued() const { return queue_.size() + (cur_ != kNone); }
-    // Injects at most one flit; returns whether there is still work.
+    // Injects at most one flit; returns whether to try again next cycle (false when the queue is
+    // empty or the packet waits for a credit: the credit's arrival wakes the NI, Network::step).
     bool inject(uint64_t now, Network& net);
     void acceptFlit(const Flit& f, uint64_t now, Network& net);
     void acceptCredit(uint8_t vc);

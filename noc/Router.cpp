@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 #include "noc/Network.h"
@@ -26,11 +27,14 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
         (p.staged && (p.stages.rc > 4 || p.stages.va > 4 || p.stages.sa > 4 || p.stages.st > 4)))
         throw std::invalid_argument(
             "router: vcs 1..16, buffer 1..255 flits, pipeline 0..4, stages 0..4 cycles each");
-    buf_.resize(size_t(ports_) * vcs_ * depth_);
-    ready_.resize(buf_.size());
-    in_.resize(size_t(ports_) * vcs_);
-    credits_.assign(size_t(ports_) * vcs_, 0);
-    owner_.assign(size_t(ports_) * vcs_, kFree);
+    const size_t nvc = size_t(ports_) * vcs_;
+    static_assert(sizeof(InVc) % 8 == 0 && sizeof(Slot) % 8 == 0, "8-byte aligned parts");
+    const size_t in_bytes = nvc * sizeof(InVc), out_bytes = (nvc * sizeof(OutVc) + 7) / 8 * 8;
+    storage_.reset(new uint64_t[(in_bytes + out_bytes + nvc * depth_ * sizeof(Slot)) / 8]);
+    auto* base = reinterpret_cast<unsigned char*>(storage_.get());
+    in_ = new (base) InVc[nvc];
+    out_ = new (base + in_bytes) OutVc[nvc];
+    buf_ = new (base + in_bytes + out_bytes) Slot[nvc * depth_];
     for (uint32_t i = 0; i < kMaxPorts; ++i) {
         out_link_[i] = in_link_[i] = kNoLink;
         last_send_[i] = kNever;
@@ -38,7 +42,7 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
 }
 
 void Router::setOutCredits(uint8_t port, uint8_t credits) {
-    for (uint32_t v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = credits;
+    for (uint32_t v = 0; v < vcs_; ++v) out_[port * vcs_ + v].credits = credits;
 }
 
 uint32_t Router::occupancy(uint8_t port) const {
@@ -56,11 +60,13 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
             fmt::format("credit protocol violated: buffer overflow at router {} "
                         "port {} vc {} (depth {})",
                         id_, port, f.vc, depth_));
-    size_t s = slot(ivc, (iv.head + iv.count) % depth_);
-    buf_[s] = f;
+    uint32_t k = iv.head + iv.count;
+    size_t s = slot(ivc, k >= depth_ ? k - depth_ : k);
+    buf_[s].f = f;
     // Staged: a head may request VA after route computation, a body the switch after the
     // head's RC and VA stages; the delay line: everything after `pipeline` cycles.
-    ready_[s] = now + (staged_ ? (f.head() ? rc_ : rc_ + va_) : pipeline_);
+    buf_[s].ready = now + (staged_ ? (f.head() ? rc_ : rc_ + va_) : pipeline_);
+    if (iv.count == 0) iv.front_ready = buf_[s].ready;
     if (iv.count == 0 && iv.state == kIdle) {
         if (!f.head())
             throw std::logic_error(
@@ -80,14 +86,15 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
 }
 
 void Router::acceptCredit(uint8_t port, uint8_t vc) {
-    uint8_t& c = credits_[port * vcs_ + vc];
+    uint8_t& c = out_[port * vcs_ + vc].credits;
     if (c >= depth_)
         throw std::logic_error(
             fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
     ++c;
 }
 
-void Router::allocateVcs(uint64_t now, Network& net) {
+bool Router::allocateVcs(uint64_t now, Network& net) {
+    bool granted = false;
     // Requesters, in ascending input-VC order (the round-robin order).
     uint8_t req[kMaxPorts * 16];
     uint32_t nreq = 0;
@@ -99,9 +106,9 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             const uint32_t v = __builtin_ctz(vm);
             uint32_t i = p * vcs_ + v;
             InVc& iv = in_[i];
-            if (ready_[slot(i, iv.head)] > now) continue;
+            if (iv.front_ready > now) continue;
             if (iv.out_mask == 0) {
-                const Flit& f = buf_[slot(i, iv.head)];
+                const Flit& f = buf_[slot(i, iv.head)].f;
                 RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f.packet);
                 iv.tree =
                     net.packet(f.packet).route != kNoRoute &&
@@ -122,7 +129,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
         InVc& iv = in_[i];
         // Staged: the head requests the switch `va` cycles after winning its VCs (0: this
         // cycle, the speculative router).
-        if (staged_) ready_[slot(i, iv.head)] = now + va_;
+        if (staged_) iv.front_ready = now + va_;
         iv.state = kActive;
         iv.pending = iv.out_mask;
         const uint32_t p = i / vcs_, v = i % vcs_;
@@ -139,12 +146,12 @@ void Router::allocateVcs(uint64_t now, Network& net) {
                            start = ovc_rr_[o] >= lo && ovc_rr_[o] < hi ? ovc_rr_[o] : lo;
             for (uint32_t k = 0; k < n; ++k) {
                 const uint32_t ov = lo + (start - lo + k) % n;
-                if (owner_[o * vcs_ + ov] == kFree) return ov;
+                if (out_[o * vcs_ + ov].owner == kFree) return ov;
             }
             return hi;
         }
         uint32_t ov = lo;
-        while (ov < hi && owner_[o * vcs_ + ov] != kFree) ++ov;
+        while (ov < hi && out_[o * vcs_ + ov].owner != kFree) ++ov;
         return ov;
     };
     auto freeVc = [&](uint32_t o, const InVc& iv) { return freeIn(o, iv.vc_lo, iv.vc_hi); };
@@ -167,18 +174,19 @@ void Router::allocateVcs(uint64_t now, Network& net) {
                     // Ejection: the VC with the most credits, shared with whoever owns it.
                     uint32_t best = iv.vc_lo;
                     for (uint32_t v = iv.vc_lo; v < iv.vc_hi; ++v)
-                        if (credits_[o * vcs_ + v] > credits_[o * vcs_ + best]) best = v;
+                        if (out_[o * vcs_ + v].credits > out_[o * vcs_ + best].credits) best = v;
                     iv.out_vc[o] = static_cast<uint8_t>(best);
                     iv.shared |= static_cast<uint8_t>(1u << o);
                     continue;
                 }
                 const uint32_t ov = freeVc(o, iv);
-                owner_[o * vcs_ + ov] = static_cast<uint8_t>(i);
+                out_[o * vcs_ + ov].owner = static_cast<uint8_t>(i);
                 ovc_rr_[o] = static_cast<uint8_t>(ov + 1);
                 iv.out_vc[o] = static_cast<uint8_t>(ov);
             }
             iv.need_vc = 0;
             activate(i);
+            granted = true;
             mc_rr_ = static_cast<uint8_t>(k + 1);
         }
     }
@@ -197,7 +205,7 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             // in a cycle of adaptive VCs with no way left to the escape channel (Duato).
             if (iv.alt_port != 0xFF)
                 while (ov < iv.vc_hi &&
-                       (owner_[o * vcs_ + ov] != kFree || credits_[o * vcs_ + ov] < depth_))
+                       (out_[o * vcs_ + ov].owner != kFree || out_[o * vcs_ + ov].credits < depth_))
                     ++ov;
             if (ov == iv.vc_hi && iv.alt_port != 0xFF) {  // primary full: the escape channel
                 out = iv.alt_port;
@@ -207,19 +215,21 @@ void Router::allocateVcs(uint64_t now, Network& net) {
             } else if (ov == iv.vc_hi) {
                 continue;  // none free in this packet's class; others may fit
             }
-            owner_[out * vcs_ + ov] = static_cast<uint8_t>(i);
+            out_[out * vcs_ + ov].owner = static_cast<uint8_t>(i);
             iv.out_vc[out] = static_cast<uint8_t>(ov);
             ovc_rr_[out] = static_cast<uint8_t>(ov + 1);
             iv.need_vc = 0;
             va_rr_[o] = static_cast<uint8_t>(i + 1 == uint32_t(ports_) * vcs_ ? 0 : i + 1);
             activate(i);
+            granted = true;
         }
     }
+    return granted;
 }
 
-void Router::evaluate(uint64_t now, Network& net) {
-    if (!buffered_) return;
-    if (routing_ports_) allocateVcs(now, net);
+uint64_t Router::evaluate(uint64_t now, Network& net) {
+    if (!buffered_) return kNever;
+    const bool va_granted = routing_ports_ && allocateVcs(now, net);
 
     // Switch allocation, input stage.
     uint8_t req_mask[kMaxPorts] = {};
@@ -234,13 +244,13 @@ void Router::evaluate(uint64_t now, Network& net) {
             if (!(am & (1u << v))) continue;
             uint32_t i = p * vcs_ + v;
             const InVc& iv = in_[i];
-            if (iv.state != kActive || ready_[slot(i, iv.head)] > now) continue;
+            if (iv.state != kActive || iv.front_ready > now) continue;
             uint8_t m = 0;
             uint8_t cand = iv.pending & out_free;
             while (cand) {
                 uint32_t o = __builtin_ctz(cand);
                 cand &= cand - 1;
-                if (credits_[o * vcs_ + iv.out_vc[o]] > 0) m |= 1u << o;
+                if (out_[o * vcs_ + iv.out_vc[o]].credits > 0) m |= 1u << o;
             }
             if (m) {
                 req_mask[p] = m;
@@ -260,34 +270,51 @@ void Router::evaluate(uint64_t now, Network& net) {
              ++k, p = (p + 1 == ports_) ? 0 : p + 1) {
             if (req_mask[p] & (1u << o)) {
                 grant[p] |= 1u << o;
-                sa_out_rr_[o] = static_cast<uint8_t>((p + 1) % ports_);
+                sa_out_rr_[o] = static_cast<uint8_t>(p + 1 == ports_ ? 0 : p + 1);
                 any = true;
                 break;
             }
         }
     }
-    if (!any) return;
+    if (!any) return va_granted ? now + 1 : nextWake(now);
     for (uint32_t p = 0; p < ports_; ++p) {
         if (!grant[p]) continue;
-        sa_in_rr_[p] = static_cast<uint8_t>((req_vc[p] + 1) % vcs_);
+        sa_in_rr_[p] = static_cast<uint8_t>(req_vc[p] + 1 == vcs_ ? 0 : req_vc[p] + 1);
         send(static_cast<uint8_t>(p), req_vc[p], grant[p], now, net);
     }
+    return now + 1;
+}
+
+uint64_t Router::nextWake(uint64_t now) const {
+    // Nothing was granted: what can change without an arrival is a front flit's stage delay
+    // ending or a busy output (a serialising link) coming free.
+    uint64_t next = kNever;
+    for (uint32_t p = 0; p < ports_; ++p) {
+        for (uint32_t vm = uint32_t(routing_vcs_[p]) | active_vcs_[p]; vm; vm &= vm - 1) {
+            const uint32_t i = p * vcs_ + __builtin_ctz(vm);
+            const uint64_t r = in_[i].front_ready;
+            if (r > now && r < next) next = r;
+        }
+    }
+    for (uint32_t o = 0; o < ports_; ++o)
+        if (busy_until_[o] > now && busy_until_[o] < next) next = busy_until_[o];
+    return next;
 }
 
 void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
     uint32_t i = p * vcs_ + v;
     InVc& iv = in_[i];
-    const Flit f = buf_[slot(i, iv.head)];
+    const Flit f = buf_[slot(i, iv.head)].f;
     uint32_t copies = 0;
     for (uint8_t m = g; m; m &= m - 1) {
         uint32_t o = __builtin_ctz(m);
         Flit out = f;
         out.vc = iv.out_vc[o];
-        --credits_[o * vcs_ + out.vc];
-        busy_until_[o] = now + net.link(out_link_[o]).serialization();
+        --out_[o * vcs_ + out.vc].credits;
+        busy_until_[o] = now + out_ser_[o];
         last_send_[o] = now;
         last_send_flit_[o] = out;
-        if (f.tail() && !(iv.shared & (1u << o))) owner_[o * vcs_ + out.vc] = kFree;
+        if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
         net.forward(out_link_[o], out, now, staged_ ? sa_ + st_ : 0);
         ++copies;
     }
@@ -295,8 +322,9 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
     iv.pending &= ~g;
     bool popped = iv.pending == 0;
     if (popped) {
-        iv.head = static_cast<uint8_t>((iv.head + 1) % depth_);
+        iv.head = static_cast<uint8_t>(iv.head + 1 == depth_ ? 0 : iv.head + 1);
         --iv.count;
+        if (iv.count) iv.front_ready = buf_[slot(i, iv.head)].ready;
         --buffered_;
         net.returnCredit(in_link_[p], v, now, staged_ ? sa_ : 0);
         if (f.tail()) {
@@ -310,11 +338,11 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
                 // Staged: the next packet's head reaches the front of its VC now, and its route
                 // computation starts then (the RC unit works on the VC's front flit).
                 if (staged_) {
-                    uint64_t& r = ready_[slot(i, iv.head)];
+                    uint64_t& r = iv.front_ready;
                     r = std::max<uint64_t>(r, now + 1 + rc_);
                 }
             }
-            if (iv.count && !buf_[slot(i, iv.head)].head())
+            if (iv.count && !buf_[slot(i, iv.head)].f.head())
                 throw std::logic_error(
                     fmt::format("router {} port {} vc {}: body flit follows a "
                                 "tail in one VC",
@@ -328,17 +356,17 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
 }
 
 void Router::stuckFlits(std::vector<Stuck>& out) const {
-    for (uint32_t i = 0; i < in_.size(); ++i) {
+    for (uint32_t i = 0; i < uint32_t(ports_) * vcs_; ++i) {
         const InVc& iv = in_[i];
         if (!iv.count) continue;
         size_t s = slot(i, iv.head);
         Stuck st{static_cast<uint8_t>(i / vcs_),
                  static_cast<uint8_t>(i % vcs_),
-                 buf_[s],
+                 buf_[s].f,
                  iv.state,
                  iv.out_mask,
                  iv.pending,
-                 ready_[s]};
+                 iv.front_ready};
         st.need_vc = iv.need_vc, st.vc_lo = iv.vc_lo, st.vc_hi = iv.vc_hi;
         for (uint32_t o = 0; o < kMaxPorts; ++o) st.out_vc[o] = iv.out_vc[o];
         out.push_back(st);

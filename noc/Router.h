@@ -36,6 +36,7 @@
 // an event at least one cycle in the future. That makes evaluate-then-update per router
 // equivalent to a global two-phase cycle, independent of visiting order.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "noc/Flit.h"
@@ -58,7 +59,13 @@ class Router {
     uint32_t vcs() const { return vcs_; }
     uint32_t depth() const { return depth_; }
 
-    void connectOut(uint8_t port, uint32_t link) { out_link_[port] = link; }
+    // `serialization`: cycles the link is busy per flit (cached here: reading the link would be
+    // a cache miss per grant on large meshes).
+    void connectOut(uint8_t port, uint32_t link, uint32_t serialization) {
+        out_link_[port] = link;
+        out_ser_[port] = serialization;
+    }
+    uint32_t outSerialization(uint8_t port) const { return out_ser_[port]; }
     void connectIn(uint8_t port, uint32_t link) { in_link_[port] = link; }
     uint32_t outLink(uint8_t port) const { return out_link_[port]; }
     uint32_t inLink(uint8_t port) const { return in_link_[port]; }
@@ -69,14 +76,30 @@ class Router {
     void acceptCredit(uint8_t port, uint8_t vc);
 
     uint32_t buffered() const { return buffered_; }
-    void evaluate(uint64_t now, Network& net);
+    // Cache hints for the network's loops (large meshes miss in cache on every router touched):
+    // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
+    void prefetchVc(uint8_t port, uint8_t vc) const {
+        __builtin_prefetch(&in_[port * vcs_ + vc], 1);
+    }
+    void prefetchState() const {
+        const auto* p = reinterpret_cast<const char*>(in_);
+        for (uint32_t b = 0; b < uint32_t(ports_) * vcs_ * sizeof(InVc); b += 64)
+            __builtin_prefetch(p + b, 1);
+        __builtin_prefetch(out_, 1);
+    }
+    // One cycle of allocation. Returns the next cycle this router needs evaluating if no flit or
+    // credit arrives before: now + 1 after it granted anything, the earliest cycle a buffered
+    // flit's stage delay or a busy output ends otherwise, kNever when every flit waits for a
+    // credit or an output VC (an arrival wakes it; Network::step). An evaluation that grants
+    // nothing changes nothing, so skipping it until then gives bit-identical results.
+    uint64_t evaluate(uint64_t now, Network& net);
 
     // Observation (stats, watchdog dump, VCD probes).
     uint64_t traversals() const { return traversals_; }
     uint32_t maxOccupancy() const { return max_occupancy_; }
     uint32_t occupancy(uint8_t port) const;
     uint32_t occupancy(uint8_t port, uint8_t vc) const { return in_[port * vcs_ + vc].count; }
-    uint32_t credits(uint8_t port, uint8_t vc) const { return credits_[port * vcs_ + vc]; }
+    uint32_t credits(uint8_t port, uint8_t vc) const { return out_[port * vcs_ + vc].credits; }
     // Cycle of the last grant on an output port and the VC it used (VCD "flit valid").
     uint64_t lastSendCycle(uint8_t port) const { return last_send_[port]; }
     uint8_t lastSendVc(uint8_t port) const { return last_send_flit_[port].vc; }
@@ -95,7 +118,7 @@ class Router {
     };
     void stuckFlits(std::vector<Stuck>& out) const;
     // The input VC (port * vcs + vc) holding output VC `vc` of `port`, or kFree.
-    uint8_t owner(uint8_t port, uint8_t vc) const { return owner_[port * vcs_ + vc]; }
+    uint8_t owner(uint8_t port, uint8_t vc) const { return out_[port * vcs_ + vc].owner; }
 
   private:
     enum State : uint8_t { kIdle, kRouting, kActive };
@@ -110,10 +133,22 @@ class Router {
         uint8_t shared = 0;  // multicast ejection branches that use a VC without owning it
         uint8_t tree = 0;    // the packet follows a table route (a possibly multicast tree)
         uint8_t out_vc[kMaxPorts] = {};
+        // Cycle the front flit may be allocated (its slot's `ready`, kept here so allocation
+        // reads one cache line per VC).
+        uint64_t front_ready = 0;
+    };
+    struct Slot {
+        Flit f;
+        uint64_t ready = 0;  // cycle this flit may be allocated
+    };
+    struct OutVc {
+        uint8_t credits = 0;
+        uint8_t owner = kFree;  // input VC index holding it, or kFree
     };
 
-    void allocateVcs(uint64_t now, Network& net);
+    bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
     void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net);
+    uint64_t nextWake(uint64_t now) const;
     size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
 
     uint32_t id_;
@@ -129,15 +164,17 @@ class Router {
     uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
     uint32_t max_occupancy_ = 0;
     uint64_t traversals_ = 0;
-    std::vector<Flit> buf_;         // [port][vc][depth]
-    std::vector<uint64_t> ready_;   // cycle each buffered flit may be allocated
-    std::vector<InVc> in_;          // [port][vc]
-    std::vector<uint8_t> credits_;  // [out port][vc]
-    std::vector<uint8_t> owner_;    // [out port][vc] -> input VC index holding it, or kFree
+    // One allocation per router holds its VCs, output VCs and buffers, so a router's state is
+    // contiguous (on large meshes it is a cache miss per line touched, not per array).
+    std::unique_ptr<uint64_t[]> storage_;
+    InVc* in_ = nullptr;    // [port][vc]
+    OutVc* out_ = nullptr;  // [out port][vc]
+    Slot* buf_ = nullptr;   // [port][vc][depth]
     uint64_t busy_until_[kMaxPorts] = {};
     uint64_t last_send_[kMaxPorts];
     Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
     uint32_t out_link_[kMaxPorts];
+    uint32_t out_ser_[kMaxPorts] = {};
     uint32_t in_link_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
     uint8_t ovc_rr_[kMaxPorts] = {};  // staged: next output VC to hand out, per output port
