@@ -142,7 +142,10 @@ void Network::build() {
     // At most one link per mesh port and two per node: reserved, so a large mesh never holds the
     // old and the doubled array at once (the peak the memory estimate would otherwise miss).
     links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
-    for (uint32_t r = 0; r < R; ++r) routers_.emplace_back(r, P, p_.router);
+    const size_t words = Router::storageWords(P, p_.router);
+    router_storage_.resize(words * R);
+    for (uint32_t r = 0; r < R; ++r)
+        routers_.emplace_back(r, P, p_.router, router_storage_.data() + words * r);
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
     for (uint32_t r = 0; r < R; ++r) {
         for (uint8_t port = 0; port < Topology::kFirstLocal; ++port) {

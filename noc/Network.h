@@ -17,6 +17,7 @@
 #include "noc/EventWheel.h"
 #include "noc/ExternalRouter.h"
 #include "noc/FaultMap.h"
+#include "noc/HugePageAllocator.h"
 #include "noc/Link.h"
 #include "noc/NetworkInterface.h"
 #include "noc/NetworkObserver.h"
@@ -127,7 +128,8 @@ class Network {
     // ---- observation -------------------------------------------------------------------------
     const Router& router(uint32_t r) const { return routers_[r]; }
     const Link& link(uint32_t l) const { return links_[l]; }
-    const std::vector<Link>& links() const { return links_; }
+    using LinkTable = std::vector<Link, HugePageAllocator<Link>>;
+    const LinkTable& links() const { return links_; }
     const NetworkInterface& ni(uint32_t n) const { return nis_[n]; }
     const PacketInfo& packet(uint32_t slot) const { return packets_[slot]; }
     std::string linkName(uint32_t l) const;
@@ -196,16 +198,18 @@ class Network {
     std::unique_ptr<UpDownRouting> updown_;  // unicast routing when anything failed
     std::unique_ptr<EscapeRouting> escape_;  // ... with an escape VC (faults.routing: escape)
     TableRouting table_;
-    std::vector<Router> routers_;
+    std::vector<uint64_t, HugePageAllocator<uint64_t>>
+        router_storage_;  // Router::storageWords each
+    std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
-    std::vector<Link> links_;
+    LinkTable links_;
     std::vector<NetworkInterface> nis_;
     EventWheel wheel_;
     std::vector<NetEvent> due_;
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
-    std::vector<PacketInfo> packets_;
+    std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
     std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;      // (route, src) -> nodes

@@ -10,7 +10,15 @@
 
 namespace wsc::noc {
 
-Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
+size_t Router::storageWords(uint32_t ports, const RouterParams& p) {
+    const size_t nvc = size_t(ports) * p.vcs;
+    static_assert(sizeof(InVc) % 8 == 0 && sizeof(Slot) % 8 == 0, "8-byte aligned parts");
+    return (nvc * sizeof(InVc) + (nvc * sizeof(OutVc) + 7) / 8 * 8 +
+            nvc * p.vc_buffer_flits * sizeof(Slot)) /
+           8;
+}
+
+Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* storage)
     : id_(id),
       ports_(static_cast<uint8_t>(ports)),
       vcs_(static_cast<uint8_t>(p.vcs)),
@@ -28,10 +36,12 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p)
         throw std::invalid_argument(
             "router: vcs 1..16, buffer 1..255 flits, pipeline 0..4, stages 0..4 cycles each");
     const size_t nvc = size_t(ports_) * vcs_;
-    static_assert(sizeof(InVc) % 8 == 0 && sizeof(Slot) % 8 == 0, "8-byte aligned parts");
     const size_t in_bytes = nvc * sizeof(InVc), out_bytes = (nvc * sizeof(OutVc) + 7) / 8 * 8;
-    storage_.reset(new uint64_t[(in_bytes + out_bytes + nvc * depth_ * sizeof(Slot)) / 8]);
-    auto* base = reinterpret_cast<unsigned char*>(storage_.get());
+    if (!storage) {
+        storage_.reset(new uint64_t[storageWords(ports, p)]);
+        storage = storage_.get();
+    }
+    auto* base = reinterpret_cast<unsigned char*>(storage);
     in_ = new (base) InVc[nvc];
     out_ = new (base + in_bytes) OutVc[nvc];
     buf_ = new (base + in_bytes + out_bytes) Slot[nvc * depth_];

@@ -52,7 +52,10 @@ class Router {
     static constexpr uint32_t kNoLink = 0xFFFFFFFFu;
     static constexpr uint8_t kFree = 0xFF;
 
-    Router(uint32_t id, uint32_t ports, const RouterParams& p);
+    // `storage`: storageWords(ports, p) words the router keeps its VCs and buffers in (a network
+    // lays all its routers' out in one table); null: the router allocates its own.
+    Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* storage = nullptr);
+    static size_t storageWords(uint32_t ports, const RouterParams& p);
 
     uint32_t id() const { return id_; }
     uint32_t ports() const { return ports_; }
@@ -166,10 +169,10 @@ class Router {
     uint64_t traversals_ = 0;
     // One allocation per router holds its VCs, output VCs and buffers, so a router's state is
     // contiguous (on large meshes it is a cache miss per line touched, not per array).
-    std::unique_ptr<uint64_t[]> storage_;
-    InVc* in_ = nullptr;    // [port][vc]
-    OutVc* out_ = nullptr;  // [out port][vc]
-    Slot* buf_ = nullptr;   // [port][vc][depth]
+    std::unique_ptr<uint64_t[]> storage_;  // when not given one
+    InVc* in_ = nullptr;                   // [port][vc]
+    OutVc* out_ = nullptr;                 // [out port][vc]
+    Slot* buf_ = nullptr;                  // [port][vc][depth]
     uint64_t busy_until_[kMaxPorts] = {};
     uint64_t last_send_[kMaxPorts];
     Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
