@@ -1,8 +1,10 @@
 #pragma once
-// A std allocator for the NoC's large per-router and per-link tables. Blocks of 4 MB and more are
-// 2 MB aligned and marked MADV_HUGEPAGE: a large mesh touches its tables at random, and with 4 KB
-// pages nearly every router visited also misses the TLB (a 128 x 128 mesh's tables span ~60 MB).
-// Linux's default THP mode ("madvise") honours the mark; elsewhere it is a no-op.
+// A std allocator for the NoC's large per-router and per-link tables. Blocks of 32 MB and more
+// are 2 MB aligned and marked MADV_HUGEPAGE: a large mesh touches its tables at random, and with
+// 4 KB pages nearly every router visited also misses the TLB (a 128 x 128 mesh's tables span
+// ~90 MB). Below 32 MB the tables fit the TLB's reach well enough and the rounding to whole 2 MB
+// pages would be a visible share of the memory (ResourceEstimate extrapolates from small
+// meshes). Linux's default THP mode ("madvise") honours the mark; elsewhere it is a no-op.
 #include <sys/mman.h>
 
 #include <cstddef>
@@ -16,7 +18,7 @@ class HugePageAllocator {
   public:
     using value_type = T;
     static constexpr size_t kHuge = size_t{2} << 20;
-    static constexpr size_t kThreshold = size_t{4} << 20;
+    static constexpr size_t kThreshold = size_t{32} << 20;
 
     HugePageAllocator() = default;
     template <class U>
