@@ -1,5 +1,5 @@
 #pragma once
-// Calendar queue of future network events (flit and credit arrivals). Every cross-block
+// Calendar queue of future network events (flit and credit arrivals, router wake-ups). Every cross-block
 // interaction goes through it with a delay of at least one cycle, which is what makes a cycle's
 // result independent of the order in which routers are visited (the evaluate/update split).
 // Each cycle of the ring is a contiguous vector of its events in schedule order: scheduling

@@ -48,3 +48,56 @@ TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc]
         INFO(m);
     }
 }
+
+TEST_CASE("jammed routers sleep: the network is not stepped again until the watchdog is due",
+          "[noc][watchdog]") {
+    // The same jam as above. Every router in it waits for a VC no one will free, grants nothing
+    // and sleeps; NIs wait for credits. So after the last flit moves, the next cycle with work
+    // is the watchdog's (Network::nextActiveCycle), not every cycle up to it.
+    // 2x2 mesh, every node sends clockwise two hops with table routes, 1 VC of 2 flits:
+    // each packet holds one link of the ring and waits for the next (classic cyclic dependency).
+    auto p = test::meshParams(2, 2, 1, 1, 2);
+    p.watchdog_cycles = 500;
+    noc::Network net(p);
+    const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
+                  S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
+    // Ring r0(0,0) -E-> r1(1,0) -S-> r3(1,1) -W-> r2(0,1) -N-> r0.
+    struct Hop {
+        uint32_t r;
+        uint8_t out, in_next;
+    };
+    const uint32_t ring[4] = {0, 1, 3, 2};
+    const uint8_t outp[4] = {E, S, W, N};
+    for (uint32_t i = 0; i < 4; ++i) {
+        uint32_t route = 200 + i;
+        uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
+        net.addRouteEntry(r0, L, route, 1u << outp[i]);
+        net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
+        net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
+    }
+    (void)W;
+    (void)S;
+    for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+    uint64_t c = 0, steps = 0, last_moved = 0, traversals = 0;
+    try {
+        net.step(c);
+        for (;;) {
+            const uint64_t n = net.nextActiveCycle(c);
+            REQUIRE(n != noc::kNever);
+            c = n;
+            ++steps;
+            net.step(c);
+            if (net.flitRouterTraversals() != traversals)
+                traversals = net.flitRouterTraversals(), last_moved = c;
+            REQUIRE(c < 10000);
+        }
+    } catch (const noc::DeadlockError& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Contains("no flit moved for 500 cycles"));
+    }
+    INFO("steps " << steps << ", last movement at cycle " << last_moved << ", watchdog at " << c);
+    CHECK(last_moved > 0);
+    CHECK(c >= last_moved + 500);
+    // Steps while flits moved, then a few for in-flight credits, then the watchdog's.
+    CHECK(steps <= last_moved + 10);
+    CHECK(c - last_moved > 400);
+}
