@@ -1,7 +1,8 @@
 #pragma once
 // The whole NoC as plain C++: routers, links, NIs, routing policies, the event wheel, the packet
 // table, integrity checks and stats. It advances one cycle per step() and only touches routers
-// and NIs that hold flits (the active sets), so an idle region of a large mesh costs nothing.
+// and NIs that may act (the active sets: a router that can grant nothing sleeps until an arrival
+// or its WakeRouter cycle), so an idle or jammed region of a large mesh costs nothing.
 // NocShell is the SystemC module that calls step() on clock edges while there is work.
 #include <cstdint>
 #include <map>
@@ -107,7 +108,8 @@ class Network {
 
     // ---- simulation --------------------------------------------------------------------------
     void step(uint64_t now);
-    // Earliest cycle after `now` at which step() has anything to do (kNever when idle).
+    // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
+    // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
     bool idle() const {
         return active_.empty() && active_nis_.empty() && wheel_.pending() == 0 &&

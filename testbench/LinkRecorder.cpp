@@ -25,8 +25,9 @@ std::vector<uint64_t> LinkRecorder::busyNow() const {
 }
 
 void LinkRecorder::beforeStep(uint64_t cycle) {
-    // The shell skips idle cycles: a phase that started in a skipped cycle is snapped at the
-    // next step, which is exact because nothing moved in between.
+    // The shell skips cycles in which nothing can move (idle, or every router waiting): a phase
+    // that started in a skipped cycle is snapped at the next step, which is exact because link
+    // counts change only when a router grants, and a granting router is stepped.
     while (snap_.size() < starts_.size() && starts_[snap_.size()].begin <= cycle) {
         snap_cycle_.push_back(starts_[snap_.size()].begin);
         snap_.push_back(busyNow());

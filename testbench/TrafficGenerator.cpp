@@ -96,11 +96,18 @@ void TrafficGenerator::afterStep(uint64_t c) {
 }
 
 uint64_t TrafficGenerator::nextWake(uint64_t c) const {
-    if (!injecting_) return noc::kNever;
+    // Every cycle afterStep decides something on needs a step even when the network has nothing
+    // to do then (its routers sleep while they wait for credits, so a saturated network is not
+    // stepped every cycle).
+    if (!injecting_) {
+        if (drained_ || done_) return noc::kNever;
+        return std::max(c + 1, checked::addSat(stop_cycle_, tp_.drain_cycles));
+    }
     uint64_t w = next_.empty() ? noc::kNever : std::max(c + 1, next_.top().first);
     // Phase boundaries need a step even in an idle network.
     if (c < window_start_) w = std::min(w, window_start_);
     if (c + 1 < window_end_) w = std::min(w, window_end_ - 1);
+    if (c + 1 < drain_limit_) w = std::min(w, drain_limit_ - 1);
     return std::max(w, c + 1);
 }
 
