@@ -195,6 +195,8 @@ void Network::build() {
         nis_.back().ej_link = out;
     }
     router_active_.assign(R, 0);
+    ev_head_.assign(R, kNoEvent);
+    ev_tail_.assign(R, kNoEvent);
     router_wake_.assign(R, kNever);
     ni_active_.assign(topo_.nodes(), 0);
     ni_retry_.assign(topo_.nodes(), 0);
@@ -653,6 +655,31 @@ void Network::replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext) {
     external_[r] = std::move(ext);
 }
 
+namespace {
+// Stable LSD radix sort of `v` by the bits above `shift` (11-bit digits, as many passes as the
+// largest key needs): a cycle's active routers in index order, in linear time.
+void radixSortBy(std::vector<uint64_t>& v, uint32_t shift, std::vector<uint64_t>& tmp) {
+    if (v.size() < 2) return;
+    uint64_t top = 0;
+    for (uint64_t x : v) top = std::max(top, x >> shift);
+    tmp.resize(v.size());
+    constexpr uint32_t kBits = 11, kBuckets = 1u << kBits;
+    for (uint32_t d = 0; (top >> d) != 0; d += kBits) {
+        uint32_t count[kBuckets + 1] = {};
+        for (uint64_t x : v) ++count[((x >> shift >> d) & (kBuckets - 1)) + 1];
+        for (uint32_t b = 0; b < kBuckets; ++b) count[b + 1] += count[b];
+        for (uint64_t x : v) tmp[count[(x >> shift >> d) & (kBuckets - 1)]++] = x;
+        v.swap(tmp);
+    }
+}
+}  // namespace
+
+void Network::radixSortIds(std::vector<uint32_t>& ids) {
+    sort_ids_.assign(ids.begin(), ids.end());
+    radixSortBy(sort_ids_, 0, sort_tmp_);
+    for (size_t i = 0; i < ids.size(); ++i) ids[i] = uint32_t(sort_ids_[i]);
+}
+
 void Network::step(uint64_t now) {
     if (last_step_ != kNever && now <= last_step_)
         throw std::logic_error(fmt::format("network stepped twice at cycle {}", now));
@@ -667,41 +694,44 @@ void Network::step(uint64_t now) {
         }
     }
     wheel_.collect(now, due_);
-    // Arrivals land on routers all over a large mesh: fetch a few events ahead (the router,
-    // then the VC it reaches) so their misses overlap.
-    constexpr size_t kAhead = 8;
-    auto hint = [&](size_t k, bool deep) {
-        const NetEvent& e = due_[k];
-        if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
-        if (!deep) return __builtin_prefetch(&routers_[e.target], 1);
-        if (isExternal(e.target)) return;
-        if (e.kind == NetEvent::FlitToRouter) {
-            routers_[e.target].prefetchVc(e.port, e.flit.vc);
-            if (e.flit.head()) __builtin_prefetch(&packets_[e.flit.packet]);  // routed this step
-        }
-    };
+    // NI events, wake-ups and arrivals at external routers are handled in their order now; an
+    // arrival at a C++ router waits for that router's visit below, so each router's state is
+    // brought into cache once per cycle (arrivals, then allocation) instead of twice.
+    // On a large mesh each C++ router's arrivals are chained in their scheduled order and applied
+    // on its visit below, so its state is brought into cache once per cycle (arrivals, then
+    // allocation) instead of twice; a small mesh is all in cache and applies them at once.
+    const bool chain = routers_.size() >= chain_routers_;
+    if (chain) ev_next_.resize(due_.size());
     for (size_t k = 0; k < due_.size(); ++k) {
-        if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
-        if (k + kAhead < due_.size()) hint(k + kAhead, true);
         const NetEvent& e = due_[k];
         switch (e.kind) {
             case NetEvent::FlitToRouter:
-                if (isExternal(e.target))
-                    external_[e.target]->acceptFlit(e.port, e.flit, now);
-                else
-                    routers_[e.target].acceptFlit(e.port, e.flit, now);
-                activate(e.target);
-                break;
-            case NetEvent::FlitToNi:
-                nis_[e.target].acceptFlit(e.flit, now, *this);
-                break;
             case NetEvent::CreditToRouter:
                 if (isExternal(e.target)) {
-                    external_[e.target]->acceptCredit(e.port, e.vc);
+                    if (e.kind == NetEvent::FlitToRouter) {
+                        external_[e.target]->acceptFlit(e.port, e.flit, now);
+                        activate(e.target);
+                    } else {
+                        external_[e.target]->acceptCredit(e.port, e.vc);
+                    }
+                } else if (chain) {
+                    ev_next_[k] = kNoEvent;
+                    if (ev_head_[e.target] == kNoEvent)
+                        ev_head_[e.target] = uint32_t(k);
+                    else
+                        ev_next_[ev_tail_[e.target]] = uint32_t(k);
+                    ev_tail_[e.target] = uint32_t(k);
+                    activate(e.target);
+                } else if (e.kind == NetEvent::FlitToRouter) {
+                    routers_[e.target].acceptFlit(e.port, e.flit, now);
+                    activate(e.target);
                 } else {
                     routers_[e.target].acceptCredit(e.port, e.vc);
                     if (routers_[e.target].buffered()) activate(e.target);
                 }
+                break;
+            case NetEvent::FlitToNi:
+                nis_[e.target].acceptFlit(e.flit, now, *this);
                 break;
             case NetEvent::CreditToNi:
                 nis_[e.target].acceptCredit(e.vc);
@@ -724,6 +754,11 @@ void Network::step(uint64_t now) {
             ni_active_[n] = 0;
     }
     active_nis_.resize(w);
+    // Each router's arrivals in their scheduled order, then its allocation: the same per-router
+    // sequence as before, so results do not change (a router touches only its own state, and
+    // everything it sends is at least a cycle ahead). On large meshes the routers go in index
+    // (memory) order, so their state streams through the cache instead of being hit at random.
+    if (chain) radixSortIds(active_);
     w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
         if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);
@@ -735,9 +770,18 @@ void Network::step(uint64_t now) {
             external_[r]->evaluate(now, *this);
             next = external_[r]->buffered() > 0 ? now + 1 : kNever;
         } else {
+            Router& rt = routers_[r];
+            for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
+                const NetEvent& e = due_[k];
+                if (e.kind == NetEvent::FlitToRouter)
+                    rt.acceptFlit(e.port, e.flit, now);
+                else
+                    rt.acceptCredit(e.port, e.vc);
+            }
+            ev_head_[r] = kNoEvent;
             // A router that cannot move anything sleeps until an arrival (flit or credit) or
             // the cycle it named: no per-cycle re-evaluation of blocked flits.
-            next = routers_[r].evaluate(now, *this);
+            next = rt.evaluate(now, *this);
         }
         if (next == now + 1) {
             active_[w++] = r;

@@ -108,6 +108,9 @@ class Network {
 
     // ---- simulation --------------------------------------------------------------------------
     void step(uint64_t now);
+    // From how many routers step() chains each router's arrivals and visits routers in index
+    // order (a cache optimisation that must not change results; tests set it both ways).
+    void setChainRouters(size_t n) { chain_routers_ = n; }
     // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
     // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
@@ -211,6 +214,16 @@ class Network {
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
+    // A cycle's arrivals at C++ routers, chained per router: ev_head_[router] -> index in due_
+    // -> ev_next_[index] ... (kNoEvent ends a chain); applied on the router's visit.
+    static constexpr uint32_t kNoEvent = 0xFFFFFFFFu;
+    std::vector<uint32_t> ev_head_, ev_tail_, ev_next_;
+    // From this many routers (a 64x64 mesh; the tables outgrow the L2 cache) arrivals are
+    // chained and routers visited in index order (step()); below, both cost more than they save.
+    static constexpr size_t kChainRouters = 4096;
+    size_t chain_routers_ = kChainRouters;
+    std::vector<uint64_t> sort_ids_, sort_tmp_;
+    void radixSortIds(std::vector<uint32_t>& ids);
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached

@@ -1,37 +1,40 @@
 // The deadlock watchdog: a cyclic route with one VC and long packets jams; the watchdog must
 // stop the run and name the stuck flits.
 #include <catch2/catch.hpp>
+#include <memory>
 
 #include "NocTestUtil.h"
 #include "noc/DeadlockError.h"
 
 using namespace wsc;
 
-TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc][watchdog]") {
-    // 2x2 mesh, every node sends clockwise two hops with table routes, 1 VC of 2 flits:
-    // each packet holds one link of the ring and waits for the next (classic cyclic dependency).
+namespace {
+// 2x2 mesh, every node sends clockwise two hops with table routes, 1 VC of 2 flits: each
+// packet holds one link of the ring and waits for the next (classic cyclic dependency).
+std::unique_ptr<noc::Network> jammedRing() {
     auto p = test::meshParams(2, 2, 1, 1, 2);
     p.watchdog_cycles = 500;
-    noc::Network net(p);
+    auto net = std::make_unique<noc::Network>(p);
     const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
                   S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
     // Ring r0(0,0) -E-> r1(1,0) -S-> r3(1,1) -W-> r2(0,1) -N-> r0.
-    struct Hop {
-        uint32_t r;
-        uint8_t out, in_next;
-    };
     const uint32_t ring[4] = {0, 1, 3, 2};
     const uint8_t outp[4] = {E, S, W, N};
     for (uint32_t i = 0; i < 4; ++i) {
         uint32_t route = 200 + i;
         uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
-        net.addRouteEntry(r0, L, route, 1u << outp[i]);
-        net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
-        net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
+        net->addRouteEntry(r0, L, route, 1u << outp[i]);
+        net->addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
+        net->addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
     }
-    (void)W;
-    (void)S;
-    for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+    for (uint32_t i = 0; i < 4; ++i) net->enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+    return net;
+}
+}  // namespace
+
+TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc][watchdog]") {
+    auto jam = jammedRing();
+    noc::Network& net = *jam;
     try {
         test::runUntilIdle(net, 0, 100000);
         FAIL("expected the watchdog to fire");
@@ -54,30 +57,8 @@ TEST_CASE("jammed routers sleep: the network is not stepped again until the watc
     // The same jam as above. Every router in it waits for a VC no one will free, grants nothing
     // and sleeps; NIs wait for credits. So after the last flit moves, the next cycle with work
     // is the watchdog's (Network::nextActiveCycle), not every cycle up to it.
-    // 2x2 mesh, every node sends clockwise two hops with table routes, 1 VC of 2 flits:
-    // each packet holds one link of the ring and waits for the next (classic cyclic dependency).
-    auto p = test::meshParams(2, 2, 1, 1, 2);
-    p.watchdog_cycles = 500;
-    noc::Network net(p);
-    const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
-                  S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
-    // Ring r0(0,0) -E-> r1(1,0) -S-> r3(1,1) -W-> r2(0,1) -N-> r0.
-    struct Hop {
-        uint32_t r;
-        uint8_t out, in_next;
-    };
-    const uint32_t ring[4] = {0, 1, 3, 2};
-    const uint8_t outp[4] = {E, S, W, N};
-    for (uint32_t i = 0; i < 4; ++i) {
-        uint32_t route = 200 + i;
-        uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
-        net.addRouteEntry(r0, L, route, 1u << outp[i]);
-        net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
-        net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
-    }
-    (void)W;
-    (void)S;
-    for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+    auto jam = jammedRing();
+    noc::Network& net = *jam;
     uint64_t c = 0, steps = 0, last_moved = 0, traversals = 0;
     try {
         net.step(c);
