@@ -702,7 +702,19 @@ void Network::step(uint64_t now) {
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
     const bool chain = routers_.size() >= chain_routers_;
     if (chain) ev_next_.resize(due_.size());
+    // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
+    // few events ahead (the router, then the VC it reaches) so their misses overlap.
+    constexpr size_t kAhead = 8;
+    auto hint = [&](size_t k, bool deep) {
+        const NetEvent& e = due_[k];
+        if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
+        if (!deep) return __builtin_prefetch(&routers_[e.target], 1);
+        if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
+            routers_[e.target].prefetchVc(e.port, e.flit.vc);
+    };
     for (size_t k = 0; k < due_.size(); ++k) {
+        if (!chain && k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
+        if (!chain && k + kAhead < due_.size()) hint(k + kAhead, true);
         const NetEvent& e = due_[k];
         switch (e.kind) {
             case NetEvent::FlitToRouter:
