@@ -655,29 +655,21 @@ void Network::replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext) {
     external_[r] = std::move(ext);
 }
 
-namespace {
-// Stable LSD radix sort of `v` by the bits above `shift` (11-bit digits, as many passes as the
-// largest key needs): a cycle's active routers in index order, in linear time.
-void radixSortBy(std::vector<uint64_t>& v, uint32_t shift, std::vector<uint64_t>& tmp) {
-    if (v.size() < 2) return;
-    uint64_t top = 0;
-    for (uint64_t x : v) top = std::max(top, x >> shift);
-    tmp.resize(v.size());
+void Network::sortActive() {
+    // Stable LSD radix sort of the router indices (11-bit digits, as many passes as the largest
+    // index needs): linear in the active routers, where a comparison sort is not.
+    std::vector<uint32_t>& v = active_;
+    uint32_t top = 0;
+    for (uint32_t x : v) top = std::max(top, x);
+    sort_tmp_.resize(v.size());
     constexpr uint32_t kBits = 11, kBuckets = 1u << kBits;
-    for (uint32_t d = 0; (top >> d) != 0; d += kBits) {
+    for (uint32_t d = 0; d < 32 && (top >> d) != 0; d += kBits) {
         uint32_t count[kBuckets + 1] = {};
-        for (uint64_t x : v) ++count[((x >> shift >> d) & (kBuckets - 1)) + 1];
+        for (uint32_t x : v) ++count[((x >> d) & (kBuckets - 1)) + 1];
         for (uint32_t b = 0; b < kBuckets; ++b) count[b + 1] += count[b];
-        for (uint64_t x : v) tmp[count[(x >> shift >> d) & (kBuckets - 1)]++] = x;
-        v.swap(tmp);
+        for (uint32_t x : v) sort_tmp_[count[(x >> d) & (kBuckets - 1)]++] = x;
+        v.swap(sort_tmp_);
     }
-}
-}  // namespace
-
-void Network::radixSortIds(std::vector<uint32_t>& ids) {
-    sort_ids_.assign(ids.begin(), ids.end());
-    radixSortBy(sort_ids_, 0, sort_tmp_);
-    for (size_t i = 0; i < ids.size(); ++i) ids[i] = uint32_t(sort_ids_[i]);
 }
 
 void Network::step(uint64_t now) {
@@ -694,9 +686,6 @@ void Network::step(uint64_t now) {
         }
     }
     wheel_.collect(now, due_);
-    // NI events, wake-ups and arrivals at external routers are handled in their order now; an
-    // arrival at a C++ router waits for that router's visit below, so each router's state is
-    // brought into cache once per cycle (arrivals, then allocation) instead of twice.
     // On a large mesh each C++ router's arrivals are chained in their scheduled order and applied
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
@@ -713,8 +702,10 @@ void Network::step(uint64_t now) {
             routers_[e.target].prefetchVc(e.port, e.flit.vc);
     };
     for (size_t k = 0; k < due_.size(); ++k) {
-        if (!chain && k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
-        if (!chain && k + kAhead < due_.size()) hint(k + kAhead, true);
+        if (!chain) {
+            if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
+            if (k + kAhead < due_.size()) hint(k + kAhead, true);
+        }
         const NetEvent& e = due_[k];
         switch (e.kind) {
             case NetEvent::FlitToRouter:
@@ -770,7 +761,7 @@ void Network::step(uint64_t now) {
     // sequence as before, so results do not change (a router touches only its own state, and
     // everything it sends is at least a cycle ahead). On large meshes the routers go in index
     // (memory) order, so their state streams through the cache instead of being hit at random.
-    if (chain) radixSortIds(active_);
+    if (chain) sortActive();
     w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
         if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);

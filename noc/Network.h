@@ -222,8 +222,8 @@ class Network {
     // chained and routers visited in index order (step()); below, both cost more than they save.
     static constexpr size_t kChainRouters = 4096;
     size_t chain_routers_ = kChainRouters;
-    std::vector<uint64_t> sort_ids_, sort_tmp_;
-    void radixSortIds(std::vector<uint32_t>& ids);
+    std::vector<uint32_t> sort_tmp_;
+    void sortActive();  // active_ into index order
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
