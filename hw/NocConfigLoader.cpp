@@ -38,7 +38,8 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n) {
 
 noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyParams* fromWafer) {
     n.checkKeys({"clock", "flit_size", "topology", "routing", "route_limit", "router", "link",
-                 "local_link", "d2d", "w2w", "watchdog", "rtl_routers", "faults", "injection"});
+                 "local_link", "d2d", "w2w", "watchdog", "rtl_routers", "faults", "injection",
+                 "threads"});
     noc::NocParams p;
     // Clock first: every time given in ns/us below is converted to cycles at this clock.
     p.clock_hz = n.getQuantity("clock", Dim::Frequency);
@@ -79,6 +80,7 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
     p.interleave_injection = n.getEnum("injection", {"fifo", "interleave"}, "fifo") == "interleave";
     p.watchdog_cycles =
         n.getCycles64("watchdog", p.clock_hz, 100, limits::kMaxPhaseCycles, p.watchdog_cycles);
+    p.threads = n.getUInt("threads", 1, 256, p.threads);
 
     // Positions co-simulated with the RTL router (hw/rtl): a list of router indices y * x + x.
     if (n.has("rtl_routers")) {

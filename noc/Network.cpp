@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -109,6 +110,7 @@ Network::Network(const NocParams& p, uint64_t seed)
     }
     build();
     if (p.routing == RoutingAlgo::Table) installDestinationRoutes();
+    if (p.threads > 1) setThreads(p.threads);
 }
 
 bool Network::reachable(uint32_t s, uint32_t d) const {
@@ -545,7 +547,8 @@ RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_
     return dor_.route(r, in_port, in_vc, pk);
 }
 
-void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay) {
+void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, StepLane* lane) {
+    // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
     Link& link = links_[l];
     uint64_t at = link.transmit(now + delay);
     NetEvent e;
@@ -553,19 +556,24 @@ void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay) {
     e.port = link.dst_port;
     e.kind = link.kind() == Link::Kind::Ejection ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
     e.flit = f;
-    if (f.head() && (link.kind() == Link::Kind::OnDie || link.kind() == Link::Kind::D2D))
-        ++packets_[f.packet].hops;
-    wheel_.schedule(now, at, e);
+    if (f.head() && (link.kind() == Link::Kind::OnDie || link.kind() == Link::Kind::D2D)) {
+        // A multicast head forks at several routers in one cycle, possibly in several lanes.
+        if (lane)
+            lane->head_hops.push_back(f.packet);
+        else
+            ++packets_[f.packet].hops;
+    }
+    schedule(now, at, e, lane);
 }
 
-void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay) {
+void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {
     const Link& link = links_[l];
     NetEvent e;
     e.target = link.src;
     e.port = link.src_port;
     e.vc = vc;
     e.kind = link.kind() == Link::Kind::Injection ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
-    wheel_.schedule(now, now + delay + link.creditLatency(), e);
+    schedule(now, now + delay + link.creditLatency(), e, lane);
 }
 
 void Network::flitInjected(uint64_t now, uint32_t slot) {
@@ -655,20 +663,19 @@ void Network::replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext) {
     external_[r] = std::move(ext);
 }
 
-void Network::sortActive() {
-    // Stable LSD radix sort of the router indices (11-bit digits, as many passes as the largest
+void Network::radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp) {
+    // Stable LSD radix sort of router indices (11-bit digits, as many passes as the largest
     // index needs): linear in the active routers, where a comparison sort is not.
-    std::vector<uint32_t>& v = active_;
     uint32_t top = 0;
     for (uint32_t x : v) top = std::max(top, x);
-    sort_tmp_.resize(v.size());
+    tmp.resize(v.size());
     constexpr uint32_t kBits = 11, kBuckets = 1u << kBits;
     for (uint32_t d = 0; d < 32 && (top >> d) != 0; d += kBits) {
         uint32_t count[kBuckets + 1] = {};
         for (uint32_t x : v) ++count[((x >> d) & (kBuckets - 1)) + 1];
         for (uint32_t b = 0; b < kBuckets; ++b) count[b + 1] += count[b];
-        for (uint32_t x : v) sort_tmp_[count[(x >> d) & (kBuckets - 1)]++] = x;
-        v.swap(sort_tmp_);
+        for (uint32_t x : v) tmp[count[(x >> d) & (kBuckets - 1)]++] = x;
+        v.swap(tmp);
     }
 }
 
@@ -689,7 +696,9 @@ void Network::step(uint64_t now) {
     // On a large mesh each C++ router's arrivals are chained in their scheduled order and applied
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
-    const bool chain = routers_.size() >= chain_routers_;
+    // Threads: each lane chains and activates the routers of its own index range itself (below).
+    const bool threaded = threads_ && external_.empty();
+    const bool chain = threaded || routers_.size() >= chain_routers_;
     if (chain) ev_next_.resize(due_.size());
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches) so their misses overlap.
@@ -710,6 +719,7 @@ void Network::step(uint64_t now) {
         switch (e.kind) {
             case NetEvent::FlitToRouter:
             case NetEvent::CreditToRouter:
+                if (threaded) break;
                 if (isExternal(e.target)) {
                     if (e.kind == NetEvent::FlitToRouter) {
                         external_[e.target]->acceptFlit(e.port, e.flit, now);
@@ -741,7 +751,7 @@ void Network::step(uint64_t now) {
                 if (nis_[e.target].active()) activateNi(e.target);
                 break;
             case NetEvent::WakeRouter:
-                if (router_wake_[e.target] == now) {
+                if (!threaded && router_wake_[e.target] == now) {
                     router_wake_[e.target] = kNever;
                     activate(e.target);
                 }
@@ -761,51 +771,182 @@ void Network::step(uint64_t now) {
     // sequence as before, so results do not change (a router touches only its own state, and
     // everything it sends is at least a cycle ahead). On large meshes the routers go in index
     // (memory) order, so their state streams through the cache instead of being hit at random.
-    if (chain) sortActive();
-    w = 0;
-    for (size_t i = 0; i < active_.size(); ++i) {
-        if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);
-        if (i + 4 < active_.size() && !isExternal(active_[i + 4]))
-            routers_[active_[i + 4]].prefetchState();
-        uint32_t r = active_[i];
-        uint64_t next;
-        if (isExternal(r)) {
-            external_[r]->evaluate(now, *this);
-            next = external_[r]->buffered() > 0 ? now + 1 : kNever;
-        } else {
-            Router& rt = routers_[r];
-            for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
-                const NetEvent& e = due_[k];
-                if (e.kind == NetEvent::FlitToRouter)
-                    rt.acceptFlit(e.port, e.flit, now);
-                else
-                    rt.acceptCredit(e.port, e.vc);
-            }
-            ev_head_[r] = kNoEvent;
-            // A router that cannot move anything sleeps until an arrival (flit or credit) or
-            // the cycle it named: no per-cycle re-evaluation of blocked flits.
-            next = rt.evaluate(now, *this);
+    if (chain && !threaded) radixSort(active_, sort_tmp_);
+    if (threaded) {
+        visitThreaded(now);
+    } else {
+        w = 0;
+        for (size_t i = 0; i < active_.size(); ++i) {
+            if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);
+            if (i + 4 < active_.size() && !isExternal(active_[i + 4]))
+                routers_[active_[i + 4]].prefetchState();
+            const uint32_t r = active_[i];
+            if (visitRouter(r, now, nullptr)) active_[w++] = r;
         }
-        if (next == now + 1) {
-            active_[w++] = r;
-            continue;
-        }
-        router_active_[r] = 0;
-        if (next != kNever && (router_wake_[r] <= now || next < router_wake_[r])) {
-            router_wake_[r] = next;
-            NetEvent e;
-            e.target = r;
-            e.kind = NetEvent::WakeRouter;
-            wheel_.schedule(now, next, e);
-        }
+        active_.resize(w);
     }
-    active_.resize(w);
     // Flits held by a refusing endpoint wait for that endpoint, not for the network: whether
     // the wait ends is the endpoints' question (CoreArray reports a schedule that cannot).
     if (flits_in_network_ > 0 && held_flits_ == 0 && now > last_progress_ &&
         now - last_progress_ >= p_.watchdog_cycles)
         throw DeadlockError(deadlockReport(now));
     if (flits_in_network_ == 0) last_progress_ = now;
+}
+
+bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
+    uint64_t next;
+    if (isExternal(r)) {
+        external_[r]->evaluate(now, *this);
+        next = external_[r]->buffered() > 0 ? now + 1 : kNever;
+    } else {
+        Router& rt = routers_[r];
+        for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
+            const NetEvent& e = due_[k];
+            if (e.kind == NetEvent::FlitToRouter)
+                rt.acceptFlit(e.port, e.flit, now);
+            else
+                rt.acceptCredit(e.port, e.vc);
+        }
+        ev_head_[r] = kNoEvent;
+        // A router that cannot move anything sleeps until an arrival (flit or credit) or the
+        // cycle it named: no per-cycle re-evaluation of blocked flits.
+        next = rt.evaluate(now, *this, lane);
+    }
+    if (next == now + 1) return true;
+    router_active_[r] = 0;
+    if (next != kNever && (router_wake_[r] <= now || next < router_wake_[r])) {
+        router_wake_[r] = next;
+        NetEvent e;
+        e.target = r;
+        e.kind = NetEvent::WakeRouter;
+        schedule(now, next, e, lane);
+    }
+    return false;
+}
+
+void Network::setThreads(unsigned n) {
+    if (n == 0) throw std::invalid_argument("Network::setThreads: at least one thread");
+    if (last_step_ != kNever) throw std::logic_error("setThreads after the simulation started");
+    threads_.reset();
+    lanes_.clear();
+    n = unsigned(std::min<size_t>(n, routers_.size()));  // a lane has at least one router
+    if (n <= 1) return;
+    threads_ = std::make_unique<StepThreads>(n);
+    lanes_.resize(n);
+    const uint64_t R = routers_.size();
+    for (unsigned t = 0; t < n; ++t) {
+        lanes_[t].lo = uint32_t(R * t / n);
+        lanes_[t].hi = uint32_t(R * (t + 1) / n);
+    }
+}
+
+void Network::laneVisit(StepLane& lane, uint64_t now) {
+    const auto t0 = std::chrono::steady_clock::now();
+    lane.clear();
+    // The routers of its range still active from the last cycle (active_ is in index order),
+    // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
+    const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
+    const auto to = std::lower_bound(from, active_.end(), lane.hi);
+    lane.active.assign(from, to);
+    for (size_t k = 0; k < due_.size(); ++k) {
+        const NetEvent& e = due_[k];
+        if (e.target < lane.lo || e.target >= lane.hi) continue;
+        const uint32_t r = e.target;
+        if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
+            ev_next_[k] = kNoEvent;
+            if (ev_head_[r] == kNoEvent)
+                ev_head_[r] = uint32_t(k);
+            else
+                ev_next_[ev_tail_[r]] = uint32_t(k);
+            ev_tail_[r] = uint32_t(k);
+        } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
+            router_wake_[r] = kNever;
+        } else {
+            continue;
+        }
+        if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
+    }
+    radixSort(lane.active, lane.sort_tmp);
+    try {
+        const std::vector<uint32_t>& a = lane.active;
+        for (size_t i = 0; i < a.size(); ++i) {
+            if (i + 8 < a.size()) __builtin_prefetch(&routers_[a[i + 8]], 1);
+            if (i + 4 < a.size()) routers_[a[i + 4]].prefetchState();
+            if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
+        }
+    } catch (...) {
+        lane.error = std::current_exception();
+    }
+    lane.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void Network::mergeLane(StepLane& lane, uint64_t now) {
+    if (lane.error) std::rethrow_exception(lane.error);
+    for (const StepLane::Scheduled& s : lane.events) wheel_.schedule(now, s.at, s.e);
+    for (uint32_t slot : lane.head_hops) ++packets_[slot].hops;
+    traversals_ += lane.traversals;
+    flits_in_network_ = uint64_t(int64_t(flits_in_network_) + lane.in_network);
+    if (lane.moved) last_progress_ = now;
+    next_active_.insert(next_active_.end(), lane.keep.begin(), lane.keep.end());
+}
+
+void Network::visitThreaded(uint64_t now) {
+    // Each lane owns a contiguous range of router indices: it chains and applies their arrivals,
+    // wakes them and visits them in index order. A router touches only its own state, its
+    // output links and its own entries of the per-router tables, and reads what no one writes
+    // during the visits (the cycle's arrivals, routes, the packet table's fields other than
+    // hops), so the lanes need no locks; their effects are applied in lane order, which is the
+    // single-threaded visit order. Lane 0 runs on this thread and applies its own effects before
+    // it waits for the others.
+    const size_t lanes = lanes_.size();
+    next_active_.clear();
+    std::exception_ptr first_error;
+    threads_->run([&](unsigned t) {
+        laneVisit(lanes_[t], now);
+        if (t == 0) {
+            const auto t0 = std::chrono::steady_clock::now();
+            try {
+                mergeLane(lanes_[0], now);
+            } catch (...) {
+                first_error = std::current_exception();
+            }
+            lanes_[0].seconds +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+    });
+    if (first_error) std::rethrow_exception(first_error);
+    for (size_t t = 1; t < lanes; ++t) mergeLane(lanes_[t], now);
+    active_.swap(next_active_);
+    // Every 16 cycles, move the range boundaries so that each lane's share of the routers
+    // follows its speed over the last window (lane 0 also applies its effects). Where the
+    // boundaries lie changes nothing but the balance.
+    if (++lane_cycles_ % 16 == 0) rebalanceLanes();
+}
+
+void Network::rebalanceLanes() {
+    const size_t lanes = lanes_.size();
+    std::vector<double> speed(lanes);
+    double total = 0;
+    for (size_t t = 0; t < lanes; ++t) {
+        const double n = double(lanes_[t].hi - lanes_[t].lo);
+        speed[t] = lanes_[t].seconds > 0 ? n / lanes_[t].seconds : n;
+        total += speed[t];
+        lanes_[t].seconds = 0;
+    }
+    if (!(total > 0)) return;
+    // Damped: half way from the current boundaries to the ones the speeds ask for; every lane
+    // keeps at least one router.
+    const uint64_t R = routers_.size();
+    double acc = 0;
+    uint64_t prev = 0;
+    for (size_t t = 0; t + 1 < lanes; ++t) {
+        acc += speed[t] / total;
+        const double want = 0.5 * (acc * double(R) + double(lanes_[t].hi));
+        const uint64_t b =
+            std::clamp<uint64_t>(uint64_t(want + 0.5), prev + 1, R - (lanes - 1 - t));
+        lanes_[t].hi = lanes_[t + 1].lo = uint32_t(b);
+        prev = b;
+    }
 }
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {

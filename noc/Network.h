@@ -25,6 +25,8 @@
 #include "noc/NocParams.h"
 #include "noc/Packet.h"
 #include "noc/Router.h"
+#include "noc/StepLane.h"
+#include "noc/StepThreads.h"
 #include "noc/TableRouting.h"
 #include "noc/Topology.h"
 #include "noc/UpDownRouting.h"
@@ -111,6 +113,12 @@ class Network {
     // From how many routers step() chains each router's arrivals and visits routers in index
     // order (a cache optimisation that must not change results; tests set it both ways).
     void setChainRouters(size_t n) { chain_routers_ = n; }
+    // Threads that visit the routers of a cycle (each a contiguous run of them in index order;
+    // their effects are applied in that order after a barrier, so every result is the same as
+    // with one thread). 1: no helper threads. Effective on meshes that chain arrivals (above)
+    // without external routers; elsewhere the step stays single-threaded.
+    void setThreads(unsigned n);
+    unsigned threads() const { return threads_ ? threads_->members() : 1; }
     // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
     // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
@@ -156,9 +164,18 @@ class Network {
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, uint32_t slot) const;
     // `delay`: cycles after `now` at which the flit enters the link, or the credit leaves (a
     // staged router's switch-traversal stages).
-    void forward(uint32_t link, const Flit& f, uint64_t now, uint32_t delay = 0);
-    void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now, uint32_t delay = 0);
-    void flitsMoved(uint64_t now, uint32_t copies, bool popped) {
+    // `lane`: a threaded step's collector for the calling router's effects (nullptr: apply now).
+    void forward(uint32_t link, const Flit& f, uint64_t now, uint32_t delay = 0,
+                 StepLane* lane = nullptr);
+    void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now, uint32_t delay = 0,
+                      StepLane* lane = nullptr);
+    void flitsMoved(uint64_t now, uint32_t copies, bool popped, StepLane* lane = nullptr) {
+        if (lane) {
+            lane->traversals += copies;
+            lane->in_network += int64_t(copies) - (popped ? 1 : 0);
+            lane->moved = true;
+            return;
+        }
         traversals_ += copies;
         flits_in_network_ += copies;
         flits_in_network_ -= popped ? 1 : 0;
@@ -223,7 +240,24 @@ class Network {
     static constexpr size_t kChainRouters = 4096;
     size_t chain_routers_ = kChainRouters;
     std::vector<uint32_t> sort_tmp_;
-    void sortActive();  // active_ into index order
+    static void radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp);  // ascending
+    // One router's visit: its chained arrivals, its allocation, and whether it stays active
+    // (otherwise its WakeRouter, if it named a cycle). lane: see forward().
+    bool visitRouter(uint32_t r, uint64_t now, StepLane* lane);
+    void schedule(uint64_t now, uint64_t at, const NetEvent& e, StepLane* lane) {
+        if (lane)
+            lane->events.push_back({at, e});
+        else
+            wheel_.schedule(now, at, e);
+    }
+    void visitThreaded(uint64_t now);
+    void laneVisit(StepLane& lane, uint64_t now);
+    void mergeLane(StepLane& lane, uint64_t now);
+    void rebalanceLanes();
+    std::unique_ptr<StepThreads> threads_;
+    std::vector<StepLane> lanes_;
+    std::vector<uint32_t> next_active_;
+    uint64_t lane_cycles_ = 0;
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached

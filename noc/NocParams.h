@@ -114,6 +114,9 @@ struct NocParams {
     // energy, D2D links in every other respect (MoEntwine: 9 TB/s per wafer border).
     D2DParams w2w;
     uint64_t watchdog_cycles = 10000;  // no flit moved this long with flits in flight = deadlock
+    // Simulation, not hardware: threads that visit a cycle's routers (Network::setThreads;
+    // results are the same for every count). `noc.threads` or `--threads`.
+    uint32_t threads = 1;
     // How an NI picks its next packet: in arrival order (false), or the oldest packet bound for a
     // destination other than the previous packet's (true: a node sending to several neighbours
     // at once, like a die's DMA channels, interleaves them; each destination stays in order).

@@ -237,7 +237,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     return granted;
 }
 
-uint64_t Router::evaluate(uint64_t now, Network& net) {
+uint64_t Router::evaluate(uint64_t now, Network& net, StepLane* lane) {
     if (!buffered_) return kNever;
     const bool va_granted = routing_ports_ && allocateVcs(now, net);
 
@@ -290,7 +290,7 @@ uint64_t Router::evaluate(uint64_t now, Network& net) {
     for (uint32_t p = 0; p < ports_; ++p) {
         if (!grant[p]) continue;
         sa_in_rr_[p] = static_cast<uint8_t>(req_vc[p] + 1 == vcs_ ? 0 : req_vc[p] + 1);
-        send(static_cast<uint8_t>(p), req_vc[p], grant[p], now, net);
+        send(static_cast<uint8_t>(p), req_vc[p], grant[p], now, net, lane);
     }
     return now + 1;
 }
@@ -311,7 +311,7 @@ uint64_t Router::nextWake(uint64_t now) const {
     return next;
 }
 
-void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
+void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, StepLane* lane) {
     uint32_t i = p * vcs_ + v;
     InVc& iv = in_[i];
     const Flit f = buf_[slot(i, iv.head)].f;
@@ -325,7 +325,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         last_send_[o] = now;
         last_send_flit_[o] = out;
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
-        net.forward(out_link_[o], out, now, staged_ ? sa_ + st_ : 0);
+        net.forward(out_link_[o], out, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;
     }
     traversals_ += copies;
@@ -336,7 +336,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
         --iv.count;
         if (iv.count) iv.front_ready = buf_[slot(i, iv.head)].ready;
         --buffered_;
-        net.returnCredit(in_link_[p], v, now, staged_ ? sa_ : 0);
+        net.returnCredit(in_link_[p], v, now, staged_ ? sa_ : 0, lane);
         if (f.tail()) {
             iv.out_mask = 0;
             iv.shared = 0;
@@ -362,7 +362,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net) {
             if (!iv.count) active_vcs_[p] &= ~(1u << v);
         }
     }
-    net.flitsMoved(now, copies, popped);
+    net.flitsMoved(now, copies, popped, lane);
 }
 
 void Router::stuckFlits(std::vector<Stuck>& out) const {

@@ -45,6 +45,7 @@
 namespace wsc::noc {
 
 class Network;
+struct StepLane;
 
 class Router {
   public:
@@ -95,7 +96,8 @@ class Router {
     // flit's stage delay or a busy output ends otherwise, kNever when every flit waits for a
     // credit or an output VC (an arrival wakes it; Network::step). An evaluation that grants
     // nothing changes nothing, so skipping it until then gives bit-identical results.
-    uint64_t evaluate(uint64_t now, Network& net);
+    // lane: where a threaded step collects what the router sends (nullptr: straight to the net).
+    uint64_t evaluate(uint64_t now, Network& net, StepLane* lane = nullptr);
 
     // Observation (stats, watchdog dump, VCD probes).
     uint64_t traversals() const { return traversals_; }
@@ -150,7 +152,7 @@ class Router {
     };
 
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
-    void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net);
+    void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net, StepLane* lane);
     uint64_t nextWake(uint64_t now) const;
     size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
 

@@ -13,14 +13,37 @@
 
 namespace wsc::tb {
 
-std::vector<NocBench::Case> NocBench::defaultCases(bool quick) {
-    // Saturated large meshes are bounded by a fixed cycle budget: the point is speed, not curves.
-    if (quick) return {{8, 0.1, 200, 2000}, {8, 0.3, 200, 2000}, {32, 0.02, 200, 1000}};
-    // Warm-ups are raised to twice the zero-load latency where that is longer (runCase).
-    return {{8, 0.1, 1000, 20000}, {8, 0.3, 1000, 20000}, {32, 0.02, 1000, 5000},
-            {32, 0.1, 500, 3000},  {32, 0.3, 500, 3000},  {128, 0.02, 200, 1000},
-            {128, 0.1, 100, 400},  {128, 0.3, 100, 400},  {256, 0.005, 0, 200},
-            {512, 0.002, 0, 100}};
+std::vector<NocBench::Case> NocBench::defaultCases(bool quick, const std::vector<uint32_t>& meshes,
+                                                   const std::vector<unsigned>& threads) {
+    std::vector<Case> all;
+    if (quick) {
+        all = {{8, 0.1, 200, 2000}, {8, 0.3, 200, 2000}, {32, 0.02, 200, 1000}};
+    } else {
+        // Saturated large meshes are bounded by a fixed cycle budget: the point is speed, not
+        // curves. Warm-ups are raised to twice the zero-load latency where that is longer
+        // (runCase). From 128x128 each case also runs with 2 threads.
+        all = {{8, 0.1, 1000, 20000},     {8, 0.3, 1000, 20000},          {32, 0.02, 1000, 5000},
+               {32, 0.1, 500, 3000},      {32, 0.3, 500, 3000},           {128, 0.02, 200, 1000},
+               {128, 0.02, 200, 1000, 2}, {128, 0.1, 100, 400},           {128, 0.3, 100, 400},
+               {256, 0.005, 0, 200},      {256, 0.005, 0, 200, 2},        {512, 0.002, 0, 100},
+               {512, 0.002, 0, 100, 2},   {1024, 0.005, 0, 1000, 2, true}};
+    }
+    std::vector<Case> out;
+    for (const Case& c : all) {
+        if (!meshes.empty() && std::find(meshes.begin(), meshes.end(), c.k) == meshes.end())
+            continue;
+        if (threads.empty()) {
+            out.push_back(c);
+            continue;
+        }
+        if (c.threads != 1 && !c.fixed) continue;  // the threaded twin of a one-thread case
+        for (unsigned t : threads) {
+            Case d = c;
+            d.threads = t;
+            out.push_back(d);
+        }
+    }
+    return out;
 }
 
 NocBench::Row NocBench::runCase(const Case& c) {
@@ -36,9 +59,10 @@ NocBench::Row NocBench::runCase(const Case& c) {
         // measured window sees a network in steady state, not one still filling.
         const double hops = 2.0 * (double(c.k) * c.k - 1) / (3.0 * c.k);
         const double t0 = 2 + (hops + 1) * np.router.hopCycles() + hops * np.link.latency;
-        tp.warmup_cycles = std::max<uint64_t>(c.warmup, uint64_t(2 * t0) + 1);
+        tp.warmup_cycles = c.fixed ? c.warmup : std::max<uint64_t>(c.warmup, uint64_t(2 * t0) + 1);
         tp.measure_cycles = c.measure;
-        tp.drain_cycles = c.measure;  // bounded: a saturated mesh stops after this
+        tp.drain_cycles = c.fixed ? 0 : c.measure;  // bounded: a saturated mesh stops after this
+        np.threads = c.threads;
         noc::NocShell shell("bench", np.clock_hz);
         TrafficResult r = TrafficTestbench::run(np, tp, shell);
         return fmt::format("{} {} {} {} {}", r.total_cycles, r.wall_seconds - r.build_seconds,
@@ -56,20 +80,21 @@ NocBench::Row NocBench::runCase(const Case& c) {
 
 void NocBench::run(std::ostream& os, const std::vector<Case>& cases) {
     fmt::print(os,
-               "| mesh | rate | cycles | build s | simulate s | cycles/s | M flit-router "
+               "| mesh | rate | threads | cycles | build s | simulate s | cycles/s | M flit-router "
                "traversals/s | accepted | peak RSS MB |\n");
-    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const auto& c : cases) {
         Row r = runCase(c);
         if (!r.ok) {
-            fmt::print(os, "| {0}x{0} | {1} | error: {2} |\n", c.k, c.rate, r.error);
+            fmt::print(os, "| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
+                       r.error);
             continue;
         }
         fmt::print(os,
-                   "| {0}x{0} | {1:.3f} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | {7:.4f} | "
-                   "{8:.1f} |\n",
+                   "| {0}x{0} | {1:.3f} | {9} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | "
+                   "{7:.4f} | {8:.1f} |\n",
                    c.k, c.rate, r.cycles, r.build, r.wall, r.cycles / r.wall,
-                   r.traversals / r.wall / 1e6, r.accepted, r.rss_kb / 1024.0);
+                   r.traversals / r.wall / 1e6, r.accepted, r.rss_kb / 1024.0, c.threads);
         os.flush();
     }
 }

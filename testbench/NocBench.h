@@ -14,6 +14,10 @@ class NocBench {
         uint32_t k;   // k x k mesh
         double rate;  // flits/node/cycle
         uint64_t warmup, measure;
+        unsigned threads = 1;  // Network::setThreads
+        // A fixed cycle budget: exactly warmup + measure cycles, no drain and no warm-up raised
+        // to the zero-load latency (a mesh whose packets outlive the run: the 1024x1024 case).
+        bool fixed = false;
     };
     struct Row {
         Case c;
@@ -26,7 +30,10 @@ class NocBench {
         bool ok = false;
         std::string error;
     };
-    static std::vector<Case> defaultCases(bool quick);
+    // The committed table's cases; `meshes` (if not empty) keeps those sizes, `threads` (if not
+    // empty) runs every kept case at each of these thread counts instead of its own.
+    static std::vector<Case> defaultCases(bool quick, const std::vector<uint32_t>& meshes = {},
+                                          const std::vector<unsigned>& threads = {});
     static Row runCase(const Case& c);  // in a child process
     static void run(std::ostream& os, const std::vector<Case>& cases);
 };

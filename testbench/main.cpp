@@ -416,6 +416,10 @@ int main(int argc, char** argv) {
     CliArgs::addUInt(traffic, "--drain", drain, 0, maxPhase,
                      defaulted("max drain cycles", d.drain_cycles));
     CliArgs::addUInt(traffic, "--seed", seed, 0, UINT64_MAX, defaulted("random seed", d.seed));
+    uint32_t threads = 1;
+    CliArgs::addUInt(traffic, "--threads", threads, 1, 256,
+                     "threads that step the routers (same results for every count; from 4096 "
+                     "routers, docs/NOC.md \"Speed\"; default noc.threads, else 1)");
     traffic
         ->add_option("--compat", compat,
                      "also report in another simulator's accounting: booksim (latency + 1 "
@@ -447,6 +451,16 @@ int main(int argc, char** argv) {
     bool quick = false;
     auto* bnoc = bench->add_subcommand("noc", "NoC: cycles/s, flit-router traversals/s, peak RSS");
     bnoc->add_flag("--quick", quick, "small cases only");
+    std::vector<uint32_t> bench_meshes;
+    std::vector<unsigned> bench_threads;
+    bnoc->add_option("--meshes", bench_meshes, "only these mesh sizes, e.g. 8,256")
+        ->delimiter(',')
+        ->check(CLI::IsMember({8, 32, 128, 256, 512, 1024}));
+    bnoc->add_option("--threads", bench_threads,
+                     "run every case at each of these thread counts, e.g. 1,2 (default: one "
+                     "thread, and also two from 128x128)")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 256));
     auto* brtl =
         bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
     brtl->add_flag("--quick", quick, "short runs");
@@ -591,6 +605,7 @@ int main(int argc, char** argv) {
             if (traffic->count("--measure")) tp.measure_cycles = measure;
             if (traffic->count("--drain")) tp.drain_cycles = drain;
             if (traffic->count("--seed")) tp.seed = seed;
+            if (traffic->count("--threads")) sc.noc.threads = threads;
             tp.compat_booksim = compat == "booksim";
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, overridden, budget);
@@ -740,7 +755,9 @@ int main(int argc, char** argv) {
         if (*bench) {
             if (*bkern) return tb::KernelCli::runBench(kopt, std::cout);
             if (*bllm) return tb::LlmCli::runBench(lopt, std::cout);
-            if (*bnoc) tb::NocBench::run(std::cout, tb::NocBench::defaultCases(quick));
+            if (*bnoc)
+                tb::NocBench::run(std::cout,
+                                  tb::NocBench::defaultCases(quick, bench_meshes, bench_threads));
             if (*brtl) tb::RtlBench::run(std::cout, quick);
             return 0;
         }

@@ -205,7 +205,7 @@ TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
           "topology, routing, route_limit, router, link, local_link, d2d, w2w, watchdog, "
           "rtl_routers, "
-          "faults, injection");
+          "faults, injection, threads");
 }
 
 TEST_CASE("noc config error: wrong type, a map where a scalar is expected", "[hw][noc-config]") {

@@ -1,0 +1,43 @@
+#pragma once
+// One thread's share of a cycle's router visits (Network::step with threads): what its routers
+// would have done to the shared network state, kept aside and applied after the barrier in lane
+// order. Lanes own contiguous runs of the routers in index order, and the single-threaded step
+// visits routers in that same order, so applying lane 0's effects, then lane 1's, ... repeats
+// the single-threaded sequence exactly (same events in the same order, same counters).
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "noc/EventWheel.h"
+
+namespace wsc::noc {
+
+struct StepLane {
+    struct Scheduled {
+        uint64_t at;
+        NetEvent e;
+    };
+    std::vector<Scheduled> events;    // in the order its routers scheduled them
+    std::vector<uint32_t> keep;       // its routers that stay active next cycle, in visit order
+    std::vector<uint32_t> head_hops;  // packet slots whose head crossed a router-to-router link
+    uint64_t traversals = 0;
+    int64_t in_network = 0;  // flits copied onto links minus flits that left their buffers
+    bool moved = false;
+    std::exception_ptr error;  // the first thing a router threw; the lane stops there
+    // Kept across cycles: the lane's routers [lo, hi), its active ones, the time it spent.
+    uint32_t lo = 0, hi = 0;
+    std::vector<uint32_t> active, sort_tmp;
+    double seconds = 0;
+
+    void clear() {
+        events.clear();
+        keep.clear();
+        head_hops.clear();
+        traversals = 0;
+        in_network = 0;
+        moved = false;
+        error = nullptr;
+    }
+};
+
+}  // namespace wsc::noc

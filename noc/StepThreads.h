@@ -1,0 +1,48 @@
+#pragma once
+// A fixed team of threads that run one function per cycle on every member and wait for all of
+// them (Network::step's router visits with --threads). The caller is member 0; members 1..n-1
+// are helper threads started once and kept between cycles, so a cycle costs a hand-over and a
+// barrier, not a thread start. Both sides spin briefly before they block: on a mesh whose cycle
+// takes microseconds the next hand-over comes before a sleep would pay off, on a large one the
+// spin ends and they sleep on a condition variable. Work is handed out by member index only, so
+// what each member computes is fixed by the partition (determinism is the caller's: it must
+// merge the members' results in member order).
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace wsc::noc {
+
+class StepThreads {
+  public:
+    explicit StepThreads(unsigned members);
+    ~StepThreads();
+    StepThreads(const StepThreads&) = delete;
+    StepThreads& operator=(const StepThreads&) = delete;
+
+    unsigned members() const { return members_; }
+    // Runs fn(0) on the caller and fn(m) on helper m for every m, returns when all returned.
+    // fn must not throw (members report errors through their own results).
+    void run(const std::function<void(unsigned)>& fn);
+
+  private:
+    void helper(unsigned m);
+    // Spins until pred() holds or the spin budget is spent; true if it holds.
+    template <class Pred>
+    static bool spin(Pred pred);
+
+    unsigned members_;
+    std::vector<std::thread> helpers_;
+    std::mutex mu_;
+    std::condition_variable start_, done_;
+    const std::function<void(unsigned)>* fn_ = nullptr;
+    std::atomic<uint64_t> generation_{0};  // bumped per run(); a helper runs each one once
+    std::atomic<unsigned> running_{0};     // helpers still inside this generation's fn
+    std::atomic<bool> stop_{false};
+};
+
+}  // namespace wsc::noc
