@@ -697,8 +697,11 @@ void Network::step(uint64_t now) {
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
     // Threads: each lane chains and activates the routers of its own index range itself (below).
-    const bool threaded = threads_ && external_.empty();
-    const bool chain = threaded || routers_.size() >= chain_routers_;
+    // Only where one thread would chain too: the lanes repeat the chained step's order, and below
+    // the threshold one thread applies arrivals as they come (another, equally valid, order of
+    // same-cycle deliveries), which threads could not repeat.
+    const bool chain = routers_.size() >= chain_routers_;
+    const bool threaded = threads_ && chain && external_.empty();
     if (chain) ev_next_.resize(due_.size());
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches) so their misses overlap.
@@ -824,11 +827,32 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
     return false;
 }
 
+std::vector<uint32_t> Network::laneBoundaries() const {
+    std::vector<uint32_t> b;
+    for (const StepLane& l : lanes_) b.push_back(l.lo);
+    return b;
+}
+
+void Network::setLaneBoundaries(const std::vector<uint32_t>& first) {
+    bool ok = first.size() == lanes_.size() && !first.empty() && first[0] == 0;
+    for (size_t t = 1; ok && t < first.size(); ++t)
+        ok = first[t] > first[t - 1] && first[t] < routers_.size();
+    if (!ok)
+        throw std::invalid_argument(
+            "setLaneBoundaries: one first router per thread, from 0, increasing, on the mesh");
+    for (size_t t = 0; t < lanes_.size(); ++t) {
+        lanes_[t].lo = first[t];
+        lanes_[t].hi = t + 1 < lanes_.size() ? first[t + 1] : uint32_t(routers_.size());
+    }
+    lanes_fixed_ = true;
+}
+
 void Network::setThreads(unsigned n) {
     if (n == 0) throw std::invalid_argument("Network::setThreads: at least one thread");
     if (last_step_ != kNever) throw std::logic_error("setThreads after the simulation started");
     threads_.reset();
     lanes_.clear();
+    lanes_fixed_ = false;
     n = unsigned(std::min<size_t>(n, routers_.size()));  // a lane has at least one router
     if (n <= 1) return;
     threads_ = std::make_unique<StepThreads>(n);
@@ -843,31 +867,31 @@ void Network::setThreads(unsigned n) {
 void Network::laneVisit(StepLane& lane, uint64_t now) {
     const auto t0 = std::chrono::steady_clock::now();
     lane.clear();
-    // The routers of its range still active from the last cycle (active_ is in index order),
-    // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
-    const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
-    const auto to = std::lower_bound(from, active_.end(), lane.hi);
-    lane.active.assign(from, to);
-    for (size_t k = 0; k < due_.size(); ++k) {
-        const NetEvent& e = due_[k];
-        if (e.target < lane.lo || e.target >= lane.hi) continue;
-        const uint32_t r = e.target;
-        if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
-            ev_next_[k] = kNoEvent;
-            if (ev_head_[r] == kNoEvent)
-                ev_head_[r] = uint32_t(k);
-            else
-                ev_next_[ev_tail_[r]] = uint32_t(k);
-            ev_tail_[r] = uint32_t(k);
-        } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
-            router_wake_[r] = kNever;
-        } else {
-            continue;
+    try {  // nothing may escape a helper thread: the error is rethrown in lane order
+        // The routers of its range still active from the last cycle (active_ is in index order),
+        // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
+        const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
+        const auto to = std::lower_bound(from, active_.end(), lane.hi);
+        lane.active.assign(from, to);
+        for (size_t k = 0; k < due_.size(); ++k) {
+            const NetEvent& e = due_[k];
+            if (e.target < lane.lo || e.target >= lane.hi) continue;
+            const uint32_t r = e.target;
+            if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
+                ev_next_[k] = kNoEvent;
+                if (ev_head_[r] == kNoEvent)
+                    ev_head_[r] = uint32_t(k);
+                else
+                    ev_next_[ev_tail_[r]] = uint32_t(k);
+                ev_tail_[r] = uint32_t(k);
+            } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
+                router_wake_[r] = kNever;
+            } else {
+                continue;
+            }
+            if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
         }
-        if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
-    }
-    radixSort(lane.active, lane.sort_tmp);
-    try {
+        radixSort(lane.active, lane.sort_tmp);
         const std::vector<uint32_t>& a = lane.active;
         for (size_t i = 0; i < a.size(); ++i) {
             if (i + 8 < a.size()) __builtin_prefetch(&routers_[a[i + 8]], 1);
@@ -920,7 +944,7 @@ void Network::visitThreaded(uint64_t now) {
     // Every 16 cycles, move the range boundaries so that each lane's share of the routers
     // follows its speed over the last window (lane 0 also applies its effects). Where the
     // boundaries lie changes nothing but the balance.
-    if (++lane_cycles_ % 16 == 0) rebalanceLanes();
+    if (++lane_cycles_ % 16 == 0 && !lanes_fixed_) rebalanceLanes();
 }
 
 void Network::rebalanceLanes() {
@@ -929,7 +953,7 @@ void Network::rebalanceLanes() {
     double total = 0;
     for (size_t t = 0; t < lanes; ++t) {
         const double n = double(lanes_[t].hi - lanes_[t].lo);
-        speed[t] = lanes_[t].seconds > 0 ? n / lanes_[t].seconds : n;
+        speed[t] = n / std::max(lanes_[t].seconds, 1e-9);
         total += speed[t];
         lanes_[t].seconds = 0;
     }

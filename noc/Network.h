@@ -115,10 +115,15 @@ class Network {
     void setChainRouters(size_t n) { chain_routers_ = n; }
     // Threads that visit the routers of a cycle (each a contiguous run of them in index order;
     // their effects are applied in that order after a barrier, so every result is the same as
-    // with one thread). 1: no helper threads. Effective on meshes that chain arrivals (above)
-    // without external routers; elsewhere the step stays single-threaded.
+    // with one thread). 1: no helper threads. Used only where one thread chains arrivals (from
+    // setChainRouters' count, 4096 routers by default) and no router is external; elsewhere the
+    // step stays on the calling thread. Capped at the router count.
     void setThreads(unsigned n);
     unsigned threads() const { return threads_ ? threads_->members() : 1; }
+    // The first router of each thread's range. Tests may fix them (first = 0, increasing, one
+    // per thread); fixed ranges are no longer moved towards the threads' measured speeds.
+    std::vector<uint32_t> laneBoundaries() const;
+    void setLaneBoundaries(const std::vector<uint32_t>& first);
     // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
     // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
@@ -258,6 +263,7 @@ class Network {
     std::vector<StepLane> lanes_;
     std::vector<uint32_t> next_active_;
     uint64_t lane_cycles_ = 0;
+    bool lanes_fixed_ = false;
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached

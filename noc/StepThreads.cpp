@@ -1,8 +1,21 @@
 #include "noc/StepThreads.h"
 
+#include <exception>
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 namespace wsc::noc {
+
+namespace {
+void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+}  // namespace
 
 template <class Pred>
 bool StepThreads::spin(Pred pred) {
@@ -10,23 +23,33 @@ bool StepThreads::spin(Pred pred) {
     // the work of a cycle on a mesh large enough to be worth threads.
     for (int i = 0; i < 2000; ++i) {
         if (pred()) return true;
-        _mm_pause();
+        relax();
     }
     return pred();
 }
 
 StepThreads::StepThreads(unsigned members) : members_(members < 1 ? 1 : members) {
     helpers_.reserve(members_ - 1);
-    for (unsigned m = 1; m < members_; ++m) helpers_.emplace_back([this, m] { helper(m); });
+    try {
+        for (unsigned m = 1; m < members_; ++m) helpers_.emplace_back([this, m] { helper(m); });
+    } catch (...) {
+        stopAll();  // the helpers already started must be joined before the vector goes
+        throw;
+    }
 }
 
 StepThreads::~StepThreads() {
+    stopAll();
+}
+
+void StepThreads::stopAll() {
     {
         std::lock_guard<std::mutex> lock(mu_);
         stop_.store(true);
     }
     start_.notify_all();
-    for (std::thread& t : helpers_) t.join();
+    for (std::thread& t : helpers_)
+        if (t.joinable()) t.join();
 }
 
 void StepThreads::run(const std::function<void(unsigned)>& fn) {
@@ -39,11 +62,18 @@ void StepThreads::run(const std::function<void(unsigned)>& fn) {
         generation_.fetch_add(1, std::memory_order_release);
     }
     start_.notify_all();
-    fn(0);
+    std::exception_ptr error;
+    try {
+        fn(0);
+    } catch (...) {
+        error = std::current_exception();  // the helpers still use fn: wait for them first
+    }
     auto done = [this] { return running_.load(std::memory_order_acquire) == 0; };
-    if (spin(done)) return;
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, done);
+    if (!spin(done)) {
+        std::unique_lock<std::mutex> lock(mu_);
+        done_.wait(lock, done);
+    }
+    if (error) std::rethrow_exception(error);
 }
 
 void StepThreads::helper(unsigned m) {

@@ -26,11 +26,13 @@ class StepThreads {
 
     unsigned members() const { return members_; }
     // Runs fn(0) on the caller and fn(m) on helper m for every m, returns when all returned.
-    // fn must not throw (members report errors through their own results).
+    // fn must not throw on a helper (members report errors through their own results); what
+    // fn(0) throws is rethrown once every helper is done.
     void run(const std::function<void(unsigned)>& fn);
 
   private:
     void helper(unsigned m);
+    void stopAll();  // stops and joins the helpers
     // Spins until pred() holds or the spin budget is spent; true if it holds.
     template <class Pred>
     static bool spin(Pred pred);

@@ -3,11 +3,13 @@
 // single-threaded one: every delivery in the same cycle, at the same node and in the same order,
 // and every counter equal. Checked with unicast and multicast traffic (a tree's head forks at
 // several routers of different lanes in one cycle), delay-line and four-stage routers, 2 and 3
-// threads (3 on this 2-core machine also checks that the result does not depend on timing), and
-// more than 16 cycles so the lane boundaries move (Network::rebalanceLanes).
+// threads (3 on this 2-core machine also checks that the result does not depend on timing),
+// more than 16 cycles so the lane boundaries move (Network::rebalanceLanes), fixed lane ranges
+// far apart, a 64x64 mesh against the default one-thread step, and the watchdog's report.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <string>
 
 #include "NocTestUtil.h"
 #include "noc/DeadlockError.h"
@@ -22,11 +24,15 @@ struct Outcome {
     uint64_t last = 0, traversals = 0;
 };
 
-Outcome run(const noc::NocParams& p, unsigned threads) {
+// `chain_from`: the step chains arrivals (and threads may run) from this many routers; an empty
+// `first` leaves the lane ranges to the rebalancing, otherwise fixes them.
+Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
+            const std::vector<uint32_t>& first = {}, uint64_t cycles = 400) {
     noc::Network net(p);
-    net.setChainRouters(1);  // the one-thread run takes the index-order path the lanes split
+    net.setChainRouters(chain_from);
     net.setThreads(threads);
     REQUIRE(net.threads() == threads);
+    if (!first.empty()) net.setLaneBoundaries(first);
     test::Recorder rec;
     net.setObserver(&rec);
     std::mt19937_64 rng(11);
@@ -43,9 +49,9 @@ Outcome run(const noc::NocParams& p, unsigned threads) {
         trees.emplace_back(src, net.addMulticastRoute(src, dsts));
     }
     uint64_t c = 0;
-    // 400 cycles of uniform 1-4 flit packets at about 0.15 flits/node/cycle (routers block and
-    // sleep) plus a multicast message every 7 cycles, then drain.
-    for (; c < 400; ++c) {
+    // `cycles` (400) cycles of uniform 1-4 flit packets at about 0.15 flits/node/cycle (routers
+    // block and sleep) plus a multicast message every 7 cycles, then drain.
+    for (; c < cycles; ++c) {
         for (uint32_t s = 0; s < n; ++s)
             if (rng() % 16 == 0) {
                 uint32_t d = uint32_t(rng() % n);
@@ -76,6 +82,19 @@ bool same(const test::Recorder::Delivery& a, const test::Recorder::Delivery& b) 
     return a.packet_id == b.packet_id && a.node == b.node && a.cycle == b.cycle &&
            a.created == b.created && a.hops == b.hops;
 }
+
+void requireSame(const Outcome& one, const Outcome& many) {
+    CHECK(many.last == one.last);
+    CHECK(many.traversals == one.traversals);
+    REQUIRE(many.packets.size() == one.packets.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < one.packets.size(); ++i)
+        differ += same(one.packets[i], many.packets[i]) ? 0 : 1;
+    CHECK(differ == 0);  // same deliveries in the same order
+    CHECK(many.messages == one.messages);
+    CHECK(many.stats == one.stats);
+}
+
 }  // namespace
 
 TEST_CASE("threaded stepping gives bit-identical results", "[noc][engine][threads]") {
@@ -91,50 +110,82 @@ TEST_CASE("threaded stepping gives bit-identical results", "[noc][engine][thread
         REQUIRE(one.messages.size() > 100);  // multicast deliveries, one per destination
         for (const unsigned threads : {2u, 3u}) {
             INFO("threads " << threads);
-            const Outcome many = run(p, threads);
-            CHECK(many.last == one.last);
-            CHECK(many.traversals == one.traversals);
-            REQUIRE(many.packets.size() == one.packets.size());
-            size_t differ = 0;
-            for (size_t i = 0; i < one.packets.size(); ++i)
-                differ += same(one.packets[i], many.packets[i]) ? 0 : 1;
-            CHECK(differ == 0);  // same deliveries in the same order
-            CHECK(many.messages == one.messages);
-            CHECK(many.stats == one.stats);
+            requireSame(one, run(p, threads));
         }
     }
 }
 
-TEST_CASE("threaded stepping: the deadlock watchdog still reports", "[noc][threads]") {
-    // 2x2 mesh, every node sends clockwise two hops on table routes, 1 VC of 2 flits: the
-    // packets hold one link of the ring each and wait for the next.
-    auto p = test::meshParams(2, 2, 1, 1, 2);
-    p.watchdog_cycles = 500;
-    p.threads = 2;
+TEST_CASE("threaded stepping: where the lane ranges lie changes nothing", "[noc][threads]") {
+    // Rebalancing moves the ranges by measured speed, so each run may split differently; fixed
+    // splits far apart (one router against 63, halves, 63 against one; three uneven lanes) must
+    // all give the one-thread result.
+    const auto p = test::meshParams(8, 8, 2, 2, 4);
+    const Outcome one = run(p, 1);
+    for (const auto& first : std::vector<std::vector<uint32_t>>{{0, 1}, {0, 32}, {0, 63}}) {
+        INFO("second lane from router " << first[1]);
+        requireSame(one, run(p, 2, 1, first));
+    }
+    requireSame(one, run(p, 3, 1, {0, 7, 50}));
     noc::Network net(p);
-    REQUIRE(net.threads() == 2);
-    const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
-                  S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
-    const uint32_t ring[4] = {0, 1, 3, 2};
-    const uint8_t outp[4] = {E, S, W, N};
-    for (uint32_t i = 0; i < 4; ++i) {
-        const uint32_t route = 200 + i;
-        const uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
-        net.addRouteEntry(r0, L, route, 1u << outp[i]);
-        net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
-        net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
-    }
-    for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
-    bool fired = false;
-    try {
-        test::runUntilIdle(net, 0, 100000);
-        FAIL("expected the watchdog to fire");
-    } catch (const noc::DeadlockError& e) {
-        CHECK_THAT(std::string(e.what()), Catch::Contains("no flit moved for 500 cycles"));
-        CHECK_THAT(std::string(e.what()), Catch::Contains("cycle of waits"));
-        fired = true;
-    }
-    CHECK(fired);
+    net.setThreads(2);
+    CHECK_THROWS_AS(net.setLaneBoundaries({0}), std::invalid_argument);
+    CHECK_THROWS_AS(net.setLaneBoundaries({1, 5}), std::invalid_argument);
+    CHECK_THROWS_AS(net.setLaneBoundaries({0, 64}), std::invalid_argument);
+}
+
+TEST_CASE("threaded stepping on a 64x64 mesh equals the default one-thread run", "[noc][threads]") {
+    // 4096 routers: the default threshold, where one thread chains arrivals by itself; nothing
+    // is lowered, so this is what `--threads 2` is compared with by a user.
+    auto p = test::meshParams(64, 64, 2, 2, 4);
+    const size_t dflt = 4096;
+    const Outcome one = run(p, 1, dflt, {}, 120);
+    REQUIRE(one.packets.size() > 10000);
+    requireSame(one, run(p, 2, dflt, {}, 120));
+}
+
+TEST_CASE("threads are not used below the chaining threshold", "[noc][threads]") {
+    // An 8x8 mesh at the default threshold: one thread applies arrivals as they come, an order
+    // lanes cannot repeat, so a threaded network steps on the calling thread there and equals
+    // the plain one-thread run exactly.
+    const auto p = test::meshParams(8, 8, 2, 2, 4);
+    requireSame(run(p, 1, 4096), run(p, 2, 4096));
+}
+
+TEST_CASE("threaded stepping: the deadlock watchdog reports as with one thread", "[noc][threads]") {
+    // 2x2 mesh, every node sends clockwise two hops on table routes, 1 VC of 2 flits: the
+    // packets hold one link of the ring each and wait for the next. The report (cycle, stuck
+    // flits, the cycle of waits) must be the one-thread report, word for word.
+    auto jam = [](unsigned threads) -> std::string {
+        auto p = test::meshParams(2, 2, 1, 1, 2);
+        p.watchdog_cycles = 500;
+        p.threads = threads;
+        noc::Network net(p);
+        net.setChainRouters(1);
+        REQUIRE(net.threads() == threads);
+        const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
+                      S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
+        const uint32_t ring[4] = {0, 1, 3, 2};
+        const uint8_t outp[4] = {E, S, W, N};
+        for (uint32_t i = 0; i < 4; ++i) {
+            const uint32_t route = 200 + i;
+            const uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
+            net.addRouteEntry(r0, L, route, 1u << outp[i]);
+            net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
+            net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
+        }
+        for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+        try {
+            test::runUntilIdle(net, 0, 100000);
+        } catch (const noc::DeadlockError& e) {
+            return e.what();
+        }
+        return "no deadlock reported";
+    };
+    const std::string one = jam(1);
+    CHECK_THAT(one, Catch::Contains("no flit moved for 500 cycles"));
+    CHECK_THAT(one, Catch::Contains("cycle of waits"));
+    CHECK(jam(2) == one);
+    CHECK(jam(4) == one);
 }
 
 TEST_CASE("threads: a count beyond the routers is capped, zero is refused", "[noc][threads]") {
