@@ -54,6 +54,9 @@ void addCommon(CLI::App* c, KernelCli::Options& o, const std::string& algos,
     c->add_option("--dump-firmware", o.firmware_text,
                   "write the firmware the run loads in the text form (docs/ISA.md)");
     CliArgs::addUInt(c, "--seed", o.seed, 0, UINT64_MAX, "seed of the operand values (default 1)");
+    CliArgs::addUInt(c, "--threads", o.threads, 1, 256,
+                     "threads that step the network's routers, from 4096 routers; same results "
+                     "(default noc.threads, else 1; docs/NOC.md \"Threads\")");
     c->add_option("--stats", o.stats,
                   "write every counter (kernel report, per-core stats, every router, link and NI, "
                   "energy) to this JSON file");
@@ -156,7 +159,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
     const bool attention = kernel->got_subcommand("attention");
     const std::string op = gemv ? "gemv" : attention ? "attention" : "gemm";
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
+    hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
+    if (o.threads) h.noc.threads = o.threads;
     refuseDroppedKeys(h);
     const auto& names = KernelTestbench::algorithms(op);
     std::vector<std::string> algos;
@@ -389,7 +393,8 @@ BenchRow benchCase(const hw::HardwareConfig& h, const KernelSpec& s) {
 }  // namespace
 
 int KernelCli::runBench(const Options& o, std::ostream& os) {
-    const hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
+    hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
+    if (o.threads) h.noc.threads = o.threads;
     refuseDroppedKeys(h);
     const std::vector<std::string> ops = CliArgs::parseStrings(o.bench_ops, "--ops");
     for (const auto& op : ops)

@@ -14,7 +14,8 @@ class KernelCli {
   public:
     struct Options {
         std::string config = "configs/wse2_kernels.yaml";
-        std::vector<std::string> set;               // --set overrides of the config
+        std::vector<std::string> set;  // --set overrides of the config
+        uint32_t threads = 0;          // --threads: the network's (0: the config's noc.threads)
         const RunProvenance* provenance = nullptr;  // the --stats header (main sets it)
         std::string algo, mesh = "4", shape, table;
         uint32_t tree_k = 2;

@@ -346,6 +346,10 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;  // --set of run, validate and traffic
     CliArgs::addSet(run, sets, "the scenario (scenario.workload.rate=0.1)");
     addOutputFlags(run, run_out);
+    uint32_t run_threads = 0;
+    CliArgs::addUInt(run, "--threads", run_threads, 1, 256,
+                     "threads that step the network's routers, from 4096 routers; same results "
+                     "(default noc.threads, else 1; docs/NOC.md \"Threads\")");
 
     // validate
     std::vector<std::string> vfiles;
@@ -496,6 +500,7 @@ int main(int argc, char** argv) {
                     ? hw::ScenarioLoader::loadString(kDefaultScenarioYaml,
                                                      "<embedded default scenario>", overrides)
                     : hw::ScenarioLoader::loadFile(scenario, overrides);
+            if (run_threads) sc.noc.threads = run_threads;
             // Every check validate makes, before anything is built (testbench/Preflight).
             const auto budget = tb::Preflight::Budget::of(max_memory);
             const tb::ResourceEstimate est = tb::Preflight::check(sc, {}, budget);
