@@ -827,6 +827,13 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
     return false;
 }
 
+void Network::setChainRouters(size_t n) {
+    // Crossing the threshold mid-run would hand the lanes an unsorted active list.
+    if (last_step_ != kNever)
+        throw std::logic_error("setChainRouters after the simulation started");
+    chain_routers_ = n;
+}
+
 std::vector<uint32_t> Network::laneBoundaries() const {
     std::vector<uint32_t> b;
     for (const StepLane& l : lanes_) b.push_back(l.lo);

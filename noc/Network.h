@@ -112,7 +112,7 @@ class Network {
     void step(uint64_t now);
     // From how many routers step() chains each router's arrivals and visits routers in index
     // order (a cache optimisation that must not change results; tests set it both ways).
-    void setChainRouters(size_t n) { chain_routers_ = n; }
+    void setChainRouters(size_t n);
     // Threads that visit the routers of a cycle (each a contiguous run of them in index order;
     // their effects are applied in that order after a barrier, so every result is the same as
     // with one thread). 1: no helper threads. Used only where one thread chains arrivals (from
@@ -120,6 +120,8 @@ class Network {
     // step stays on the calling thread. Capped at the router count.
     void setThreads(unsigned n);
     unsigned threads() const { return threads_ ? threads_->members() : 1; }
+    // Steps that ran on the threads (0 where they are configured but not used).
+    uint64_t threadedSteps() const { return lane_cycles_; }
     // The first router of each thread's range. Tests may fix them (first = 0, increasing, one
     // per thread); fixed ranges are no longer moved towards the threads' measured speeds.
     std::vector<uint32_t> laneBoundaries() const;

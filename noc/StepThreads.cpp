@@ -28,7 +28,8 @@ bool StepThreads::spin(Pred pred) {
     return pred();
 }
 
-StepThreads::StepThreads(unsigned members) : members_(members < 1 ? 1 : members) {
+StepThreads::StepThreads(unsigned members)
+    : members_(members < 1 ? 1 : members), errors_(members_) {
     helpers_.reserve(members_ - 1);
     try {
         for (unsigned m = 1; m < members_; ++m) helpers_.emplace_back([this, m] { helper(m); });
@@ -62,18 +63,22 @@ void StepThreads::run(const std::function<void(unsigned)>& fn) {
         generation_.fetch_add(1, std::memory_order_release);
     }
     start_.notify_all();
-    std::exception_ptr error;
     try {
         fn(0);
     } catch (...) {
-        error = std::current_exception();  // the helpers still use fn: wait for them first
+        errors_[0] = std::current_exception();  // the helpers still use fn: wait for them first
     }
     auto done = [this] { return running_.load(std::memory_order_acquire) == 0; };
     if (!spin(done)) {
         std::unique_lock<std::mutex> lock(mu_);
         done_.wait(lock, done);
     }
-    if (error) std::rethrow_exception(error);
+    for (std::exception_ptr& e : errors_)
+        if (e) {
+            const std::exception_ptr first = e;
+            for (std::exception_ptr& x : errors_) x = nullptr;
+            std::rethrow_exception(first);
+        }
 }
 
 void StepThreads::helper(unsigned m) {
@@ -89,7 +94,11 @@ void StepThreads::helper(unsigned m) {
         }
         if (stop_.load(std::memory_order_acquire)) return;
         seen = generation_.load(std::memory_order_acquire);
-        (*fn_)(m);
+        try {
+            (*fn_)(m);
+        } catch (...) {
+            errors_[m] = std::current_exception();  // rethrown by run(), never terminate
+        }
         if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             std::lock_guard<std::mutex> lock(mu_);  // pairs with run()'s wait, as above
             done_.notify_one();

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -26,8 +27,8 @@ class StepThreads {
 
     unsigned members() const { return members_; }
     // Runs fn(0) on the caller and fn(m) on helper m for every m, returns when all returned.
-    // fn must not throw on a helper (members report errors through their own results); what
-    // fn(0) throws is rethrown once every helper is done.
+    // What a member throws is rethrown here once every helper is done (the lowest member's).
+    // Callers that need every member's error keep them in their own results.
     void run(const std::function<void(unsigned)>& fn);
 
   private:
@@ -45,6 +46,7 @@ class StepThreads {
     std::atomic<uint64_t> generation_{0};  // bumped per run(); a helper runs each one once
     std::atomic<unsigned> running_{0};     // helpers still inside this generation's fn
     std::atomic<bool> stop_{false};
+    std::vector<std::exception_ptr> errors_;  // per member, for run() to rethrow
 };
 
 }  // namespace wsc::noc

@@ -152,6 +152,9 @@ CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
                      "GEMM tile edge per core: shape (tile P)^3 (default 2)");
     b->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
     CliArgs::addSet(b, o.set, "the --config file");
+    CliArgs::addUInt(b, "--threads", o.threads, 1, 256,
+                     "threads that step the network's routers, from 4096 routers; same results "
+                     "(default noc.threads, else 1; docs/NOC.md \"Threads\")");
     return b;
 }
 

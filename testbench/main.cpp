@@ -423,7 +423,7 @@ int main(int argc, char** argv) {
     uint32_t threads = 1;
     CliArgs::addUInt(traffic, "--threads", threads, 1, 256,
                      "threads that step the routers (same results for every count; from 4096 "
-                     "routers, docs/NOC.md \"Speed\"; default noc.threads, else 1)");
+                     "routers, docs/NOC.md \"Threads\"; default noc.threads, else 1)");
     traffic
         ->add_option("--compat", compat,
                      "also report in another simulator's accounting: booksim (latency + 1 "

@@ -13,6 +13,7 @@
 
 #include "NocTestUtil.h"
 #include "noc/DeadlockError.h"
+#include "noc/StepThreads.h"
 
 using namespace wsc;
 
@@ -21,7 +22,8 @@ struct Outcome {
     std::vector<test::Recorder::Delivery> packets;
     std::vector<std::pair<uint64_t, uint32_t>> messages;
     nlohmann::json stats;
-    uint64_t last = 0, traversals = 0;
+    uint64_t last = 0, traversals = 0, threaded_steps = 0;
+    std::vector<uint32_t> boundaries;  // the lane ranges at the end
 };
 
 // `chain_from`: the step chains arrivals (and threads may run) from this many routers; an empty
@@ -74,6 +76,8 @@ Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
     o.packets = rec.packets;
     o.messages = rec.messages;
     o.traversals = net.flitRouterTraversals();
+    o.threaded_steps = net.threadedSteps();
+    o.boundaries = net.laneBoundaries();
     net.dumpStats(o.stats);
     return o;
 }
@@ -108,9 +112,12 @@ TEST_CASE("threaded stepping gives bit-identical results", "[noc][engine][thread
         const Outcome one = run(p, 1);
         REQUIRE(one.packets.size() > 1000);
         REQUIRE(one.messages.size() > 100);  // multicast deliveries, one per destination
+        CHECK(one.threaded_steps == 0);
         for (const unsigned threads : {2u, 3u}) {
             INFO("threads " << threads);
-            requireSame(one, run(p, threads));
+            const Outcome many = run(p, threads);
+            CHECK(many.threaded_steps > 400);  // every step of the run went through the lanes
+            requireSame(one, many);
         }
     }
 }
@@ -121,11 +128,14 @@ TEST_CASE("threaded stepping: where the lane ranges lie changes nothing", "[noc]
     // all give the one-thread result.
     const auto p = test::meshParams(8, 8, 2, 2, 4);
     const Outcome one = run(p, 1);
-    for (const auto& first : std::vector<std::vector<uint32_t>>{{0, 1}, {0, 32}, {0, 63}}) {
-        INFO("second lane from router " << first[1]);
-        requireSame(one, run(p, 2, 1, first));
+    for (const auto& first :
+         std::vector<std::vector<uint32_t>>{{0, 1}, {0, 32}, {0, 63}, {0, 7, 50}}) {
+        INFO("lanes from routers " << first[1] << (first.size() > 2 ? " ..." : ""));
+        const Outcome many = run(p, unsigned(first.size()), 1, first);
+        CHECK(many.threaded_steps > 400);
+        CHECK(many.boundaries == first);  // fixed: not moved by the rebalancing
+        requireSame(one, many);
     }
-    requireSame(one, run(p, 3, 1, {0, 7, 50}));
     noc::Network net(p);
     net.setThreads(2);
     CHECK_THROWS_AS(net.setLaneBoundaries({0}), std::invalid_argument);
@@ -140,7 +150,9 @@ TEST_CASE("threaded stepping on a 64x64 mesh equals the default one-thread run",
     const size_t dflt = 4096;
     const Outcome one = run(p, 1, dflt, {}, 120);
     REQUIRE(one.packets.size() > 10000);
-    requireSame(one, run(p, 2, dflt, {}, 120));
+    const Outcome many = run(p, 2, dflt, {}, 120);
+    CHECK(many.threaded_steps > 120);
+    requireSame(one, many);
 }
 
 TEST_CASE("threads are not used below the chaining threshold", "[noc][threads]") {
@@ -148,7 +160,9 @@ TEST_CASE("threads are not used below the chaining threshold", "[noc][threads]")
     // lanes cannot repeat, so a threaded network steps on the calling thread there and equals
     // the plain one-thread run exactly.
     const auto p = test::meshParams(8, 8, 2, 2, 4);
-    requireSame(run(p, 1, 4096), run(p, 2, 4096));
+    const Outcome many = run(p, 2, 4096);
+    CHECK(many.threaded_steps == 0);
+    requireSame(run(p, 1, 4096), many);
 }
 
 TEST_CASE("threaded stepping: the deadlock watchdog reports as with one thread", "[noc][threads]") {
@@ -199,4 +213,28 @@ TEST_CASE("threads: a count beyond the routers is capped, zero is refused", "[no
     net.checkConservation();
     CHECK(net.packetsDelivered() == 1);
     CHECK_THROWS_AS(net.setThreads(2), std::logic_error);  // after the run started
+}
+
+TEST_CASE("StepThreads: a member's exception is rethrown after the barrier", "[noc][threads]") {
+    noc::StepThreads team(3);
+    std::vector<int> ran(3, 0);
+    // Member 2 throws; members 0 and 1 still finish; the caller gets member 2's error.
+    CHECK_THROWS_WITH(team.run([&](unsigned m) {
+        ran[m] = 1;
+        if (m == 2) throw std::runtime_error("member 2 failed");
+    }),
+                      "member 2 failed");
+    CHECK(ran == std::vector<int>{1, 1, 1});
+    // The lowest member's error wins when several throw; the team stays usable.
+    CHECK_THROWS_WITH(team.run([&](unsigned m) {
+        if (m >= 1) throw std::runtime_error("member " + std::to_string(m));
+    }),
+                      "member 1");
+    CHECK_THROWS_WITH(team.run([&](unsigned m) {
+        if (m == 0) throw std::runtime_error("caller");
+    }),
+                      "caller");
+    std::vector<int> count(3, 0);
+    team.run([&](unsigned m) { ++count[m]; });
+    CHECK(count == std::vector<int>{1, 1, 1});
 }
