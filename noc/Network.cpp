@@ -731,12 +731,7 @@ void Network::step(uint64_t now) {
                         external_[e.target]->acceptCredit(e.port, e.vc);
                     }
                 } else if (chain) {
-                    ev_next_[k] = kNoEvent;
-                    if (ev_head_[e.target] == kNoEvent)
-                        ev_head_[e.target] = uint32_t(k);
-                    else
-                        ev_next_[ev_tail_[e.target]] = uint32_t(k);
-                    ev_tail_[e.target] = uint32_t(k);
+                    chainArrival(e.target, uint32_t(k));
                     activate(e.target);
                 } else if (e.kind == NetEvent::FlitToRouter) {
                     routers_[e.target].acceptFlit(e.port, e.flit, now);
@@ -874,45 +869,38 @@ void Network::setThreads(unsigned n) {
 void Network::laneVisit(StepLane& lane, uint64_t now) {
     const auto t0 = std::chrono::steady_clock::now();
     lane.clear();
-    try {  // nothing may escape a helper thread: the error is rethrown in lane order
-        // The routers of its range still active from the last cycle (active_ is in index order),
-        // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
-        const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
-        const auto to = std::lower_bound(from, active_.end(), lane.hi);
-        lane.active.assign(from, to);
-        for (size_t k = 0; k < due_.size(); ++k) {
-            const NetEvent& e = due_[k];
-            if (e.target < lane.lo || e.target >= lane.hi) continue;
-            const uint32_t r = e.target;
-            if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
-                ev_next_[k] = kNoEvent;
-                if (ev_head_[r] == kNoEvent)
-                    ev_head_[r] = uint32_t(k);
-                else
-                    ev_next_[ev_tail_[r]] = uint32_t(k);
-                ev_tail_[r] = uint32_t(k);
-            } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
-                router_wake_[r] = kNever;
-            } else {
-                continue;
-            }
-            if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
+    // The routers of its range still active from the last cycle (active_ is in index order),
+    // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
+    // Every lane reads the whole arrival list (a sequential scan, cheap beside the visits at a
+    // few lanes; at many lanes sorting the events by lane once would pay). What a lane throws,
+    // StepThreads rethrows after the barrier.
+    const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
+    const auto to = std::lower_bound(from, active_.end(), lane.hi);
+    lane.active.assign(from, to);
+    for (size_t k = 0; k < due_.size(); ++k) {
+        const NetEvent& e = due_[k];
+        if (e.target < lane.lo || e.target >= lane.hi) continue;
+        const uint32_t r = e.target;
+        if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
+            chainArrival(r, uint32_t(k));
+        } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
+            router_wake_[r] = kNever;
+        } else {
+            continue;
         }
-        radixSort(lane.active, lane.sort_tmp);
-        const std::vector<uint32_t>& a = lane.active;
-        for (size_t i = 0; i < a.size(); ++i) {
-            if (i + 8 < a.size()) __builtin_prefetch(&routers_[a[i + 8]], 1);
-            if (i + 4 < a.size()) routers_[a[i + 4]].prefetchState();
-            if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
-        }
-    } catch (...) {
-        lane.error = std::current_exception();
+        if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
+    }
+    radixSort(lane.active, lane.sort_tmp);
+    const std::vector<uint32_t>& a = lane.active;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (i + 8 < a.size()) __builtin_prefetch(&routers_[a[i + 8]], 1);
+        if (i + 4 < a.size()) routers_[a[i + 4]].prefetchState();
+        if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
     }
     lane.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void Network::mergeLane(StepLane& lane, uint64_t now) {
-    if (lane.error) std::rethrow_exception(lane.error);
     for (const StepLane::Scheduled& s : lane.events) wheel_.schedule(now, s.at, s.e);
     for (uint32_t slot : lane.head_hops) ++packets_[slot].hops;
     traversals_ += lane.traversals;
@@ -929,24 +917,16 @@ void Network::visitThreaded(uint64_t now) {
     // hops), so the lanes need no locks; their effects are applied in lane order, which is the
     // single-threaded visit order. Lane 0 runs on this thread and applies its own effects before
     // it waits for the others.
-    const size_t lanes = lanes_.size();
     next_active_.clear();
-    std::exception_ptr first_error;
     threads_->run([&](unsigned t) {
         laneVisit(lanes_[t], now);
-        if (t == 0) {
-            const auto t0 = std::chrono::steady_clock::now();
-            try {
-                mergeLane(lanes_[0], now);
-            } catch (...) {
-                first_error = std::current_exception();
-            }
-            lanes_[0].seconds +=
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        }
+        if (t != 0) return;
+        const auto t0 = std::chrono::steady_clock::now();
+        mergeLane(lanes_[0], now);
+        lanes_[0].seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
-    if (first_error) std::rethrow_exception(first_error);
-    for (size_t t = 1; t < lanes; ++t) mergeLane(lanes_[t], now);
+    for (size_t t = 1; t < lanes_.size(); ++t) mergeLane(lanes_[t], now);
     active_.swap(next_active_);
     // Every 16 cycles, move the range boundaries so that each lane's share of the routers
     // follows its speed over the last window (lane 0 also applies its effects). Where the

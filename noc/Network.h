@@ -212,6 +212,15 @@ class Network {
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
+    // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
+    void chainArrival(uint32_t r, uint32_t k) {
+        ev_next_[k] = kNoEvent;
+        if (ev_head_[r] == kNoEvent)
+            ev_head_[r] = k;
+        else
+            ev_next_[ev_tail_[r]] = k;
+        ev_tail_[r] = k;
+    }
     void activate(uint32_t r) {
         if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
     }

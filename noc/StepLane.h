@@ -5,7 +5,6 @@
 // visits routers in that same order, so applying lane 0's effects, then lane 1's, ... repeats
 // the single-threaded sequence exactly (same events in the same order, same counters).
 #include <cstdint>
-#include <exception>
 #include <vector>
 
 #include "noc/EventWheel.h"
@@ -23,7 +22,6 @@ struct StepLane {
     uint64_t traversals = 0;
     int64_t in_network = 0;  // flits copied onto links minus flits that left their buffers
     bool moved = false;
-    std::exception_ptr error;  // the first thing a router threw; the lane stops there
     // Kept across cycles: the lane's routers [lo, hi), its active ones, the time it spent.
     uint32_t lo = 0, hi = 0;
     std::vector<uint32_t> active, sort_tmp;
@@ -36,7 +34,6 @@ struct StepLane {
         traversals = 0;
         in_network = 0;
         moved = false;
-        error = nullptr;
     }
 };
 

@@ -23,17 +23,11 @@ Outcome run(const noc::NocParams& p, size_t chain_from) {
     test::Recorder rec;
     net.setObserver(&rec);
     std::mt19937_64 rng(7);
-    const uint32_t n = net.nodes();
     uint64_t c = 0;
     // 300 cycles of uniform random 1-4 flit packets at about 0.15 flits/node/cycle (past an 8x8
     // mesh's knee, so VCs fill and routers block and sleep), then drain.
     for (; c < 300; ++c) {
-        for (uint32_t s = 0; s < n; ++s)
-            if (rng() % 16 == 0) {
-                uint32_t d = uint32_t(rng() % n);
-                if (d == s) d = (d + 1) % n;
-                net.enqueuePacket(s, d, noc::kNoRoute, 1 + uint32_t(rng() % 4), c, true);
-            }
+        test::offerUniform(net, rng, c);
         net.step(c);
     }
     Outcome o;

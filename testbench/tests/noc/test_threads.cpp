@@ -54,12 +54,7 @@ Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
     // `cycles` (400) cycles of uniform 1-4 flit packets at about 0.15 flits/node/cycle (routers
     // block and sleep) plus a multicast message every 7 cycles, then drain.
     for (; c < cycles; ++c) {
-        for (uint32_t s = 0; s < n; ++s)
-            if (rng() % 16 == 0) {
-                uint32_t d = uint32_t(rng() % n);
-                if (d == s) d = (d + 1) % n;
-                net.enqueuePacket(s, d, noc::kNoRoute, 1 + uint32_t(rng() % 4), c, true);
-            }
+        test::offerUniform(net, rng, c);
         if (c % 7 == 0) {
             const auto& [src, route] = trees[rng() % trees.size()];
             noc::Message m;
@@ -166,30 +161,15 @@ TEST_CASE("threads are not used below the chaining threshold", "[noc][threads]")
 }
 
 TEST_CASE("threaded stepping: the deadlock watchdog reports as with one thread", "[noc][threads]") {
-    // 2x2 mesh, every node sends clockwise two hops on table routes, 1 VC of 2 flits: the
-    // packets hold one link of the ring each and wait for the next. The report (cycle, stuck
-    // flits, the cycle of waits) must be the one-thread report, word for word.
+    // test::jammedRing (four packets that each hold one link of a 2x2 ring and wait for the
+    // next). The report (cycle, stuck flits, the cycle of waits) must be the one-thread report,
+    // word for word.
     auto jam = [](unsigned threads) -> std::string {
-        auto p = test::meshParams(2, 2, 1, 1, 2);
-        p.watchdog_cycles = 500;
-        p.threads = threads;
-        noc::Network net(p);
-        net.setChainRouters(1);
-        REQUIRE(net.threads() == threads);
-        const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
-                      S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
-        const uint32_t ring[4] = {0, 1, 3, 2};
-        const uint8_t outp[4] = {E, S, W, N};
-        for (uint32_t i = 0; i < 4; ++i) {
-            const uint32_t route = 200 + i;
-            const uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
-            net.addRouteEntry(r0, L, route, 1u << outp[i]);
-            net.addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
-            net.addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
-        }
-        for (uint32_t i = 0; i < 4; ++i) net.enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
+        auto net = test::jammedRing(threads);
+        net->setChainRouters(1);
+        REQUIRE(net->threads() == threads);
         try {
-            test::runUntilIdle(net, 0, 100000);
+            test::runUntilIdle(*net, 0, 100000);
         } catch (const noc::DeadlockError& e) {
             return e.what();
         }

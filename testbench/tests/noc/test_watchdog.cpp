@@ -1,39 +1,14 @@
 // The deadlock watchdog: a cyclic route with one VC and long packets jams; the watchdog must
 // stop the run and name the stuck flits.
 #include <catch2/catch.hpp>
-#include <memory>
 
 #include "NocTestUtil.h"
 #include "noc/DeadlockError.h"
 
 using namespace wsc;
 
-namespace {
-// 2x2 mesh, every node sends clockwise two hops with table routes, 1 VC of 2 flits: each
-// packet holds one link of the ring and waits for the next (classic cyclic dependency).
-std::unique_ptr<noc::Network> jammedRing() {
-    auto p = test::meshParams(2, 2, 1, 1, 2);
-    p.watchdog_cycles = 500;
-    auto net = std::make_unique<noc::Network>(p);
-    const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest, N = noc::Topology::kNorth,
-                  S = noc::Topology::kSouth, L = noc::Topology::kFirstLocal;
-    // Ring r0(0,0) -E-> r1(1,0) -S-> r3(1,1) -W-> r2(0,1) -N-> r0.
-    const uint32_t ring[4] = {0, 1, 3, 2};
-    const uint8_t outp[4] = {E, S, W, N};
-    for (uint32_t i = 0; i < 4; ++i) {
-        uint32_t route = 200 + i;
-        uint32_t r0 = ring[i], r1 = ring[(i + 1) % 4], r2 = ring[(i + 2) % 4];
-        net->addRouteEntry(r0, L, route, 1u << outp[i]);
-        net->addRouteEntry(r1, noc::Topology::opposite(outp[i]), route, 1u << outp[(i + 1) % 4]);
-        net->addRouteEntry(r2, noc::Topology::opposite(outp[(i + 1) % 4]), route, 1u << L);
-    }
-    for (uint32_t i = 0; i < 4; ++i) net->enqueuePacket(ring[i], 0, 200 + i, 12, 0, false);
-    return net;
-}
-}  // namespace
-
 TEST_CASE("the watchdog reports a routing deadlock with the stuck flits", "[noc][watchdog]") {
-    auto jam = jammedRing();
+    auto jam = test::jammedRing();
     noc::Network& net = *jam;
     try {
         test::runUntilIdle(net, 0, 100000);
@@ -57,7 +32,7 @@ TEST_CASE("jammed routers sleep: the network is not stepped again until the watc
     // The same jam as above. Every router in it waits for a VC no one will free, grants nothing
     // and sleeps; NIs wait for credits. So after the last flit moves, the next cycle with work
     // is the watchdog's (Network::nextActiveCycle), not every cycle up to it.
-    auto jam = jammedRing();
+    auto jam = test::jammedRing();
     noc::Network& net = *jam;
     uint64_t c = 0, steps = 0, last_moved = 0, traversals = 0;
     try {
