@@ -32,6 +32,10 @@ void Controller::load(const firmware::Program& prog) {
     rename_.clear();
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
+    // Hazards are tracked per storage: a view and its parent (and its sibling views) order
+    // against each other as one buffer, a conservative rule that never reorders a true overlap.
+    hz_.resize(prog.buffers().size());
+    for (size_t b = 0; b < hz_.size(); ++b) hz_[b] = prog.storageOf(static_cast<uint16_t>(b));
     // Core::load checked an explicit rx_buffer against the SRAM the buffers leave free.
     const uint64_t free = sram_.params().capacity_bytes - sram_.used();
     rx_capacity_ = p_.rx_buffer_bytes == kRxFreeSram ? free : std::min(p_.rx_buffer_bytes, free);
@@ -90,12 +94,18 @@ uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uin
     o.pc = cur_->pc;
     o.stream = cur_->index;
     ++cur_->live;
-    if (r1 != kNoBuf) ++readers_[r1];
-    if (r2 != kNoBuf && r2 != r1) ++readers_[r2];
-    if (w != kNoBuf) ++writers_[w];
+    hazard(o, +1);
     live_ops_.push_back(slot);
     if (done != noc::kNever) env_.wakeAt(id_, done);
     return slot;
+}
+
+void Controller::hazard(const Op& o, int d) {
+    const uint16_t r1 = o.r1 == kNoBuf ? kNoBuf : hz_[o.r1];
+    const uint16_t r2 = o.r2 == kNoBuf ? kNoBuf : hz_[o.r2];
+    if (r1 != kNoBuf) readers_[r1] = static_cast<uint16_t>(readers_[r1] + d);
+    if (r2 != kNoBuf && r2 != r1) readers_[r2] = static_cast<uint16_t>(readers_[r2] + d);
+    if (o.w != kNoBuf) writers_[hz_[o.w]] = static_cast<uint16_t>(writers_[hz_[o.w]] + d);
 }
 
 void Controller::retire(uint64_t now) {
@@ -107,9 +117,7 @@ void Controller::retire(uint64_t now) {
             live_ops_[w++] = s;
             continue;
         }
-        if (o.r1 != kNoBuf) --readers_[o.r1];
-        if (o.r2 != kNoBuf && o.r2 != o.r1) --readers_[o.r2];
-        if (o.w != kNoBuf) --writers_[o.w];
+        hazard(o, -1);
         --streams_[o.stream].live;
         if (o.raise) ++counter(userEvent(o.event));
         if (o.kind == Op::DmaMem) dma_.finished();

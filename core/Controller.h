@@ -119,8 +119,9 @@ class Controller {
                    uint8_t stream = 0, uint32_t seq = TraceSpan::kNoSeq) const;
     void land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle);
     void releaseRx(uint64_t bytes);
-    bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[b] == 0; }
-    bool writable(uint16_t b) const { return writers_[b] == 0 && readers_[b] == 0; }
+    bool readable(uint16_t b) const { return b == firmware::kNoBuf || writers_[hz_[b]] == 0; }
+    bool writable(uint16_t b) const { return writers_[hz_[b]] == 0 && readers_[hz_[b]] == 0; }
+    void hazard(const Op& o, int d);  // counts o's reads and write on their storage (+1 / -1)
     uint32_t& counter(uint32_t key);
     static uint32_t userEvent(uint16_t e) { return e; }
     static uint32_t arriveKey(uint16_t g) { return (1u << 16) | g; }
@@ -149,6 +150,7 @@ class Controller {
     std::vector<Stream> streams_;
     Stream* cur_ = nullptr;  // the stream being stepped
     std::vector<uint16_t> readers_, writers_;
+    std::vector<uint16_t> hz_;  // buffer -> the buffer whose storage it is (views: the parent)
     std::vector<Op> ops_;
     std::vector<uint32_t> free_ops_, live_ops_;
     std::vector<Counter> counters_;

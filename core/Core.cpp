@@ -14,7 +14,11 @@ Core::Core(uint32_t id, const CoreParams& p, const PeArray& pe, const VectorUnit
 
 void Core::load(const firmware::Program& prog, const std::string& who) {
     prog_ = &prog;
-    for (const auto& b : prog.buffers()) sram_.allocate(who, b.name, b.bytes(), b.elems);
+    for (const auto& b : prog.buffers())
+        if (b.isView())
+            sram_.allocateView(b.view_of, b.view_offset, b.elems);
+        else
+            sram_.allocate(who, b.name, b.bytes(), b.elems);
     // An explicit receive buffer is SRAM set aside next to the buffers (PLMR M counts both).
     const uint64_t rx = sram_.params().capacity_bytes - sram_.used();
     if (p_.rx_buffer_bytes != kRxFreeSram && p_.rx_buffer_bytes > rx)

@@ -37,6 +37,15 @@ uint16_t Sram::allocate(const std::string& who, const std::string& name, uint64_
     return static_cast<uint16_t>(bufs_.size() - 1);
 }
 
+uint16_t Sram::allocateView(uint16_t parent, uint32_t offset, uint32_t elems) {
+    const Buf p = bufs_.at(parent);  // a copy: push_back may move bufs_
+    if (uint64_t(offset) + elems > p.elems) throw std::logic_error("Sram::allocateView outside");
+    const uint64_t per = p.elems ? p.bytes / p.elems : 0;
+    bufs_.push_back(
+        {p.offset + offset * per, elems * per, elems, functional_ ? p.elem_offset + offset : 0});
+    return static_cast<uint16_t>(bufs_.size() - 1);
+}
+
 void Sram::hold(uint64_t bytes) {
     if (bytes > p_.capacity_bytes - used_ - held_)
         throw std::logic_error("Sram::hold beyond the capacity");

@@ -32,6 +32,9 @@ class Sram {
                           const SramParams& p);
     uint16_t allocate(const std::string& who, const std::string& name, uint64_t bytes,
                       uint32_t elems);
+    // A view of `elems` values from value `offset` of buffer `parent` (firmware BufferDecl): no
+    // SRAM of its own, the parent's addresses and values.
+    uint16_t allocateView(uint16_t parent, uint32_t offset, uint32_t elems);
     uint64_t used() const { return used_; }
     // Early arrivals held in SRAM (core.rx_buffer): they count against the capacity and in the
     // peak; the caller keeps them within what allocate() left free.

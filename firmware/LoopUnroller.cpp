@@ -7,7 +7,11 @@ namespace wsc::firmware {
 
 Program LoopUnroller::unroll(const Program& p) {
     Program out;
-    for (const auto& b : p.buffers()) out.addBuffer(b.name, b.elems, b.dtype);
+    for (const auto& b : p.buffers())
+        if (b.isView())
+            out.addView(b.name, b.view_of, b.view_offset, b.elems);
+        else
+            out.addBuffer(b.name, b.elems, b.dtype);
     for (const auto& g : p.groups()) out.addGroup(g.id, g.members);
     const auto& code = p.code();
     const std::vector<uint32_t> match = p.matchLoops();

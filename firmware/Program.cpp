@@ -19,8 +19,26 @@ uint16_t Program::addBuffer(const std::string& name, uint32_t elems, DType dtype
     return static_cast<uint16_t>(buffers_.size() - 1);
 }
 
+uint16_t Program::addView(const std::string& name, uint16_t parent, uint32_t offset,
+                          uint32_t elems) {
+    if (parent >= buffers_.size())
+        throw std::invalid_argument(fmt::format("view '{}' of an undeclared buffer", name));
+    const BufferDecl p = buffers_[parent];
+    const uint16_t root = p.isView() ? p.view_of : parent;
+    const uint64_t base = uint64_t(p.isView() ? p.view_offset : 0) + offset;
+    if (elems == 0 || uint64_t(offset) + elems > p.elems)
+        throw std::invalid_argument(
+            fmt::format("view '{}': elements [{}, {}) are not inside buffer '{}' of {} elements",
+                        name, offset, uint64_t(offset) + elems, p.name, p.elems));
+    const uint16_t b = addBuffer(name, elems, p.dtype);
+    buffers_[b].view_of = root, buffers_[b].view_offset = static_cast<uint32_t>(base);
+    return b;
+}
+
 void Program::growBuffer(uint16_t b, uint32_t elems) {
     BufferDecl& d = buffers_.at(b);
+    if (d.isView() && elems > d.elems)
+        throw std::invalid_argument(fmt::format("view '{}' cannot grow", d.name));
     d.elems = std::max(d.elems, elems);
 }
 
@@ -285,6 +303,14 @@ void Program::validate(const std::string& who) const {
                 needBuf(pc, i.b, "b", 0);
                 if (i.a == i.b) fail(pc, "swaps a buffer with itself");
                 const BufferDecl &x = buffers_[i.a], &y = buffers_[i.b];
+                // A rename moves a name to other storage; a view is fixed to its parent's.
+                for (const BufferDecl& v : buffers_)
+                    if (v.isView() && (v.view_of == i.a || v.view_of == i.b))
+                        fail(pc, fmt::format("buffer '{}' has view '{}' and cannot be swapped",
+                                             buffers_[v.view_of].name, v.name));
+                if (x.isView() || y.isView())
+                    fail(pc, fmt::format("'{}' is a view and cannot be swapped",
+                                         x.isView() ? x.name : y.name));
                 if (x.elems != y.elems || x.dtype != y.dtype)
                     fail(pc, fmt::format("buffers '{}' ({} x {}) and '{}' ({} x {}) differ", x.name,
                                          x.elems, dtypeName(x.dtype), y.name, y.elems,

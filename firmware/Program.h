@@ -23,7 +23,15 @@ struct BufferDecl {
     std::string name;
     uint32_t elems = 0;
     DType dtype = DType::FP32;
+    // A view names elements [view_offset, view_offset + elems) of buffer view_of (declared
+    // before it, never itself a view) and takes no SRAM of its own: a composed program hands one
+    // operation's output slice to the next (a fused projection's q, k and v) without a copy.
+    uint16_t view_of = kNoBuf;
+    uint32_t view_offset = 0;
+    bool isView() const { return view_of != kNoBuf; }
     uint64_t bytes() const { return uint64_t(elems) * dtypeBytes(dtype); }
+    // SRAM the declaration takes: a view's elements are its parent's.
+    uint64_t allocBytes() const { return isView() ? 0 : bytes(); }
 };
 
 struct GroupDecl {
@@ -35,6 +43,14 @@ class Program {
   public:
     // Returns the new buffer's index; a duplicate name throws std::invalid_argument.
     uint16_t addBuffer(const std::string& name, uint32_t elems, DType dtype = DType::FP32);
+    // A view of `elems` elements of buffer `parent` from element `offset` (BufferDecl::view_of);
+    // a view of a view names the same elements of the first parent. Throws
+    // std::invalid_argument for a duplicate name or a range outside the parent.
+    uint16_t addView(const std::string& name, uint16_t parent, uint32_t offset, uint32_t elems);
+    // The buffer whose storage b uses: b itself, or the parent of a view.
+    uint16_t storageOf(uint16_t b) const {
+        return b < buffers_.size() && buffers_[b].isView() ? buffers_[b].view_of : b;
+    }
     void addGroup(uint16_t id, std::vector<uint32_t> members);
     // Buffer `b` holds at least `elems` elements from now on (never shrinks): a generator that
     // reuses a buffer by name for a larger operation later sizes it for its largest use. The

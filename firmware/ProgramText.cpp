@@ -235,6 +235,28 @@ class Parser {
                 cur->addBuffer(words[1], elems, t);
                 continue;
             }
+            if (w0 == ".view") {
+                // .view <name> <parent> <offset> <elements>: elements of a declared buffer.
+                if (words.size() != 5)
+                    fail(fmt::format(
+                        "expected '.view <name> <parent buffer> <offset> <elements>', got '{}'",
+                        raw));
+                if (cur->findBuffer(words[1]) != kNoBuf)
+                    fail(fmt::format("expected a new buffer name, got '{}' (declared before)",
+                                     words[1]));
+                const uint16_t parent = cur->findBuffer(words[2]);
+                if (parent == kNoBuf)
+                    fail(fmt::format("expected a declared parent buffer, got '{}'", words[2]));
+                const auto off = static_cast<uint32_t>(number("offset", words[3], 0xFFFFFFFFull));
+                const auto elems =
+                    static_cast<uint32_t>(number("elements", words[4], 0xFFFFFFFFull));
+                try {
+                    cur->addView(words[1], parent, off, elems);
+                } catch (const std::invalid_argument& e) {
+                    fail(fmt::format("expected a view inside its parent: {}", e.what()));
+                }
+                continue;
+            }
             if (w0 == ".group") {
                 if (words.size() != 3)
                     fail(fmt::format("expected '.group <id> <core>,<core>,...', got '{}'", raw));
@@ -435,7 +457,10 @@ std::string ProgramText::dump(const Firmware& fw) {
         if (p.empty() && p.buffers().empty() && p.groups().empty() && c + 1 < fw.cores()) continue;
         out += fmt::format(".core {}\n", c);
         for (const auto& b : p.buffers())
-            out += fmt::format(".buffer {} {} {}\n", b.name, b.elems, dtypeName(b.dtype));
+            out += b.isView()
+                       ? fmt::format(".view {} {} {} {}\n", b.name, p.buffer(b.view_of).name,
+                                     b.view_offset, b.elems)
+                       : fmt::format(".buffer {} {} {}\n", b.name, b.elems, dtypeName(b.dtype));
         for (const auto& g : p.groups()) {
             std::string m;
             for (uint32_t x : g.members) m += (m.empty() ? "" : ",") + std::to_string(x);

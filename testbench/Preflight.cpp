@@ -35,7 +35,8 @@ void checkSram(const firmware::Firmware& fw, const core::CoreParams& cp,
                const std::function<hw::ConfigError(const std::string&)>& fail) {
     for (uint32_t c = 0; c < fw.cores(); ++c) {
         std::vector<std::pair<std::string, uint64_t>> bufs;
-        for (const auto& b : fw.program(c).buffers()) bufs.emplace_back(b.name, b.bytes());
+        for (const auto& b : fw.program(c).buffers())
+            if (!b.isView()) bufs.emplace_back(b.name, b.bytes());
         try {
             core::Sram::checkFits(fmt::format("core {}", c), bufs, cp.sram);
         } catch (const core::SramOverflowError& e) {

@@ -215,7 +215,7 @@ void ResourceEstimate::addWorkload(const hw::ScenarioConfig& sc, const firmware:
     if (functional)
         for (uint32_t c = 0; c < fw.cores(); ++c)
             for (const auto& b : fw.program(c).buffers())
-                cores = addSat(cores, mulSat<uint64_t>(b.elems, 4));
+                if (!b.isView()) cores = addSat(cores, mulSat<uint64_t>(b.elems, 4));
 }
 
 uint64_t ResourceEstimate::total() const {

@@ -73,7 +73,7 @@ uint32_t DieEmitter::streamSize(uint32_t s) const {
 
 uint64_t DieEmitter::sramBytes() const {
     uint64_t b = 0;
-    for (const auto& d : p_.buffers()) b += d.bytes();
+    for (const auto& d : p_.buffers()) b += d.allocBytes();
     return b;
 }
 

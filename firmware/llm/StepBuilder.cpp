@@ -327,7 +327,7 @@ class Build {
             uint64_t others = 0;
             for (const auto& b : out_.fw.program(die(r)).buffers())
                 if (b.name.compare(0, cs.prefix.size() + 1, cs.prefix + ".") != 0)
-                    others += b.bytes();
+                    others += b.allocBytes();
             budget = std::min(budget, limit > others ? limit - others : 0);
         }
         // First build: a set that does not fit marks the build for a second one with the
