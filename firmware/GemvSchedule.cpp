@@ -28,7 +28,8 @@ const char* allreduceName(GemvSchedule::Allreduce a) {
 }  // namespace
 
 GemvSchedule::GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint32_t rows,
-                           uint32_t cols, uint32_t k, uint32_t n, uint32_t tree_k, bool broadcast)
+                           uint32_t cols, uint32_t k, uint32_t n, uint32_t tree_k, bool broadcast,
+                           const CoreBlock& block)
     : ar_(ar),
       mesh_x_(mesh_x),
       mesh_y_(mesh_y),
@@ -37,9 +38,17 @@ GemvSchedule::GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint3
       k_(k),
       n_(n),
       tree_k_(tree_k),
-      broadcast_(broadcast) {
+      broadcast_(broadcast),
+      block_(block) {
     const char* algo = allreduceName(ar);
-    checkKernelBlock(algo, mesh_x, mesh_y, rows, cols);
+    if (rows == 0 || cols == 0)
+        throw std::invalid_argument(fmt::format("{}: the block needs cores", algo));
+    const CoreBlock& b = block;
+    if (b.row0 + b.meshRows(rows, cols) > mesh_y || b.col0 + b.meshCols(rows, cols) > mesh_x)
+        throw std::invalid_argument(
+            fmt::format("{}: a {}x{} core block{} at row {}, column {} does not fit the {}x{} mesh",
+                        algo, b.meshRows(rows, cols), b.meshCols(rows, cols),
+                        b.transposed ? " (transposed)" : "", b.row0, b.col0, mesh_y, mesh_x));
     checkDivisible(algo, "k", k, rows), checkDivisible(algo, "n", n, cols);
     if (ar == Allreduce::KTree && tree_k == 0)
         throw std::invalid_argument("meshgemv: the tree needs K >= 1 levels");
@@ -57,7 +66,7 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
     plan.algo = allreduceName(ar_);
     plan.fw = Firmware(mesh_x_ * mesh_y_);
     RoutePlanner rp(net, mesh_x_);
-    auto id = [&](uint32_t i, uint32_t j) { return i * mesh_x_ + j; };
+    auto id = [&](uint32_t i, uint32_t j) { return block_.core(i, j, mesh_x_); };
 
     std::vector<TreeReduce::Buffers> bufs(P * Q);
     std::vector<uint16_t> Yb(P * Q);
@@ -93,15 +102,17 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
     for (uint32_t j = 0; j < Q; ++j) plan.c.push_back({id(root, j), "y", 0, j * v, 1, v});
     if (broadcast_ && P > 1) {
         for (uint32_t j = 0; j < Q; ++j) {
-            std::vector<uint32_t> north, south;
+            std::vector<uint32_t> north, south;  // logical rows before and after the root
             for (uint32_t i = 0; i < P; ++i)
                 if (i < root)
-                    north.push_back(id(i, j));
+                    north.push_back(i);
                 else if (i > root)
-                    south.push_back(id(i, j));
+                    south.push_back(i);
             for (const auto* part : {&north, &south}) {
                 if (part->empty()) continue;
-                const uint32_t r = rp.multicast(id(root, j), *part);
+                std::vector<uint32_t> dsts;
+                for (uint32_t i : *part) dsts.push_back(id(i, j));
+                const uint32_t r = rp.multicast(id(root, j), dsts);
                 if (r == kNoRouteId)
                     throw std::runtime_error(
                         fmt::format("{}: no route entry left for the result broadcast of column {}",
@@ -109,8 +120,8 @@ KernelPlan GemvSchedule::buildTree(noc::Network& net) const {
                 Instruction s;
                 s.op = Opcode::Send, s.a = bufs[j * P + root].part, s.route = r, s.bytes = bytes;
                 plan.fw.program(id(root, j)).add(s);
-                for (uint32_t core : *part) {
-                    const uint32_t i = core / mesh_x_;
+                for (uint32_t i : *part) {
+                    const uint32_t core = id(i, j);
                     Instruction rc;
                     rc.op = Opcode::Recv, rc.c = Yb[i * Q + j], rc.route = r, rc.bytes = bytes;
                     plan.fw.program(core).add(rc);
@@ -141,7 +152,7 @@ KernelPlan GemvSchedule::buildRing(noc::Network& net) const {
     plan.fw = Firmware(mesh_x_ * mesh_y_);
     RoutePlanner rp(net, mesh_x_);
     const RingOrder ring(RingOrder::Kind::Interleave, P);
-    auto id = [&](uint32_t i, uint32_t j) { return i * mesh_x_ + j; };
+    auto id = [&](uint32_t i, uint32_t j) { return block_.core(i, j, mesh_x_); };
 
     // Each core sends to its successor on the column's interleaved ring.
     std::vector<RoutePlanner::Path> to_next(P * Q);

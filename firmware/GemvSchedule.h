@@ -14,6 +14,7 @@
 // north, one south); the ring leaves y_j on every core anyway.
 #include <cstdint>
 
+#include "firmware/CoreBlock.h"
 #include "firmware/KernelPlan.h"
 #include "noc/Network.h"
 
@@ -22,9 +23,11 @@ namespace wsc::firmware {
 class GemvSchedule {
   public:
     enum class Allreduce { KTree, Pipeline, Ring };
-    // rows = P, cols = Q: the top-left block of a mesh_x x mesh_y mesh.
+    // rows = P, cols = Q: a block of a mesh_x x mesh_y mesh, at the top left unless `block`
+    // puts it elsewhere or transposes it (std::invalid_argument if it does not fit).
     GemvSchedule(Allreduce ar, uint32_t mesh_x, uint32_t mesh_y, uint32_t rows, uint32_t cols,
-                 uint32_t k, uint32_t n, uint32_t tree_k, bool broadcast);
+                 uint32_t k, uint32_t n, uint32_t tree_k, bool broadcast,
+                 const CoreBlock& block = {});
     KernelPlan build(noc::Network& net) const;
 
   private:
@@ -34,6 +37,7 @@ class GemvSchedule {
     Allreduce ar_;
     uint32_t mesh_x_, mesh_y_, p_, q_, k_, n_, tk_, tn_, tree_k_;
     bool broadcast_;
+    CoreBlock block_;
 };
 
 }  // namespace wsc::firmware

@@ -253,6 +253,15 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
     std::map<std::pair<uint32_t, uint8_t>, uint8_t> entries;
     uint32_t sr = topo_.routerOfNode(src_node);
     std::set<uint32_t> unique(dsts.begin(), dsts.end());
+    std::pair<uint32_t, std::vector<uint32_t>> key;
+    if (reuse_routes_) {
+        key = {src_node, std::vector<uint32_t>(unique.begin(), unique.end())};
+        const auto it = route_memo_.find(key);
+        if (it != route_memo_.end()) {
+            ++reused_routes_;
+            return it->second;
+        }
+    }
     for (uint32_t d : unique) {
         if (d >= topo_.nodes()) throw std::invalid_argument("multicast destination out of range");
         uint32_t dr = topo_.routerOfNode(d);
@@ -273,7 +282,9 @@ uint32_t Network::addMulticastRoute(uint32_t src_node, const std::vector<uint32_
             in = Topology::opposite(out);
         }
     }
-    return installRoute(entries, src_node, static_cast<uint16_t>(unique.size()));
+    const uint32_t id = installRoute(entries, src_node, static_cast<uint16_t>(unique.size()));
+    if (reuse_routes_) route_memo_.emplace(std::move(key), id);
+    return id;
 }
 
 uint32_t Network::installRoute(const std::map<std::pair<uint32_t, uint8_t>, uint8_t>& entries,

@@ -46,6 +46,13 @@ class Network {
     // its route id. Throws std::runtime_error naming the router if any router would need more
     // than route_limit entries; nothing is installed in that case.
     uint32_t addMulticastRoute(uint32_t src_node, const std::vector<uint32_t>& dsts);
+    // With reuse on, a route from the same source to the same destinations as one installed
+    // before is that route (its id, no new entries): a composed program's operations share the
+    // trees they have in common (WaferLLM reuses colors the same way). Messages on a route are
+    // matched per (route, sender's stream) in send order, so sharing is safe when every use has
+    // the same sender. Off by default.
+    void setRouteReuse(bool on) { reuse_routes_ = on; }
+    uint64_t reusedRoutes() const { return reused_routes_; }
     // A unicast route from src_node to dst_node along `routers` (the routers it visits, from the
     // source's to the destination's, each next to the one before): a path chosen by a mapper
     // (TCME) rather than dimension order. Same checks and errors as addMulticastRoute, plus
@@ -282,6 +289,9 @@ class Network {
     std::map<std::pair<uint32_t, uint32_t>, std::vector<Branch>> mc_branches_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> pair_routes_;  // (src, dst) node -> route
     uint64_t pair_route_flits_ = 0;
+    bool reuse_routes_ = false;
+    uint64_t reused_routes_ = 0;
+    std::map<std::pair<uint32_t, std::vector<uint32_t>>, uint32_t> route_memo_;
     struct MessageRecord {
         Message msg;
         uint32_t packets = 0;

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "core/SramOverflowError.h"
+#include "firmware/model/ModelConfig.h"
 #include "hw/HardwareLoader.h"
+#include "hw/ModelConfigLoader.h"
 #include "noc/DeadlockError.h"
 #include "testbench/CliArgs.h"
 #include "testbench/ForkedRun.h"
@@ -104,6 +106,32 @@ std::string outputPath(const std::string& path, bool several, const KernelSpec& 
     return RunOutputs::phasePath(path, s.algo + "." + KernelTestbench::meshName(s));
 }
 
+// The decode layer's shape from a model file: dense, gated SiLU FFN, RMSNorm, plain multi-head
+// or grouped-query attention; anything else is refused naming the file and what is missing.
+firmware::waferllm::LayerShape decodeShape(const firmware::model::ModelConfig& m) {
+    auto refuse = [&](const std::string& what) {
+        return std::invalid_argument(fmt::format(
+            "{}: kernel decode runs dense decoder layers with a gated SiLU FFN, RMSNorm and "
+            "multi-head or grouped-query attention; this model {}",
+            m.source, what));
+    };
+    if (m.isMoe()) throw refuse("has mixture-of-experts layers");
+    if (m.isMla()) throw refuse("uses multi-head latent attention");
+    if (!m.gated_mlp || m.activation != firmware::model::Activation::Silu)
+        throw refuse("has no gated SiLU FFN");
+    if (m.norm != firmware::model::NormKind::RmsNorm) throw refuse("uses LayerNorm");
+    if (m.attention_bias || m.mlp_bias || m.qkv_bias) throw refuse("has projection biases");
+    auto fits = [&](uint64_t v, const char* key) {
+        if (v == 0 || v > UINT32_MAX) throw refuse(fmt::format("has {} = {}", key, v));
+        return uint32_t(v);
+    };
+    firmware::waferllm::LayerShape s;
+    s.hidden = fits(m.hidden, "hidden_size"), s.heads = fits(m.heads, "num_attention_heads");
+    s.kv_heads = fits(m.kv_heads, "num_key_value_heads"), s.head_dim = fits(m.head_dim, "head_dim");
+    s.ffn = fits(m.intermediate, "intermediate_size");
+    return s;
+}
+
 }  // namespace
 
 CLI::App* KernelCli::add(CLI::App& app, Options& o) {
@@ -138,6 +166,23 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
                      "tokens decoded before the simulated step (default 0)");
     CliArgs::addUInt(at, "--tree-k", o.tree_k, 1, 8,
                      "levels of the K-trees of the row and column reductions (default 2)");
+    auto* de = k->add_subcommand(
+        "decode",
+        "one decode step (one token) through dense layers of --model on P x Q cores, as one "
+        "per-core program (WaferLLM's decode layout; docs/KERNELS.md \"Decode layer\")");
+    addCommon(de, o, "shift, concat: the KV cache policy (default shift)",
+              "(not used: the model gives the shapes)");
+    de->add_option("--model", o.model,
+                   "model file (HuggingFace config.json, e.g. configs/models/*)")
+        ->required();
+    CliArgs::addUInt(de, "--layers", o.layers, 1, 1024,
+                     "layers in the program, each with its own weights (default 1)");
+    CliArgs::addUInt(de, "--prompt", o.prompt, 1, uint64_t{1} << 32,
+                     "tokens in the cache after the prefill (default 1024)");
+    CliArgs::addUInt(de, "--generated", o.generated, 0, uint64_t{1} << 32,
+                     "tokens decoded before the simulated step (default 0)");
+    CliArgs::addUInt(de, "--tree-k", o.tree_k, 1, 8,
+                     "levels of every K-tree reduction (default 2)");
     k->require_subcommand(1);
     return k;
 }
@@ -161,7 +206,8 @@ CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
 int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
     const bool attention = kernel->got_subcommand("attention");
-    const std::string op = gemv ? "gemv" : attention ? "attention" : "gemm";
+    const bool decode = kernel->got_subcommand("decode");
+    const std::string op = gemv ? "gemv" : attention ? "attention" : decode ? "decode" : "gemm";
     hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     if (o.threads) h.noc.threads = o.threads;
     refuseDroppedKeys(h);
@@ -185,7 +231,16 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                                                                                   : "64")
                                                                    : o.shape,
                                                    "--shape", 'x');
-    if (attention) {
+    if (decode) {
+        if (!o.shape.empty())
+            throw UsageError("--shape is not used by kernel decode (--model gives the shapes)");
+        const firmware::model::ModelConfig mc = hw::ModelConfigLoader::loadFile(o.model);
+        base.layer = decodeShape(mc);
+        base.layers = o.layers;
+        base.m = uint32_t(mc.heads / mc.kv_heads), base.k = uint32_t(mc.head_dim);
+        base.n = uint32_t(mc.hidden);
+        base.prompt = o.prompt, base.generated = o.generated;
+    } else if (attention) {
         if (shape.size() != 1) throw std::invalid_argument("--shape: attention takes D");
         base.m = o.q_heads, base.k = shape[0], base.n = shape[0];
         base.prompt = o.prompt, base.generated = o.generated;
@@ -244,7 +299,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     };
     if (!o.compare) {
         const std::string algo = algos.front();
-        if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv" && !attention)
+        if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv" && !attention &&
+            !decode)
             throw UsageError(
                 fmt::format("--tree-k is not used by {} (only meshgemm-t and meshgemv "
                             "reduce through a K-tree)",

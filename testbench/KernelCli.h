@@ -26,6 +26,9 @@ class KernelCli {
         // the simulated step.
         uint32_t q_heads = 1;
         uint64_t prompt = 1024, generated = 0;
+        // kernel decode: the model file (HuggingFace config.json) and the layers in the program.
+        std::string model;
+        uint32_t layers = 1;
         // wsc bench kernels: meshes, which kernels, and the GEMM tile edge (shape = tile x P).
         std::string bench_meshes = "64,128,256,512", bench_ops = "gemm,gemv", bench_shape;
         uint32_t bench_tile = 2;

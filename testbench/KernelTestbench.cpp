@@ -120,9 +120,19 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             a.sram_bytes = s.sram_bytes, a.functional = s.functional, a.seed = s.seed;
             return firmware::waferllm::DecodeAttentionSchedule(a).build(net);
         }
+    } else if (s.op == "decode") {
+        if (s.algo == "shift" || s.algo == "concat") {
+            firmware::waferllm::DecodeLayerSchedule::Spec d;
+            d.mesh_x = X, d.mesh_y = Y, d.rows = s.p, d.cols = KernelTestbench::cols(s);
+            d.layer = s.layer, d.layers = s.layers;
+            d.policy = firmware::waferllm::KvCache::parse(s.algo);
+            d.prompt = s.prompt, d.generated = s.generated, d.tree_k = s.tree_k;
+            d.sram_bytes = s.sram_bytes, d.functional = s.functional, d.seed = s.seed;
+            return firmware::waferllm::DecodeLayerSchedule(d).build(net);
+        }
     } else {
-        throw std::invalid_argument(
-            fmt::format("kernel: unknown operation '{}' (expected gemm, gemv or attention)", s.op));
+        throw std::invalid_argument(fmt::format(
+            "kernel: unknown operation '{}' (expected gemm, gemv, attention or decode)", s.op));
     }
     std::string names;
     for (const auto& a : KernelTestbench::algorithms(s.op))
@@ -164,7 +174,7 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
     static const std::vector<std::string> attention{"shift", "concat"};
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
-    if (op == "attention") return attention;
+    if (op == "attention" || op == "decode") return attention;
     throw std::invalid_argument(
         fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
 }
@@ -389,6 +399,11 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                    "attention {}: decode step {} of one KV head (D = {}, {} query head{}) on a "
                    "{}x{} core mesh ({})\n",
                    s.algo, s.generated + 1, s.k, s.m, s.m == 1 ? "" : "s", s.p, cols(s), r.notes);
+    else if (s.op == "decode")
+        fmt::print(os,
+                   "decode {}: step {} (token {}) through {} layer{} on a {}x{} core mesh ({})\n",
+                   s.algo, s.generated + 1, s.prompt + s.generated, s.layers,
+                   s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
     else if (transB(s))
         fmt::print(os, "{} {} [{}x{}] x [{}x{}]^T on a {}x{} core mesh ({})\n", s.op, s.algo, m,
                    s.k, s.n, s.k, s.p, cols(s), r.notes);

@@ -15,6 +15,7 @@
 
 #include "core/CoreParams.h"
 #include "firmware/KernelPlan.h"
+#include "firmware/waferllm/DecodeLayerSchedule.h"
 #include "hw/EnergyEvents.h"
 #include "hw/EnergyParams.h"
 #include "hw/EnergyReport.h"
@@ -24,7 +25,9 @@
 namespace wsc::tb {
 
 struct KernelSpec {
-    std::string op = "gemm";  // gemm | gemv | attention (decode, one KV head: algo shift|concat)
+    // gemm | gemv | attention (decode, one KV head: algo shift|concat) | decode (one token through
+    // `layers` dense layers of `layer`'s shape: algo shift|concat)
+    std::string op = "gemm";
     std::string algo = "meshgemm";
     uint32_t p = 4;
     uint32_t q = 0;                   // mesh columns: a P x Q mesh (not meshgemm-t); 0: P x P
@@ -40,6 +43,8 @@ struct KernelSpec {
     // tokens and `generated` decoded ones (the step decodes the next); each core's SRAM.
     uint64_t prompt = 0, generated = 0;
     uint64_t sram_bytes = 0;
+    firmware::waferllm::LayerShape layer;  // decode
+    uint32_t layers = 1;
 };
 
 struct KernelRunOptions {

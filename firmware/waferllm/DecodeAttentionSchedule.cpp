@@ -17,7 +17,11 @@ namespace wsc::firmware::waferllm {
 
 DecodeAttentionSchedule::DecodeAttentionSchedule(const Spec& s) : s_(s) {
     const char* algo = "decode attention";
-    checkKernelBlock(algo, s.mesh_x, s.mesh_y, s.rows, s.cols);
+    if (s.rows == 0 || s.cols == 0 || s.row0 + s.rows > s.mesh_y || s.col0 + s.cols > s.mesh_x)
+        throw std::invalid_argument(
+            fmt::format("decode attention: a {}x{} core block at row {}, column {} does not fit "
+                        "the {}x{} mesh",
+                        s.rows, s.cols, s.row0, s.col0, s.mesh_y, s.mesh_x));
     checkDivisible(algo, "head_dim", s.head_dim, s.cols);
     if (s.q_heads == 0 || s.q_heads > 64)
         throw std::invalid_argument(fmt::format(
@@ -81,7 +85,7 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     plan.useful_macs = 2ull * G * (token + 1) * s_.head_dim;
     RoutePlanner rp(net, X);
     TreeReduce tr(rp);
-    auto id = [&](uint32_t r, uint32_t j) { return r * X + j; };
+    auto id = [&](uint32_t r, uint32_t j) { return (s_.row0 + r) * X + s_.col0 + j; };
     const ReduceTree row_tree = ReduceTree::kTree(Q, s_.tree_k);
     const ReduceTree col_tree = ReduceTree::kTree(P, s_.tree_k);
     const uint32_t root = col_tree.root();  // the row whose cores end with the output
@@ -156,7 +160,7 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
                           Bufs x0, Bufs x1, uint32_t h, uint32_t elems, Opcode op = Opcode::VAdd) {
         std::vector<TreeReduce::Buffers> v;
         for (uint32_t c : cores) {
-            const CoreBufs& b = B[size_t(c / X) * Q + c % X];
+            const CoreBufs& b = B[size_t(c / X - s_.row0) * Q + c % X - s_.col0];
             v.push_back({(b.*x)[h], (b.*x0)[h], (b.*x1)[h]});
         }
         tr.emit(plan.fw, tree, cores, v, elems, kNoBuf, op);
@@ -222,7 +226,7 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
         for (uint32_t r = 0; r < P; ++r)
             for (uint32_t j = 0; j < Q; ++j) {
                 uint64_t bufs = 0;
-                for (const auto& bd : plan.fw.program(id(r, j)).buffers()) bufs += bd.bytes();
+                for (const auto& bd : plan.fw.program(id(r, j)).buffers()) bufs += bd.allocBytes();
                 const uint64_t all = bufs + rxReserve(n[r]);
                 if (all > s_.sram_bytes) {
                     const uint64_t kvb = n[r] * kvBytesPerToken();

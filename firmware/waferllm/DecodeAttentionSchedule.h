@@ -31,6 +31,7 @@ class DecodeAttentionSchedule {
     struct Spec {
         uint32_t mesh_x = 0, mesh_y = 0;  // the network; the block is its top-left P x Q
         uint32_t rows = 1, cols = 1;      // P, Q
+        uint32_t row0 = 0, col0 = 0;      // the block's top-left core (mesh row, column)
         uint32_t head_dim = 64;           // D, split over the Q columns
         uint32_t q_heads = 1;             // G: query heads sharing this KV head
         KvCache::Policy policy = KvCache::Policy::Shift;

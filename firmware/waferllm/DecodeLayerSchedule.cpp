@@ -1,0 +1,437 @@
+#include "firmware/waferllm/DecodeLayerSchedule.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "firmware/CoreBlock.h"
+#include "firmware/FirmwareComposer.h"
+#include "firmware/GemvSchedule.h"
+#include "firmware/KernelShape.h"
+#include "firmware/LineBroadcast.h"
+#include "firmware/ReduceTree.h"
+#include "firmware/RoutePlanner.h"
+#include "firmware/TreeReduce.h"
+#include "firmware/waferllm/DecodeAttentionSchedule.h"
+
+namespace wsc::firmware::waferllm {
+
+namespace {
+
+Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float imm = 0.0f) {
+    Instruction i;
+    i.op = op, i.a = a, i.b = b, i.c = c, i.n = n, i.imm = imm;
+    return i;
+}
+
+// A row-major matrix of the reference model.
+struct Mat {
+    uint32_t rows = 0, cols = 0;
+    std::vector<float> v;
+    float at(uint32_t r, uint32_t c) const { return v[size_t(r) * cols + c]; }
+};
+
+Mat randomMat(std::mt19937_64& rng, uint32_t rows, uint32_t cols, float scale) {
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    Mat m{rows, cols, std::vector<float>(size_t(rows) * cols)};
+    for (float& x : m.v) x = u(rng) * scale;
+    return m;
+}
+
+std::vector<double> matvec(const std::vector<double>& x, const Mat& w) {
+    std::vector<double> y(w.cols, 0.0);
+    for (uint32_t r = 0; r < w.rows; ++r)
+        for (uint32_t c = 0; c < w.cols; ++c) y[c] += x[r] * double(w.at(r, c));
+    return y;
+}
+
+std::vector<double> rmsNorm(const std::vector<double>& x, const std::vector<float>& g, float eps) {
+    double ss = 0;
+    for (double v : x) ss += v * v;
+    const double s = 1.0 / std::sqrt(ss / double(x.size()) + double(eps));
+    std::vector<double> h(x.size());
+    for (size_t i = 0; i < x.size(); ++i) h[i] = x[i] * s * double(g[i]);
+    return h;
+}
+
+// One layer's weights and KV cache (the reference's and the cores' values).
+struct LayerData {
+    std::vector<float> g1, g2;
+    Mat wq, wk, wv, wo, wg, wu, wd;
+    std::vector<Mat> kc, vc;  // per KV head: [token x D] for the tokens before this step
+};
+
+}  // namespace
+
+const std::vector<std::string>& DecodeLayerSchedule::operations() {
+    static const std::vector<std::string> v{"norm1", "qkv", "attention", "o",
+                                            "norm2", "up",  "down"};
+    return v;
+}
+
+DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
+    const char* algo = "decode layer";
+    const LayerShape& L = s.layer;
+    if (s.rows == 0 || s.cols == 0 || s.rows > s.mesh_y || s.cols > s.mesh_x)
+        throw std::invalid_argument(
+            fmt::format("decode layer: a {}x{} core block does not fit "
+                        "the {}x{} mesh",
+                        s.rows, s.cols, s.mesh_y, s.mesh_x));
+    if (!L.hidden || !L.heads || !L.kv_heads || !L.head_dim || !L.ffn)
+        throw std::invalid_argument(
+            "decode layer: hidden, heads, kv_heads, head_dim and ffn must all be > 0");
+    if (L.heads % L.kv_heads)
+        throw std::invalid_argument(fmt::format(
+            "decode layer: {} query heads do not group over {} KV heads", L.heads, L.kv_heads));
+    if (s.cols % L.kv_heads)
+        throw std::invalid_argument(fmt::format(
+            "decode layer: the block's {} columns do not split over the {} KV heads (the heads "
+            "sit side by side: Q must be a multiple of {})",
+            s.cols, L.kv_heads, L.kv_heads));
+    qh_ = s.cols / L.kv_heads;
+    if (L.head_dim % qh_)
+        throw std::invalid_argument(
+            fmt::format("decode layer: head_dim {} does not split over the {} columns of a KV head "
+                        "({} columns / {} KV heads)",
+                        L.head_dim, qh_, s.cols, L.kv_heads));
+    d_ = L.head_dim / qh_, g_ = L.heads / L.kv_heads;
+    checkDivisible(algo, "hidden", L.hidden, s.rows);
+    checkDivisible(algo, "ffn", L.ffn, s.cols);
+    if (s.layers == 0) throw std::invalid_argument("decode layer: layers must be >= 1");
+    if (s.tree_k == 0) throw std::invalid_argument("decode layer: the tree needs K >= 1");
+    if (s.prompt == 0) throw std::invalid_argument("decode layer: the prompt needs a token");
+}
+
+KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
+    const uint32_t P = s_.rows, Q = s_.cols, X = s_.mesh_x, Y = s_.mesh_y;
+    const uint32_t d = d_, G = g_, Qh = qh_;
+    const LayerShape& L = s_.layer;
+    const uint32_t E = L.hidden, D = L.head_dim, F = L.ffn, Hkv = L.kv_heads, H = L.heads;
+    const uint32_t e = E / P;           // residual features per core
+    const uint32_t f = F / Q;           // gate (and up) features per column
+    const uint32_t proj = (G + 2) * d;  // projection outputs per column: G q slices, k, v
+    const uint64_t token = s_.prompt + s_.generated;  // the new token's index
+
+    net.setRouteReuse(true);
+    KernelPlan plan;
+    plan.algo = fmt::format("decode-{}", KvCache::name(s_.policy));
+    plan.fw = Firmware(X * Y);
+    plan.steps = s_.layers;
+    RoutePlanner rp(net, X);
+    TreeReduce tr(rp);
+    auto id = [&](uint32_t i, uint32_t j) { return i * X + j; };
+    auto prog = [&](uint32_t i, uint32_t j) -> Program& { return plan.fw.program(id(i, j)); };
+    auto buf = [&](uint32_t i, uint32_t j, const std::string& name) {
+        const uint16_t b = prog(i, j).findBuffer(name);
+        if (b == kNoBuf) throw std::logic_error("decode layer: no buffer " + name);
+        return b;
+    };
+    const ReduceTree col_tree = ReduceTree::kTree(P, s_.tree_k);
+    const uint32_t root = col_tree.root();                          // column trees' root row
+    const uint32_t rootc = ReduceTree::kTree(Q, s_.tree_k).root();  // row trees' root column
+
+    KvCache kv(s_.policy, P, s_.prompt);
+    kv.advance(s_.generated);
+    std::vector<uint64_t> n(P);  // tokens a row attends over this step (the last: + the new)
+    for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
+
+    std::vector<std::vector<uint32_t>> col(Q);
+    for (uint32_t i = 0; i < P; ++i)
+        for (uint32_t j = 0; j < Q; ++j) {
+            plan.cores.push_back(id(i, j));
+            col[j].push_back(id(i, j));
+            prog(i, j).addBuffer("x", e);
+        }
+    std::vector<LineBroadcast> colbc;
+    for (uint32_t j = 0; j < Q; ++j) colbc.emplace_back(rp, col[j], root);
+
+    CriticalPath worst;
+    uint32_t direct = 0, relayed = 0, rejected = 0;
+    auto account = [&](const KernelPlan& k) {
+        rp.keepWorst(worst, k.step_path);
+        direct += k.direct_routes, relayed += k.relayed_paths, rejected += k.rejected_multicasts;
+    };
+
+    // h = x * rsqrt(mean(x^2) + eps) * g: the sum of squares is allreduced down each column.
+    auto norm = [&](const std::string& p) {
+        std::vector<std::vector<TreeReduce::Buffers>> bufs(Q);
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                Program& g = prog(i, j);
+                g.addBuffer(p + "g", e), g.addBuffer(p + "h", e);
+                const uint16_t ss = g.addBuffer(p + "ss", 1);
+                bufs[j].push_back({ss, g.addBuffer(p + "ss0", 1), g.addBuffer(p + "ss1", 1)});
+                g.add(vop(Opcode::VSqSum, buf(i, j, "x"), kNoBuf, ss, e));
+            }
+        for (uint32_t j = 0; j < Q; ++j) {
+            tr.emit(plan.fw, col_tree, col[j], bufs[j], 1);
+            if (P > 1)
+                for (uint32_t i = 0; i < P; ++i)
+                    colbc[j].emit(prog(i, j), i, bufs[j][i].part, bufs[j][i].part, 4);
+        }
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                Program& g = prog(i, j);
+                const uint16_t ss = bufs[j][i].part, x = buf(i, j, "x"), h = buf(i, j, p + "h");
+                g.add(vop(Opcode::VScale, ss, kNoBuf, ss, 1, 1.0f / float(E)));
+                g.add(vop(Opcode::VRsqrt, ss, kNoBuf, ss, 1, L.eps));
+                g.add(vop(Opcode::VBMul, x, ss, h, e));
+                g.add(vop(Opcode::VMul, h, buf(i, j, p + "g"), h, e));
+            }
+    };
+    // A GEMV with its result multicast back; transposed: K over the columns, the rows' trees.
+    // Returns the buffer name that holds the result on core (i, j).
+    auto gemv = [&](const std::string& p, bool transposed, uint32_t k, uint32_t nn,
+                    const std::string& in) {
+        const uint32_t rows = transposed ? Q : P, cols = transposed ? P : Q;
+        GemvSchedule gs(GemvSchedule::Allreduce::KTree, X, Y, rows, cols, k, nn, s_.tree_k, true,
+                        CoreBlock{0, 0, transposed});
+        const KernelPlan g = gs.build(net);
+        account(g);
+        FirmwareComposer::append(plan.fw, g.fw, p, [&](uint32_t, const std::string& name) {
+            return name == "x" ? in : std::string();
+        });
+    };
+    auto gemvOut = [&](const std::string& p, bool transposed, uint32_t i, uint32_t j) {
+        const bool at_root = transposed ? j == rootc : i == root;
+        return p + (at_root ? "y" : "yb");
+    };
+    auto add = [&](uint32_t i, uint32_t j, const std::string& other) {
+        const uint16_t x = buf(i, j, "x");
+        prog(i, j).add(vop(Opcode::VAdd, x, buf(i, j, other), x, e));
+    };
+
+    DecodeAttentionSchedule::Spec as;
+    as.mesh_x = X, as.mesh_y = Y, as.rows = P, as.cols = Qh, as.head_dim = D, as.q_heads = G;
+    as.policy = s_.policy, as.prompt = s_.prompt, as.generated = s_.generated;
+    as.tree_k = s_.tree_k;
+    const DecodeAttentionSchedule attn_shape(as);
+
+    for (uint32_t l = 0; l < s_.layers; ++l) {
+        const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
+        norm(lp + "n1.");
+        gemv(lp + "qkv.", false, E, Q * proj, lp + "n1.h");
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                Program& g = prog(i, j);
+                const uint16_t y = buf(i, j, gemvOut(lp + "qkv.", false, i, j));
+                for (uint32_t h = 0; h < G; ++h)
+                    g.addView(fmt::format("{}q{}", lp, h), y, h * d, d);
+                const uint16_t kn = g.addView(lp + "k", y, G * d, d);
+                const uint16_t vn = g.addView(lp + "v", y, (G + 1) * d, d);
+                // The cache, and the new token's slot on the last row: the projection's k, v.
+                const uint16_t K = g.addBuffer(lp + "attn.K", uint32_t(n[i]) * d);
+                const uint16_t V = g.addBuffer(lp + "attn.V", uint32_t(n[i]) * d);
+                if (i + 1 == P) {
+                    const uint32_t last = uint32_t(n[i] - 1) * d;
+                    g.add(
+                        vop(Opcode::VCopy, kn, kNoBuf, g.addView(lp + "attn.Knew", K, last, d), d));
+                    g.add(
+                        vop(Opcode::VCopy, vn, kNoBuf, g.addView(lp + "attn.Vnew", V, last, d), d));
+                }
+                const uint16_t oin = g.addBuffer(lp + "o_in", G * d);
+                for (uint32_t h = 0; h < G; ++h)
+                    g.addView(fmt::format("{}o_in.{}", lp, h), oin, h * d, d);
+            }
+        for (uint32_t h = 0; h < Hkv; ++h) {
+            DecodeAttentionSchedule::Spec a = as;
+            a.col0 = h * Qh;
+            const KernelPlan ap = DecodeAttentionSchedule(a).build(net);
+            account(ap);
+            FirmwareComposer::append(
+                plan.fw, ap.fw, lp + "attn.", [&](uint32_t, const std::string& name) {
+                    if (name == "K" || name == "V") return lp + "attn." + name;
+                    if (name.size() > 1 && name[0] == 'q' && std::isdigit(name[1]))
+                        return lp + name;
+                    if (name.compare(0, 3, "out") == 0) return lp + "o_in." + name.substr(3);
+                    return std::string();
+                });
+        }
+        // The heads' outputs (on the middle row) go down their columns: the O projection's
+        // input, K-split over the columns.
+        if (P > 1)
+            for (uint32_t j = 0; j < Q; ++j)
+                for (uint32_t i = 0; i < P; ++i) {
+                    const uint16_t oin = buf(i, j, lp + "o_in");
+                    colbc[j].emit(prog(i, j), i, oin, oin, uint64_t(G) * d * 4);
+                }
+        gemv(lp + "o.", true, H * D, E, lp + "o_in");
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "o.", true, i, j));
+        norm(lp + "n2.");
+        gemv(lp + "up.", false, E, 2 * F, lp + "n2.h");
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                Program& g = prog(i, j);
+                const uint16_t y = buf(i, j, gemvOut(lp + "up.", false, i, j));
+                const uint16_t gate = g.addView(lp + "gate", y, 0, f);
+                const uint16_t up = g.addView(lp + "upv", y, f, f);
+                const uint16_t act = g.addBuffer(lp + "act", f);
+                g.add(vop(Opcode::VSilu, gate, kNoBuf, act, f));
+                g.add(vop(Opcode::VMul, act, up, act, f));
+            }
+        gemv(lp + "down.", true, F, E, lp + "act");
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "down.", true, i, j));
+    }
+
+    // What the step holds: every buffer plus the attention's reserve for early arrivals.
+    if (s_.sram_bytes)
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                uint64_t bufs = 0, cache = 0;
+                for (const auto& b : prog(i, j).buffers()) {
+                    bufs += b.allocBytes();
+                    if (b.name.size() >= 6 && (b.name.compare(b.name.size() - 6, 6, "attn.K") == 0 ||
+                                              b.name.compare(b.name.size() - 6, 6, "attn.V") == 0))
+                        cache += b.allocBytes();
+                }
+                const uint64_t all = bufs + attn_shape.rxReserve(n[i]);
+                if (all > s_.sram_bytes)
+                    throw std::invalid_argument(fmt::format(
+                        "decode layer ({}): core {} (row {}, column {}) needs {} B of SRAM at "
+                        "decode step {} (token {}): {} B of KV cache for the {} tokens its row "
+                        "holds in {} layer(s), {} B of weights and other buffers and {} B kept "
+                        "for early arrivals, over its {} B",
+                        KvCache::name(s_.policy), id(i, j), i, j, all, s_.generated + 1, token,
+                        cache, n[i], s_.layers, bufs - cache, attn_shape.rxReserve(n[i]),
+                        s_.sram_bytes));
+            }
+
+    const uint64_t T = token + 1;
+    plan.useful_macs =
+        uint64_t(s_.layers) *
+        (uint64_t(E) * (H + 2 * Hkv) * D + uint64_t(H) * D * E + 3ull * E * F + 2ull * H * T * D);
+    plan.step_path = worst, plan.total_path = worst;
+    plan.routes_per_core = rp.maxEntries();
+    plan.direct_routes = direct, plan.relayed_paths = relayed, plan.rejected_multicasts = rejected;
+    uint64_t lo = n[0], hi = n[0];
+    for (uint64_t x : n) lo = std::min(lo, x), hi = std::max(hi, x);
+    plan.notes = fmt::format(
+        "{} layer(s) of E {}, {} query / {} KV heads of {}, FFN {}: KV heads side by side, {} "
+        "columns each ({} features of a head per core); KV cache {}: {} tokens over {} rows, "
+        "{}..{} per row; {} route(s) shared between operations",
+        s_.layers, E, H, Hkv, D, F, Qh, d, KvCache::name(s_.policy), T, P, lo, hi,
+        net.reusedRoutes());
+
+    if (s_.functional) {
+        std::mt19937_64 rng(s_.seed);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f), ug(0.5f, 1.5f);
+        std::vector<double> x(E);
+        for (double& v : x) v = u(rng);
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j)
+                plan.preset.push_back(
+                    {id(i, j), "x",
+                     std::vector<float>(x.begin() + i * e, x.begin() + (i + 1) * e)});
+        const float se = 1.0f / std::sqrt(float(E)), sf = 1.0f / std::sqrt(float(F)),
+                    sh = 1.0f / std::sqrt(float(H * D)), sd = 1.0f / std::sqrt(float(D));
+        for (uint32_t l = 0; l < s_.layers; ++l) {
+            const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
+            LayerData w;
+            w.g1.resize(E), w.g2.resize(E);
+            for (float& v : w.g1) v = ug(rng);
+            for (float& v : w.g2) v = ug(rng);
+            w.wq = randomMat(rng, E, H * D, se * sd);  // 1 / sqrt(D) folded in
+            w.wk = randomMat(rng, E, Hkv * D, se), w.wv = randomMat(rng, E, Hkv * D, se);
+            w.wo = randomMat(rng, H * D, E, sh);
+            w.wg = randomMat(rng, E, F, se), w.wu = randomMat(rng, E, F, se);
+            w.wd = randomMat(rng, F, E, sf);
+            for (uint32_t h = 0; h < Hkv; ++h) {
+                w.kc.push_back(randomMat(rng, uint32_t(token), D, 1.0f));
+                w.vc.push_back(randomMat(rng, uint32_t(token), D, 1.0f));
+            }
+            // The cores' blocks, in the pre-placed orders the header describes.
+            for (uint32_t i = 0; i < P; ++i)
+                for (uint32_t j = 0; j < Q; ++j) {
+                    const uint32_t c = id(i, j), h = j / Qh, s = j % Qh;
+                    plan.preset.push_back(
+                        {c, lp + "n1.g", {w.g1.begin() + i * e, w.g1.begin() + (i + 1) * e}});
+                    plan.preset.push_back(
+                        {c, lp + "n2.g", {w.g2.begin() + i * e, w.g2.begin() + (i + 1) * e}});
+                    KernelPlan::Values qkv{c, lp + "qkv.W", {}}, up{c, lp + "up.W", {}};
+                    for (uint32_t r = 0; r < e; ++r) {
+                        const uint32_t row = i * e + r;
+                        for (uint32_t k = 0; k < proj; ++k) {
+                            const uint32_t part = k / d, at = s * d + k % d;
+                            qkv.v.push_back(part < G    ? w.wq.at(row, (h * G + part) * D + at)
+                                            : part == G ? w.wk.at(row, h * D + at)
+                                                        : w.wv.at(row, h * D + at));
+                        }
+                        for (uint32_t k = 0; k < 2 * f; ++k)
+                            up.v.push_back(k < f ? w.wg.at(row, j * f + k)
+                                                 : w.wu.at(row, j * f + k - f));
+                    }
+                    plan.preset.push_back(std::move(qkv));
+                    plan.preset.push_back(std::move(up));
+                    // Transposed GEMVs: logical (column j, row i) is this core; K-block j.
+                    KernelPlan::Values wo{c, lp + "o.W", {}}, wd{c, lp + "down.W", {}};
+                    for (uint32_t r = 0; r < G * d; ++r)
+                        for (uint32_t k = 0; k < e; ++k)
+                            wo.v.push_back(w.wo.at((h * G + r / d) * D + s * d + r % d, i * e + k));
+                    for (uint32_t r = 0; r < f; ++r)
+                        for (uint32_t k = 0; k < e; ++k)
+                            wd.v.push_back(w.wd.at(j * f + r, i * e + k));
+                    plan.preset.push_back(std::move(wo));
+                    plan.preset.push_back(std::move(wd));
+                    // The cache's tokens of row i (the last row's last slot is the new token's).
+                    KernelPlan::Values kb{c, lp + "attn.K", {}}, vb{c, lp + "attn.V", {}};
+                    for (uint64_t t = 0; t < kv.count(i); ++t)
+                        for (uint32_t k = 0; k < d; ++k) {
+                            kb.v.push_back(w.kc[h].at(uint32_t(kv.first(i) + t), s * d + k));
+                            vb.v.push_back(w.vc[h].at(uint32_t(kv.first(i) + t), s * d + k));
+                        }
+                    plan.preset.push_back(std::move(kb));
+                    plan.preset.push_back(std::move(vb));
+                }
+            // The reference layer, in double.
+            const std::vector<double> h1 = rmsNorm(x, w.g1, L.eps);
+            const std::vector<double> q = matvec(h1, w.wq), k = matvec(h1, w.wk),
+                                      v = matvec(h1, w.wv);
+            std::vector<double> o(size_t(H) * D, 0.0);
+            for (uint32_t hq = 0; hq < H; ++hq) {
+                const uint32_t h = hq / G;
+                std::vector<double> sc(T);
+                double mx = -1e300;
+                for (uint64_t t = 0; t < T; ++t) {
+                    double acc = 0;
+                    for (uint32_t z = 0; z < D; ++z)
+                        acc += q[hq * D + z] *
+                               (t < token ? double(w.kc[h].at(uint32_t(t), z)) : k[h * D + z]);
+                    sc[t] = acc, mx = std::max(mx, acc);
+                }
+                double sum = 0;
+                for (uint64_t t = 0; t < T; ++t) {
+                    const double p = std::exp(sc[t] - mx);
+                    sum += p;
+                    for (uint32_t z = 0; z < D; ++z)
+                        o[hq * D + z] +=
+                            p * (t < token ? double(w.vc[h].at(uint32_t(t), z)) : v[h * D + z]);
+                }
+                for (uint32_t z = 0; z < D; ++z) o[hq * D + z] /= sum;
+            }
+            const std::vector<double> ao = matvec(o, w.wo);
+            for (uint32_t z = 0; z < E; ++z) x[z] += ao[z];
+            const std::vector<double> h2 = rmsNorm(x, w.g2, L.eps);
+            const std::vector<double> gt = matvec(h2, w.wg), ut = matvec(h2, w.wu);
+            std::vector<double> act(F);
+            for (uint32_t z = 0; z < F; ++z) act[z] = gt[z] / (1.0 + std::exp(-gt[z])) * ut[z];
+            const std::vector<double> dn = matvec(act, w.wd);
+            for (uint32_t z = 0; z < E; ++z) x[z] += dn[z];
+        }
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < Q; ++j) {
+                KernelPlan::Values xv{id(i, j), "x", {}};
+                for (uint32_t z = 0; z < e; ++z) xv.v.push_back(float(x[i * e + z]));
+                plan.expect.push_back(std::move(xv));
+            }
+        plan.tolerance = 1e-4;
+    }
+    return plan;
+}
+
+}  // namespace wsc::firmware::waferllm
