@@ -94,6 +94,11 @@ size_t Program::ShapeHash::operator()(const Instruction& i) const {
     static_assert(sizeof(imm) == sizeof(i.imm));
     std::memcpy(&imm, &i.imm, sizeof(imm));
     mix(imm);
+    // Fold the high bits down: the table masks the low ones, which the multiplies above leave
+    // depending on the low bits of each word only (buffer a, m, n, route: collisions).
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
     return static_cast<size_t>(h);
 }
 
@@ -104,14 +109,27 @@ bool Program::ShapeEq::operator()(const Instruction& a, const Instruction& b) co
 Program::Slot Program::intern(const Instruction& i) {
     Instruction shape = i;
     shape.addr = 0;
-    auto it = shapes_.find(shape);
-    if (it == shapes_.end()) {
-        if (pool_.size() >= std::numeric_limits<uint32_t>::max())
+    if ((pool_.size() + 1) * 2 > table_.size()) {
+        if (pool_.size() >= std::numeric_limits<uint32_t>::max() / 4)
             throw std::length_error("too many distinct instructions in one program");
-        it = shapes_.emplace(shape, static_cast<uint32_t>(pool_.size())).first;
-        pool_.push_back(shape);
+        table_.assign(std::max<size_t>(16, table_.size() * 2), 0);
+        const size_t mask = table_.size() - 1;
+        for (size_t k = 0; k < pool_.size(); ++k) {
+            size_t h = ShapeHash{}(pool_[k]) & mask;
+            while (table_[h]) h = (h + 1) & mask;
+            table_[h] = static_cast<uint32_t>(k + 1);
+        }
     }
-    return Slot{i.addr, it->second, 0};
+    const size_t mask = table_.size() - 1;
+    for (size_t h = ShapeHash{}(shape)&mask;; h = (h + 1) & mask) {
+        const uint32_t e = table_[h];
+        if (e == 0) {
+            pool_.push_back(shape);
+            table_[h] = static_cast<uint32_t>(pool_.size());
+            return Slot{i.addr, static_cast<uint32_t>(pool_.size() - 1), 0};
+        }
+        if (ShapeEq{}(pool_[e - 1], shape)) return Slot{i.addr, e - 1, 0};
+    }
 }
 
 void Program::set(uint32_t pc, const Instruction& i) {
@@ -123,7 +141,7 @@ uint64_t Program::storedBytes() const {
     flush();
     return uint64_t(code_.capacity()) * sizeof(Slot) +
            uint64_t(pool_.capacity()) * sizeof(Instruction) +
-           uint64_t(shapes_.size()) * (sizeof(Instruction) + 2 * sizeof(void*) + sizeof(uint32_t));
+           uint64_t(table_.capacity()) * sizeof(uint32_t);
 }
 
 bool Program::CodeView::operator==(const CodeView& o) const {

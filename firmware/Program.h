@@ -140,8 +140,11 @@ class Program {
         i.addr = s.addr;
         return i;
     }
-    std::vector<Instruction> pool_;                                         // distinct, addr = 0
-    std::unordered_map<Instruction, uint32_t, ShapeHash, ShapeEq> shapes_;  // index in pool_
+    std::vector<Instruction> pool_;  // distinct, addr = 0
+    // Open-addressed index of pool_ (entry = pool index + 1, 0 empty; at most half full): a
+    // composed program of mostly distinct instructions keeps 8 bytes a shape here instead of a
+    // hash node each (the node allocations dominated building a 256 x 256 decode layer).
+    std::vector<uint32_t> table_;
     mutable std::vector<Slot> code_;
     mutable std::vector<uint32_t> stream_begin_;  // first pc of streams 1, 2, ...
     // Per stream, not yet merged: chunks of at most kChunk slots, so a long stream neither

@@ -128,6 +128,7 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             d.policy = firmware::waferllm::KvCache::parse(s.algo);
             d.prompt = s.prompt, d.generated = s.generated, d.tree_k = s.tree_k;
             d.sram_bytes = s.sram_bytes, d.functional = s.functional, d.seed = s.seed;
+            d.data = s.decode_data;
             return firmware::waferllm::DecodeLayerSchedule(d).build(net);
         }
     } else {

@@ -45,6 +45,9 @@ struct KernelSpec {
     uint64_t sram_bytes = 0;
     firmware::waferllm::LayerShape layer;  // decode
     uint32_t layers = 1;
+    // decode, functional: the weights, cache and input to use (null: drawn for this step alone);
+    // a caller that keeps it across steps (DecodeModelData::advance) decodes a sequence.
+    const firmware::waferllm::DecodeModelData* decode_data = nullptr;
 };
 
 struct KernelRunOptions {

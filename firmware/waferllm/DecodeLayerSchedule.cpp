@@ -4,8 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <random>
+#include <memory>
 #include <stdexcept>
 
 #include "firmware/CoreBlock.h"
@@ -27,43 +26,6 @@ Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float
     i.op = op, i.a = a, i.b = b, i.c = c, i.n = n, i.imm = imm;
     return i;
 }
-
-// A row-major matrix of the reference model.
-struct Mat {
-    uint32_t rows = 0, cols = 0;
-    std::vector<float> v;
-    float at(uint32_t r, uint32_t c) const { return v[size_t(r) * cols + c]; }
-};
-
-Mat randomMat(std::mt19937_64& rng, uint32_t rows, uint32_t cols, float scale) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    Mat m{rows, cols, std::vector<float>(size_t(rows) * cols)};
-    for (float& x : m.v) x = u(rng) * scale;
-    return m;
-}
-
-std::vector<double> matvec(const std::vector<double>& x, const Mat& w) {
-    std::vector<double> y(w.cols, 0.0);
-    for (uint32_t r = 0; r < w.rows; ++r)
-        for (uint32_t c = 0; c < w.cols; ++c) y[c] += x[r] * double(w.at(r, c));
-    return y;
-}
-
-std::vector<double> rmsNorm(const std::vector<double>& x, const std::vector<float>& g, float eps) {
-    double ss = 0;
-    for (double v : x) ss += v * v;
-    const double s = 1.0 / std::sqrt(ss / double(x.size()) + double(eps));
-    std::vector<double> h(x.size());
-    for (size_t i = 0; i < x.size(); ++i) h[i] = x[i] * s * double(g[i]);
-    return h;
-}
-
-// One layer's weights and KV cache (the reference's and the cores' values).
-struct LayerData {
-    std::vector<float> g1, g2;
-    Mat wq, wk, wv, wo, wg, wu, wd;
-    std::vector<Mat> kc, vc;  // per KV head: [token x D] for the tokens before this step
-};
 
 }  // namespace
 
@@ -138,6 +100,13 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     kv.advance(s_.generated);
     std::vector<uint64_t> n(P);  // tokens a row attends over this step (the last: + the new)
     for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
+    for (uint32_t r = 0; r < P; ++r)
+        if (n[r] == 0)
+            throw std::invalid_argument(fmt::format(
+                "decode layer ({}): row {} of the {} rows holds no token at decode step {} ({} "
+                "prompt tokens, {} decoded); every row needs one: give a prompt of at least {} "
+                "tokens",
+                KvCache::name(s_.policy), r, P, s_.generated + 1, s_.prompt, s_.generated, P));
 
     std::vector<std::vector<uint32_t>> col(Q);
     for (uint32_t i = 0; i < P; ++i)
@@ -286,8 +255,9 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 uint64_t bufs = 0, cache = 0;
                 for (const auto& b : prog(i, j).buffers()) {
                     bufs += b.allocBytes();
-                    if (b.name.size() >= 6 && (b.name.compare(b.name.size() - 6, 6, "attn.K") == 0 ||
-                                              b.name.compare(b.name.size() - 6, 6, "attn.V") == 0))
+                    if (b.name.size() >= 6 &&
+                        (b.name.compare(b.name.size() - 6, 6, "attn.K") == 0 ||
+                         b.name.compare(b.name.size() - 6, 6, "attn.V") == 0))
                         cache += b.allocBytes();
                 }
                 const uint64_t all = bufs + attn_shape.rxReserve(n[i]);
@@ -319,32 +289,24 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         net.reusedRoutes());
 
     if (s_.functional) {
-        std::mt19937_64 rng(s_.seed);
-        std::uniform_real_distribution<float> u(-1.0f, 1.0f), ug(0.5f, 1.5f);
-        std::vector<double> x(E);
-        for (double& v : x) v = u(rng);
+        std::unique_ptr<DecodeModelData> own;
+        if (!s_.data) own = std::make_unique<DecodeModelData>(L, s_.layers, token, s_.seed);
+        const DecodeModelData& data = s_.data ? *s_.data : *own;
+        if (data.tokens() != token || data.layers() != s_.layers)
+            throw std::invalid_argument(fmt::format(
+                "decode layer: the model data holds {} layer(s) with {} cached tokens; the step "
+                "needs {} with {}",
+                data.layers(), data.tokens(), s_.layers, token));
+        const std::vector<float>& x = data.input();
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j)
                 plan.preset.push_back(
                     {id(i, j), "x",
                      std::vector<float>(x.begin() + i * e, x.begin() + (i + 1) * e)});
-        const float se = 1.0f / std::sqrt(float(E)), sf = 1.0f / std::sqrt(float(F)),
-                    sh = 1.0f / std::sqrt(float(H * D)), sd = 1.0f / std::sqrt(float(D));
+        const DecodeModelData::Step ref = data.reference();
         for (uint32_t l = 0; l < s_.layers; ++l) {
             const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
-            LayerData w;
-            w.g1.resize(E), w.g2.resize(E);
-            for (float& v : w.g1) v = ug(rng);
-            for (float& v : w.g2) v = ug(rng);
-            w.wq = randomMat(rng, E, H * D, se * sd);  // 1 / sqrt(D) folded in
-            w.wk = randomMat(rng, E, Hkv * D, se), w.wv = randomMat(rng, E, Hkv * D, se);
-            w.wo = randomMat(rng, H * D, E, sh);
-            w.wg = randomMat(rng, E, F, se), w.wu = randomMat(rng, E, F, se);
-            w.wd = randomMat(rng, F, E, sf);
-            for (uint32_t h = 0; h < Hkv; ++h) {
-                w.kc.push_back(randomMat(rng, uint32_t(token), D, 1.0f));
-                w.vc.push_back(randomMat(rng, uint32_t(token), D, 1.0f));
-            }
+            const DecodeModelData::Layer& w = data.layer(l);
             // The cores' blocks, in the pre-placed orders the header describes.
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < Q; ++j) {
@@ -382,51 +344,26 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                     KernelPlan::Values kb{c, lp + "attn.K", {}}, vb{c, lp + "attn.V", {}};
                     for (uint64_t t = 0; t < kv.count(i); ++t)
                         for (uint32_t k = 0; k < d; ++k) {
-                            kb.v.push_back(w.kc[h].at(uint32_t(kv.first(i) + t), s * d + k));
-                            vb.v.push_back(w.vc[h].at(uint32_t(kv.first(i) + t), s * d + k));
+                            kb.v.push_back(data.cacheK(l, h, kv.first(i) + t, s * d + k));
+                            vb.v.push_back(data.cacheV(l, h, kv.first(i) + t, s * d + k));
                         }
                     plan.preset.push_back(std::move(kb));
                     plan.preset.push_back(std::move(vb));
+                    if (i + 1 == P) {  // the projection's k and v, copied into the last slot
+                        KernelPlan::Values kn{c, lp + "attn.Knew", {}}, vn{c, lp + "attn.Vnew", {}};
+                        for (uint32_t k = 0; k < d; ++k) {
+                            kn.v.push_back(float(ref.k[l][h * D + s * d + k]));
+                            vn.v.push_back(float(ref.v[l][h * D + s * d + k]));
+                        }
+                        plan.expect.push_back(std::move(kn));
+                        plan.expect.push_back(std::move(vn));
+                    }
                 }
-            // The reference layer, in double.
-            const std::vector<double> h1 = rmsNorm(x, w.g1, L.eps);
-            const std::vector<double> q = matvec(h1, w.wq), k = matvec(h1, w.wk),
-                                      v = matvec(h1, w.wv);
-            std::vector<double> o(size_t(H) * D, 0.0);
-            for (uint32_t hq = 0; hq < H; ++hq) {
-                const uint32_t h = hq / G;
-                std::vector<double> sc(T);
-                double mx = -1e300;
-                for (uint64_t t = 0; t < T; ++t) {
-                    double acc = 0;
-                    for (uint32_t z = 0; z < D; ++z)
-                        acc += q[hq * D + z] *
-                               (t < token ? double(w.kc[h].at(uint32_t(t), z)) : k[h * D + z]);
-                    sc[t] = acc, mx = std::max(mx, acc);
-                }
-                double sum = 0;
-                for (uint64_t t = 0; t < T; ++t) {
-                    const double p = std::exp(sc[t] - mx);
-                    sum += p;
-                    for (uint32_t z = 0; z < D; ++z)
-                        o[hq * D + z] +=
-                            p * (t < token ? double(w.vc[h].at(uint32_t(t), z)) : v[h * D + z]);
-                }
-                for (uint32_t z = 0; z < D; ++z) o[hq * D + z] /= sum;
-            }
-            const std::vector<double> ao = matvec(o, w.wo);
-            for (uint32_t z = 0; z < E; ++z) x[z] += ao[z];
-            const std::vector<double> h2 = rmsNorm(x, w.g2, L.eps);
-            const std::vector<double> gt = matvec(h2, w.wg), ut = matvec(h2, w.wu);
-            std::vector<double> act(F);
-            for (uint32_t z = 0; z < F; ++z) act[z] = gt[z] / (1.0 + std::exp(-gt[z])) * ut[z];
-            const std::vector<double> dn = matvec(act, w.wd);
-            for (uint32_t z = 0; z < E; ++z) x[z] += dn[z];
         }
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
                 KernelPlan::Values xv{id(i, j), "x", {}};
-                for (uint32_t z = 0; z < e; ++z) xv.v.push_back(float(x[i * e + z]));
+                for (uint32_t z = 0; z < e; ++z) xv.v.push_back(float(ref.out[i * e + z]));
                 plan.expect.push_back(std::move(xv));
             }
         plan.tolerance = 1e-4;

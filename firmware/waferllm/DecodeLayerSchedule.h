@@ -28,20 +28,12 @@
 #include <vector>
 
 #include "firmware/KernelPlan.h"
+#include "firmware/waferllm/DecodeModelData.h"
 #include "firmware/waferllm/KvCache.h"
+#include "firmware/waferllm/LayerShape.h"
 #include "noc/Network.h"
 
 namespace wsc::firmware::waferllm {
-
-// A dense decoder layer's shape (hw/ModelConfigLoader reads it from a model file).
-struct LayerShape {
-    uint32_t hidden = 0;    // E
-    uint32_t heads = 0;     // H query heads
-    uint32_t kv_heads = 0;  // Hkv
-    uint32_t head_dim = 0;  // D
-    uint32_t ffn = 0;       // F (gated: gate and up are F wide each)
-    float eps = 1e-5f;      // RMSNorm epsilon
-};
 
 class DecodeLayerSchedule {
   public:
@@ -57,6 +49,10 @@ class DecodeLayerSchedule {
         uint64_t sram_bytes = 0;  // each core's SRAM (0: not checked)
         bool functional = false;  // operands and the expected output (KernelPlan::preset/expect)
         uint64_t seed = 1;
+        // Functional values: weights, the cache (prompt + generated tokens) and the input; null:
+        // drawn from `seed` for this step alone. The plan also expects the new token's k and v
+        // in the cache's last slot of every layer.
+        const DecodeModelData* data = nullptr;
     };
     explicit DecodeLayerSchedule(const Spec& s);
     KernelPlan build(noc::Network& net) const;
