@@ -52,6 +52,7 @@ class Controller {
     bool progressed() const { return issued_; }
     // Exact charges and unit spans go to `sink` (null: none, the default).
     void setTraceSink(CoreTraceSink* sink) { trace_ = sink; }
+    CoreTraceSink* traceSink() const { return trace_; }
     // Charges the cycles up to and including `end`.
     void finish(uint64_t end);
     std::string status() const;

@@ -41,6 +41,7 @@ class Core {
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }
     void setTraceSink(CoreTraceSink* sink) { ctrl_.setTraceSink(sink); }
+    CoreTraceSink* traceSink() const { return ctrl_.traceSink(); }
 
     Sram& sram() { return sram_; }
     const Sram& sram() const { return sram_; }

@@ -89,6 +89,7 @@ class CoreArray : public noc::CycleDriver,
     // Core `c` reports its exact timeline to `sink` (null: stops); set before the run starts so
     // the charges begin at cycle 0.
     void setTraceSink(uint32_t c, CoreTraceSink* sink) { cores_[c].setTraceSink(sink); }
+    CoreTraceSink* traceSink(uint32_t c) const { return cores_[c].traceSink(); }
     Core& core(uint32_t i) { return cores_[i]; }
     const Core& core(uint32_t i) const { return cores_[i]; }
     const CoreParams& params() const { return p_; }

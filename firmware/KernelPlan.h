@@ -56,6 +56,11 @@ struct KernelPlan {
     };
     std::vector<Values> preset, expect;
     double tolerance = 0;
+    // A composed program's operations in program order ("norm1", "qkv", ...; names repeat per
+    // layer) and, per core of `cores` (same order), the pc where each starts: phase_starts[c *
+    // phases.size() + k]. Empty for a single kernel.
+    std::vector<std::string> phases;
+    std::vector<uint32_t> phase_starts;
 };
 
 }  // namespace wsc::firmware

@@ -237,6 +237,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
         const firmware::model::ModelConfig mc = hw::ModelConfigLoader::loadFile(o.model);
         base.layer = decodeShape(mc);
         base.layers = o.layers;
+        base.model_layers = uint32_t(std::min<uint64_t>(mc.layers, UINT32_MAX));
         base.m = uint32_t(mc.heads / mc.kv_heads), base.k = uint32_t(mc.head_dim);
         base.n = uint32_t(mc.hidden);
         base.prompt = o.prompt, base.generated = o.generated;

@@ -27,6 +27,7 @@
 #include "hw/EnergyModel.h"
 #include "noc/Network.h"
 #include "testbench/ObservedDriver.h"
+#include "testbench/PhaseSplit.h"
 #include "testbench/ProgressLine.h"
 
 namespace wsc::tb {
@@ -262,6 +263,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     // Observers see the run through a wrapper driver; without them the loop calls the cores
     // directly, so a run with no outputs pays nothing for them.
     ObservedDriver observed(cores, opt.observers, net, &cores);
+    std::unique_ptr<PhaseSplit> phases;
+    if (!plan.phases.empty()) phases = std::make_unique<PhaseSplit>(cores, plan);
     const uint64_t last = opt.observers.empty() ? cores.run(noc::kNever, tick)
                                                 : cores.run(noc::kNever, observed, tick);
     if (progress) progress->clear();
@@ -275,6 +278,8 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
     // The kernel is over when its last core retires its last instruction (the result is in
     // SRAM); the network may still be returning credits (a D2D credit takes the link's latency).
     r.cycles = cores.lastFinish() + 1;
+    r.clock_hz = np.clock_hz;
+    if (phases) r.phase_cycles = phases->split(r.cycles);
     r.useful_macs = plan.useful_macs;
     r.peak_macs_per_cycle = cores.peakMacsPerCycle();
     r.routes_per_core = plan.routes_per_core;
@@ -387,6 +392,14 @@ KernelResult KernelTestbench::run(const noc::NocParams& np_in, const core::CoreP
                        {"correct", r.correct},
                        {"max_abs_error", r.max_abs_error},
                        {"cores", plan.cores}};
+        if (s.op == "attention" || s.op == "decode")
+            j["kernel"]["prompt"] = s.prompt, j["kernel"]["generated"] = s.generated;
+        if (s.op == "decode") {
+            j["kernel"]["layers"] = s.layers;
+            nlohmann::json ph = nlohmann::json::object();
+            for (const auto& [name, c] : r.phase_cycles) ph[name] = c;
+            j["kernel"]["phases"] = ph;
+        }
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
@@ -412,6 +425,23 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
         fmt::print(os, "{} {} [{}x{}] x [{}x{}] on a {}x{} core mesh ({})\n", s.op, s.algo, m, s.k,
                    s.k, s.n, s.p, cols(s), r.notes);
     fmt::print(os, "  cycles                 {}\n", r.cycles);
+    if (!r.phase_cycles.empty()) {
+        std::string parts;
+        for (const auto& [name, c] : r.phase_cycles)
+            parts += fmt::format("{}{} {} ({:.1f}%)", parts.empty() ? "" : ", ", name, c,
+                                 r.cycles ? 100.0 * double(c) / double(r.cycles) : 0.0);
+        fmt::print(os, "  cycles by operation    {}\n", parts);
+    }
+    if (s.op == "decode" && s.model_layers && r.cycles) {
+        // Identical layers do not overlap (tested): L layers take L (T1 - 1) + 1 cycles.
+        const uint64_t per = (r.cycles - 1) / s.layers;
+        const uint64_t step = uint64_t(s.model_layers) * per + 1;
+        const double us = double(step) / r.clock_hz * 1e6;
+        fmt::print(os,
+                   "  model step             {} layers x {} + 1 = {} cycles = {:.1f} us: {:.0f} "
+                   "tokens/s (embedding and LM head not simulated)\n",
+                   s.model_layers, per, step, us, 1e6 / us);
+    }
     fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n",
                100 * r.efficiency, r.useful_macs, r.peak_macs_per_cycle);
     fmt::print(os, "  compute / exposed comm {} / {} cycles ({:.1f}% communication)\n",

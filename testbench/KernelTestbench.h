@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/CoreParams.h"
@@ -45,6 +46,7 @@ struct KernelSpec {
     uint64_t sram_bytes = 0;
     firmware::waferllm::LayerShape layer;  // decode
     uint32_t layers = 1;
+    uint32_t model_layers = 0;  // decode: the model's layers (the report's token rate), 0: none
     // decode, functional: the weights, cache and input to use (null: drawn for this step alone);
     // a caller that keeps it across steps (DecodeModelData::advance) decodes a sequence.
     const firmware::waferllm::DecodeModelData* decode_data = nullptr;
@@ -84,6 +86,9 @@ struct KernelResult {
     hw::EnergyEvents events;  // counted over every core and link of the mesh
     hw::EnergyReport energy;  // events x the configured energies (hw::EnergyModel)
     double wall_seconds = 0;
+    double clock_hz = 0;  // the NoC's (and cores') clock
+    // A composed kernel (decode): cycles per operation, adding up to `cycles` (PhaseSplit).
+    std::vector<std::pair<std::string, uint64_t>> phase_cycles;
 };
 
 class KernelTestbench {

@@ -224,7 +224,7 @@ std::vector<StatsSchema::Section> build() {
          "testbench/KernelTestbench",
          "wsc kernel",
          {
-             {"kernel.op", "text", "gemm, gemv or attention"},
+             {"kernel.op", "text", "gemm, gemv, attention or decode"},
              {"kernel.algo", "text",
               "meshgemm, cannon, summa, allgather, meshgemm-t, meshgemv, pipeline, ring, shift, "
               "concat"},
@@ -240,6 +240,13 @@ std::vector<StatsSchema::Section> build() {
              {"kernel.functional", "bool", "values computed and checked"},
              {"kernel.notes", "text", "how the schedule met its constraints"},
              {"kernel.cycles", "cycles", "until the last core retired"},
+             {"kernel.phases.*", "cycles",
+              "decode: cycles by operation (norm1, qkv, attention, o, norm2, up, down), how far "
+              "each moved the all-cores frontier; they add up to kernel.cycles"},
+             {"kernel.layers", "count", "decode: layers in the program"},
+             {"kernel.prompt", "tokens",
+              "attention, decode: tokens in the cache after the prefill"},
+             {"kernel.generated", "tokens", "attention, decode: tokens decoded before the step"},
              {"kernel.macs", "MACs", "MACs the cores ran"},
              {"kernel.useful_macs", "MACs", "the operation's own MACs"},
              {"kernel.peak_macs_per_cycle", "MACs/cycle", "one core's peak"},

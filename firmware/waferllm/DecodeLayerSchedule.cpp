@@ -27,6 +27,14 @@ Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float
     return i;
 }
 
+// Elements [at, at + n) of v, zero past its end (a padded block).
+template <class T>
+std::vector<float> slice(const std::vector<T>& v, size_t at, size_t n) {
+    std::vector<float> out(n, 0.0f);
+    for (size_t k = 0; k < n && at + k < v.size(); ++k) out[k] = float(v[at + k]);
+    return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& DecodeLayerSchedule::operations() {
@@ -52,8 +60,9 @@ DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
     if (s.cols % L.kv_heads)
         throw std::invalid_argument(fmt::format(
             "decode layer: the block's {} columns do not split over the {} KV heads (the heads "
-            "sit side by side: Q must be a multiple of {})",
-            s.cols, L.kv_heads, L.kv_heads));
+            "sit side by side: Q must be a multiple of {} whose share of columns divides "
+            "head_dim {})",
+            s.cols, L.kv_heads, L.kv_heads, L.head_dim));
     qh_ = s.cols / L.kv_heads;
     if (L.head_dim % qh_)
         throw std::invalid_argument(
@@ -61,8 +70,7 @@ DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
                         "({} columns / {} KV heads)",
                         L.head_dim, qh_, s.cols, L.kv_heads));
     d_ = L.head_dim / qh_, g_ = L.heads / L.kv_heads;
-    checkDivisible(algo, "hidden", L.hidden, s.rows);
-    checkDivisible(algo, "ffn", L.ffn, s.cols);
+    (void)algo;
     if (s.layers == 0) throw std::invalid_argument("decode layer: layers must be >= 1");
     if (s.tree_k == 0) throw std::invalid_argument("decode layer: the tree needs K >= 1");
     if (s.prompt == 0) throw std::invalid_argument("decode layer: the prompt needs a token");
@@ -73,8 +81,11 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     const uint32_t d = d_, G = g_, Qh = qh_;
     const LayerShape& L = s_.layer;
     const uint32_t E = L.hidden, D = L.head_dim, F = L.ffn, Hkv = L.kv_heads, H = L.heads;
-    const uint32_t e = E / P;           // residual features per core
-    const uint32_t f = F / Q;           // gate (and up) features per column
+    // Residual features per core and FFN features per column; a shape that does not split
+    // evenly is zero-padded (padded weights are zero, so the values are the model's; the padded
+    // elements cost what they cost, and the norms divide by the true E).
+    const uint32_t e = (E + P - 1) / P, f = (F + Q - 1) / Q;
+    const uint32_t Ep = e * P, Fp = f * Q;
     const uint32_t proj = (G + 2) * d;  // projection outputs per column: G q slices, k, v
     const uint64_t token = s_.prompt + s_.generated;  // the new token's index
 
@@ -174,6 +185,12 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         prog(i, j).add(vop(Opcode::VAdd, x, buf(i, j, other), x, e));
     };
 
+    // Each operation starts where every block core's program is now (all single-stream).
+    auto phase = [&](const char* name) {
+        plan.phases.push_back(name);
+        for (uint32_t c : plan.cores) plan.phase_starts.push_back(plan.fw.program(c).streamSize(0));
+    };
+
     DecodeAttentionSchedule::Spec as;
     as.mesh_x = X, as.mesh_y = Y, as.rows = P, as.cols = Qh, as.head_dim = D, as.q_heads = G;
     as.policy = s_.policy, as.prompt = s_.prompt, as.generated = s_.generated;
@@ -182,8 +199,10 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
 
     for (uint32_t l = 0; l < s_.layers; ++l) {
         const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
+        phase("norm1");
         norm(lp + "n1.");
-        gemv(lp + "qkv.", false, E, Q * proj, lp + "n1.h");
+        phase("qkv");
+        gemv(lp + "qkv.", false, Ep, Q * proj, lp + "n1.h");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
                 Program& g = prog(i, j);
@@ -206,6 +225,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 for (uint32_t h = 0; h < G; ++h)
                     g.addView(fmt::format("{}o_in.{}", lp, h), oin, h * d, d);
             }
+        phase("attention");
         for (uint32_t h = 0; h < Hkv; ++h) {
             DecodeAttentionSchedule::Spec a = as;
             a.col0 = h * Qh;
@@ -220,6 +240,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                     return std::string();
                 });
         }
+        phase("o");
         // The heads' outputs (on the middle row) go down their columns: the O projection's
         // input, K-split over the columns.
         if (P > 1)
@@ -228,11 +249,13 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                     const uint16_t oin = buf(i, j, lp + "o_in");
                     colbc[j].emit(prog(i, j), i, oin, oin, uint64_t(G) * d * 4);
                 }
-        gemv(lp + "o.", true, H * D, E, lp + "o_in");
+        gemv(lp + "o.", true, H * D, Ep, lp + "o_in");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "o.", true, i, j));
+        phase("norm2");
         norm(lp + "n2.");
-        gemv(lp + "up.", false, E, 2 * F, lp + "n2.h");
+        phase("up");
+        gemv(lp + "up.", false, Ep, 2 * Fp, lp + "n2.h");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
                 Program& g = prog(i, j);
@@ -243,9 +266,18 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 g.add(vop(Opcode::VSilu, gate, kNoBuf, act, f));
                 g.add(vop(Opcode::VMul, act, up, act, f));
             }
-        gemv(lp + "down.", true, F, E, lp + "act");
+        phase("down");
+        gemv(lp + "down.", true, Fp, Ep, lp + "act");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "down.", true, i, j));
+    }
+
+    {  // recorded phase by phase; KernelPlan keeps them core by core
+        const size_t k = plan.phases.size(), nc = plan.cores.size();
+        std::vector<uint32_t> by_core(k * nc);
+        for (size_t p = 0; p < k; ++p)
+            for (size_t c = 0; c < nc; ++c) by_core[c * k + p] = plan.phase_starts[p * nc + c];
+        plan.phase_starts.swap(by_core);
     }
 
     // What the step holds: every buffer plus the attention's reserve for early arrivals.
@@ -300,9 +332,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         const std::vector<float>& x = data.input();
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j)
-                plan.preset.push_back(
-                    {id(i, j), "x",
-                     std::vector<float>(x.begin() + i * e, x.begin() + (i + 1) * e)});
+                plan.preset.push_back({id(i, j), "x", slice(x, i * e, e)});
         const DecodeModelData::Step ref = data.reference();
         for (uint32_t l = 0; l < s_.layers; ++l) {
             const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
@@ -311,22 +341,25 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < Q; ++j) {
                     const uint32_t c = id(i, j), h = j / Qh, s = j % Qh;
-                    plan.preset.push_back(
-                        {c, lp + "n1.g", {w.g1.begin() + i * e, w.g1.begin() + (i + 1) * e}});
-                    plan.preset.push_back(
-                        {c, lp + "n2.g", {w.g2.begin() + i * e, w.g2.begin() + (i + 1) * e}});
+                    plan.preset.push_back({c, lp + "n1.g", slice(w.g1, i * e, e)});
+                    plan.preset.push_back({c, lp + "n2.g", slice(w.g2, i * e, e)});
                     KernelPlan::Values qkv{c, lp + "qkv.W", {}}, up{c, lp + "up.W", {}};
                     for (uint32_t r = 0; r < e; ++r) {
                         const uint32_t row = i * e + r;
+                        const bool pad = row >= E;
                         for (uint32_t k = 0; k < proj; ++k) {
                             const uint32_t part = k / d, at = s * d + k % d;
-                            qkv.v.push_back(part < G    ? w.wq.at(row, (h * G + part) * D + at)
+                            qkv.v.push_back(pad         ? 0.0f
+                                            : part < G  ? w.wq.at(row, (h * G + part) * D + at)
                                             : part == G ? w.wk.at(row, h * D + at)
                                                         : w.wv.at(row, h * D + at));
                         }
-                        for (uint32_t k = 0; k < 2 * f; ++k)
-                            up.v.push_back(k < f ? w.wg.at(row, j * f + k)
-                                                 : w.wu.at(row, j * f + k - f));
+                        for (uint32_t k = 0; k < 2 * f; ++k) {
+                            const uint32_t col = j * f + k % f;
+                            up.v.push_back(pad || col >= F ? 0.0f
+                                           : k < f         ? w.wg.at(row, col)
+                                                           : w.wu.at(row, col));
+                        }
                     }
                     plan.preset.push_back(std::move(qkv));
                     plan.preset.push_back(std::move(up));
@@ -334,10 +367,15 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                     KernelPlan::Values wo{c, lp + "o.W", {}}, wd{c, lp + "down.W", {}};
                     for (uint32_t r = 0; r < G * d; ++r)
                         for (uint32_t k = 0; k < e; ++k)
-                            wo.v.push_back(w.wo.at((h * G + r / d) * D + s * d + r % d, i * e + k));
+                            wo.v.push_back(
+                                i * e + k >= E
+                                    ? 0.0f
+                                    : w.wo.at((h * G + r / d) * D + s * d + r % d, i * e + k));
                     for (uint32_t r = 0; r < f; ++r)
                         for (uint32_t k = 0; k < e; ++k)
-                            wd.v.push_back(w.wd.at(j * f + r, i * e + k));
+                            wd.v.push_back(j * f + r >= F || i * e + k >= E
+                                               ? 0.0f
+                                               : w.wd.at(j * f + r, i * e + k));
                     plan.preset.push_back(std::move(wo));
                     plan.preset.push_back(std::move(wd));
                     // The cache's tokens of row i (the last row's last slot is the new token's).
@@ -363,7 +401,9 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
                 KernelPlan::Values xv{id(i, j), "x", {}};
-                for (uint32_t z = 0; z < e; ++z) xv.v.push_back(float(ref.out[i * e + z]));
+                for (uint32_t z = 0; z < e && i * e + z < E; ++z)
+                    xv.v.push_back(float(ref.out[i * e + z]));
+                if (xv.v.empty()) continue;  // a row of padding only
                 plan.expect.push_back(std::move(xv));
             }
         plan.tolerance = 1e-4;
