@@ -30,6 +30,7 @@ void Controller::load(const firmware::Program& prog) {
         streams_[i].index = static_cast<uint8_t>(i);
     }
     rename_.clear();
+    next_done_ = noc::kNever;
     readers_.assign(prog.buffers().size(), 0);
     writers_.assign(prog.buffers().size(), 0);
     // Hazards are tracked per storage: a view and its parent (and its sibling views) order
@@ -90,6 +91,7 @@ uint32_t Controller::newOp(Op::Kind k, uint16_t r1, uint16_t r2, uint16_t w, uin
     o.kind = k;
     o.r1 = r1, o.r2 = r2, o.w = w;
     o.done = done;
+    next_done_ = std::min(next_done_, done);
     o.begin = now;
     o.pc = cur_->pc;
     o.stream = cur_->index;
@@ -109,12 +111,17 @@ void Controller::hazard(const Op& o, int d) {
 }
 
 void Controller::retire(uint64_t now) {
+    // Nothing ends before next_done_: a core with many receives posted ahead (a composed
+    // program) would otherwise scan them all on every evaluation.
+    if (now < next_done_) return;
+    uint64_t next = noc::kNever;
     size_t w = 0;
     for (size_t i = 0; i < live_ops_.size(); ++i) {
         const uint32_t s = live_ops_[i];
         Op& o = ops_[s];
         if (o.done > now) {
             live_ops_[w++] = s;
+            next = std::min(next, o.done);
             continue;
         }
         hazard(o, -1);
@@ -129,6 +136,7 @@ void Controller::retire(uint64_t now) {
         free_ops_.push_back(s);
     }
     live_ops_.resize(w);
+    next_done_ = next;
 }
 
 bool Controller::evaluate(uint64_t now) {
@@ -550,6 +558,7 @@ void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
     // the recv is the arrival's consumer, as a DSD reading the input queue would be).
     releaseRx(a.held);
     o.done = cycle;
+    next_done_ = std::min(next_done_, cycle);
     env_.wakeAt(id_, cycle);
 }
 
@@ -650,7 +659,7 @@ void Controller::onMemory(MemoryRequest& r) {
     if (!r.write && !r.data.empty() && sram_.functional())
         std::memcpy(reinterpret_cast<uint8_t*>(sram_.data(r.buf)) + r.buf_offset, r.data.data(),
                     r.bytes);
-    if (--o.chunks == 0) o.done = r.ready;
+    if (--o.chunks == 0) o.done = r.ready, next_done_ = std::min(next_done_, r.ready);
 }
 
 std::string Controller::status() const {

@@ -154,6 +154,7 @@ class Controller {
     std::vector<uint16_t> hz_;  // buffer -> the buffer whose storage it is (views: the parent)
     std::vector<Op> ops_;
     std::vector<uint32_t> free_ops_, live_ops_;
+    uint64_t next_done_ = noc::kNever;  // the earliest `done` of a live operation
     std::vector<Counter> counters_;
     std::vector<Deferred> deferred_;
     uint64_t pe_busy_until_ = 0, vec_busy_until_ = 0;

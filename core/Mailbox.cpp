@@ -45,6 +45,7 @@ uint32_t Mailbox::arrive(Arrival& a) {
     for (size_t i = 0; i < posted_.size(); ++i) {
         if (posted_[i].key == a.key && posted_[i].seq == a.seq) {
             uint32_t op = posted_[i].op;
+            hit_key_ = ~uint64_t{0};
             posted_[i] = posted_.back();
             posted_.pop_back();
             return op;

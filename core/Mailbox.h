@@ -52,9 +52,12 @@ class Mailbox {
         uint32_t op;
     };
     // A receive (or relay) for (key, seq) is posted: its flits land in the recv's buffer.
+    // Asked for every part of an arriving message: the last positive answer is kept (a posted
+    // receive stays posted until arrive() takes it, which forgets it).
     bool isPosted(uint64_t key, uint32_t seq) const {
+        if (key == hit_key_ && seq == hit_seq_) return true;
         for (const Posted& p : posted_)
-            if (p.key == key && p.seq == seq) return true;
+            if (p.key == key && p.seq == seq) return hit_key_ = key, hit_seq_ = seq, true;
         return false;
     }
     // Bytes of message `msg` taken into the receive buffer before it completed.
@@ -74,6 +77,8 @@ class Mailbox {
     // Few peers per core: linear search beats hashing and costs no allocation per lookup.
     std::vector<Counter> send_seq_, recv_seq_;
     std::vector<Posted> posted_;
+    mutable uint64_t hit_key_ = ~uint64_t{0};
+    mutable uint32_t hit_seq_ = 0;
     std::vector<Arrival> arrivals_;
     std::vector<std::pair<uint64_t, uint64_t>> parts_;  // (message id, bytes held so far)
 };
