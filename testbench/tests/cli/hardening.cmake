@@ -227,3 +227,18 @@ wsc_h13("--max-memory takes a size" 2 "--max-memory: expected a size with a unit
 wsc_h13("validate prints the memory estimate" 0
         "mesh8x8.yaml: ok \\(8x8 mesh.*; estimated memory [0-9.]+ MB\\)"
         validate ${h13_mesh})
+
+# wsc kernel decode (issue 17): models its layout cannot run and flags it does not use are refused.
+wsc_h13("kernel decode refuses an MoE model naming the file" 2
+        "tiny-moe.json: kernel decode runs dense decoder layers .* this model has mixture-of-experts layers"
+        kernel decode --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-moe.json --mesh 4 --prompt 16
+        ${h13_kernel_cfg})
+wsc_h13("kernel decode refuses --shape" 2 "--shape is not used by kernel decode"
+        kernel decode --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4
+        --shape 8 ${h13_kernel_cfg})
+wsc_h13("kernel decode needs --model" 2 "--model is required"
+        kernel decode --mesh 4 ${h13_kernel_cfg})
+wsc_h13("kernel decode of a tiny model runs and checks" 0
+        "model step +2 layers x [0-9]+ \\+ 1 = [0-9]+ cycles"
+        kernel decode --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4
+        --prompt 16 --generated 3 --layers 2 ${h13_kernel_cfg})
