@@ -19,6 +19,11 @@ void FirmwareComposer::append(Firmware& dst, const Firmware& src, const std::str
         if (!s.groups().empty())
             throw std::invalid_argument(
                 fmt::format("compose '{}': core {} declares barrier groups", prefix, c));
+        // A second stream would start with the composed program, not after it: program order
+        // is the only dependency the composer keeps.
+        if (s.streams() > 1 || d.streams() > 1)
+            throw std::invalid_argument(
+                fmt::format("compose '{}': core {} has several instruction streams", prefix, c));
         std::vector<uint16_t> map(s.buffers().size(), kNoBuf);
         for (size_t b = 0; b < s.buffers().size(); ++b) {
             const BufferDecl& sb = s.buffer(static_cast<uint16_t>(b));
@@ -54,9 +59,11 @@ void FirmwareComposer::append(Firmware& dst, const Firmware& src, const std::str
                     case Opcode::Wait:
                     case Opcode::DmaPut:
                     case Opcode::DmaGet:
+                    case Opcode::DmaLoad:
+                    case Opcode::DmaStore:
                         throw std::invalid_argument(fmt::format(
-                            "compose '{}': core {} instruction {} ({}) uses ids the composer does "
-                            "not remap",
+                            "compose '{}': core {} instruction {} ({}) uses ids or addresses the "
+                            "composer does not remap",
                             prefix, c, pc, opcodeName(i.op)));
                     default:
                         break;

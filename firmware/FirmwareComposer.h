@@ -7,8 +7,8 @@
 // input `x` is the layer's normalised `h`): the binding is per core and by name.
 //
 // Route ids need no remapping: every plan installed its routes in the one network. Plans with
-// barrier groups, events or remote-buffer DMA are refused (their ids would need remapping and no
-// kernel schedule emits them).
+// barrier groups, events, DMA (memory addresses, remote buffers) or several instruction streams
+// are refused: their ids or their order would need remapping, and no kernel schedule emits them.
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -241,9 +241,30 @@ void Program::validate(const std::string& who) const {
             fail(pc, fmt::format("buffer '{}' ({}) has {} bytes, the operation moves {}",
                                  buffers_[b].name, role, buffers_[b].bytes(), bytes));
     };
+    // An output that shares storage with an input must be the same elements (in place) or
+    // none of them: views make partial overlaps expressible, and no unit defines them.
+    auto span = [&](uint16_t b) {
+        const BufferDecl& d = buffers_[b];
+        const uint64_t lo = d.isView() ? d.view_offset : 0;
+        return std::make_pair(lo, lo + d.elems);
+    };
+    auto noPartialOverlap = [&](size_t pc, uint16_t out, uint16_t in) {
+        if (out == kNoBuf || in == kNoBuf || out >= buffers_.size() || in >= buffers_.size() ||
+            storageOf(out) != storageOf(in))
+            return;
+        const auto o = span(out), x = span(in);
+        if (o != x && o.first < x.second && x.first < o.second)
+            fail(pc,
+                 fmt::format("output '{}' partly overlaps input '{}' (views of '{}')",
+                             buffers_[out].name, buffers_[in].name, buffers_[storageOf(out)].name));
+    };
     int depth = 0;
     for (size_t pc = 0; pc < code_.size(); ++pc) {
         const Instruction i = expand(code_[pc]);
+        if (i.op == Opcode::Gemm || i.op == Opcode::Gemv || isVectorOp(i.op)) {
+            noPartialOverlap(pc, i.c, i.a);
+            noPartialOverlap(pc, i.c, i.b);
+        }
         if (pc > 0 && depth != 0 && streamOf(uint32_t(pc)) != streamOf(uint32_t(pc - 1)))
             fail(pc - 1, fmt::format("stream {} ends inside a loop (a loop must end in the stream "
                                      "it starts in)",

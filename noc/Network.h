@@ -52,6 +52,7 @@ class Network {
     // matched per (route, sender's stream) in send order, so sharing is safe when every use has
     // the same sender. Off by default.
     void setRouteReuse(bool on) { reuse_routes_ = on; }
+    bool routeReuse() const { return reuse_routes_; }
     uint64_t reusedRoutes() const { return reused_routes_; }
     // A unicast route from src_node to dst_node along `routers` (the routers it visits, from the
     // source's to the destination's, each next to the one before): a path chosen by a mapper

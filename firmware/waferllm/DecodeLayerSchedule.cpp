@@ -70,6 +70,18 @@ DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
                         "({} columns / {} KV heads)",
                         L.head_dim, qh_, s.cols, L.kv_heads));
     d_ = L.head_dim / qh_, g_ = L.heads / L.kv_heads;
+    // Every shape below is a 32-bit count (instructions and buffers): check them in 64 bits.
+    const uint64_t e = (uint64_t(L.hidden) + s.rows - 1) / s.rows,
+                   f = (uint64_t(L.ffn) + s.cols - 1) / s.cols, proj = (uint64_t(g_) + 2) * d_;
+    for (const auto& [v, what] : {std::pair<uint64_t, const char*>{e * s.rows, "padded hidden"},
+                                  {2 * f * s.cols, "2 x padded ffn"},
+                                  {uint64_t(L.heads) * L.head_dim, "heads x head_dim"},
+                                  {proj * s.cols, "projection outputs"},
+                                  {e * proj, "a core's q/k/v weights"},
+                                  {e * 2 * f, "a core's gate/up weights"}})
+        if (v > UINT32_MAX)
+            throw std::invalid_argument(
+                fmt::format("decode layer: {} = {} does not fit 32 bits", what, v));
     (void)algo;
     if (s.layers == 0) throw std::invalid_argument("decode layer: layers must be >= 1");
     if (s.tree_k == 0) throw std::invalid_argument("decode layer: the tree needs K >= 1");
@@ -89,6 +101,12 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     const uint32_t proj = (G + 2) * d;  // projection outputs per column: G q slices, k, v
     const uint64_t token = s_.prompt + s_.generated;  // the new token's index
 
+    // Shared routes for this build only (the caller's network keeps its own setting).
+    struct Reuse {
+        noc::Network& n;
+        bool was;
+        ~Reuse() { n.setRouteReuse(was); }
+    } reuse{net, net.routeReuse()};
     net.setRouteReuse(true);
     KernelPlan plan;
     plan.algo = fmt::format("decode-{}", KvCache::name(s_.policy));
@@ -111,6 +129,12 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     kv.advance(s_.generated);
     std::vector<uint64_t> n(P);  // tokens a row attends over this step (the last: + the new)
     for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
+    for (uint32_t r = 0; r < P; ++r)
+        if (n[r] * d > UINT32_MAX)
+            throw std::invalid_argument(fmt::format(
+                "decode layer: row {} holds {} tokens of {} features, more elements than a "
+                "buffer holds",
+                r, n[r], d));
     for (uint32_t r = 0; r < P; ++r)
         if (n[r] == 0)
             throw std::invalid_argument(fmt::format(

@@ -105,6 +105,12 @@ TEST_CASE("malformed buffer views are refused with the line and what was expecte
     CHECK_THAT(parseError(".view V P 0\n"), Contains("expected '.view <name> <parent buffer>"));
     CHECK_THAT(parseError(".view P P 0 1\n"), Contains("expected a new buffer name"));
     CHECK_THAT(parseError(".view V P 0 0\n"), Contains("not inside"));
+    // An output that partly overlaps an input is refused; in place is fine.
+    CHECK_THAT(parseError(".view A P 0 4\n.view B P 2 4\nvcopy a=A c=B n=4\n"),
+               Contains("output 'B' partly overlaps input 'A' (views of 'P')"));
+    CHECK_THAT(
+        parseError(".view A P 0 4\nvscale a=A c=A n=4 s=2\n.view B P 4 4\nvcopy a=A c=B n=4\n"),
+        Contains("no error"));
     // A view, or a buffer with views, cannot be renamed by swap.
     CHECK_THAT(parseError(".buffer R 8\n.view V P 0 8\nswap a=P b=R\n"),
                Contains("has view 'V' and cannot be swapped"));
