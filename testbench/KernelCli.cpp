@@ -106,6 +106,15 @@ std::string outputPath(const std::string& path, bool several, const KernelSpec& 
     return RunOutputs::phasePath(path, s.algo + "." + KernelTestbench::meshName(s));
 }
 
+// The cache a decode step runs over, and the trees it reduces with (attention, decode).
+void addCacheState(CLI::App* c, KernelCli::Options& o) {
+    CliArgs::addUInt(c, "--prompt", o.prompt, 1, uint64_t{1} << 32,
+                     "tokens in the cache after the prefill (default 1024)");
+    CliArgs::addUInt(c, "--generated", o.generated, 0, uint64_t{1} << 32,
+                     "tokens decoded before the simulated step (default 0)");
+    CliArgs::addUInt(c, "--tree-k", o.tree_k, 1, 8, "levels of every K-tree reduction (default 2)");
+}
+
 // The decode layer's shape from a model file: dense, gated SiLU FFN, RMSNorm, plain multi-head
 // or grouped-query attention; anything else is refused naming the file and what is missing.
 firmware::waferllm::LayerShape decodeShape(const firmware::model::ModelConfig& m) {
@@ -160,12 +169,7 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
               "D: the head dimension, split over the Q columns (default 128)");
     CliArgs::addUInt(at, "--q-heads", o.q_heads, 1, 64,
                      "query heads sharing the KV head (GQA group; default 1)");
-    CliArgs::addUInt(at, "--prompt", o.prompt, 1, uint64_t{1} << 32,
-                     "tokens in the cache after the prefill (default 1024)");
-    CliArgs::addUInt(at, "--generated", o.generated, 0, uint64_t{1} << 32,
-                     "tokens decoded before the simulated step (default 0)");
-    CliArgs::addUInt(at, "--tree-k", o.tree_k, 1, 8,
-                     "levels of the K-trees of the row and column reductions (default 2)");
+    addCacheState(at, o);
     auto* de = k->add_subcommand(
         "decode",
         "one decode step (one token) through dense layers of --model on P x Q cores, as one "
@@ -177,12 +181,7 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
         ->required();
     CliArgs::addUInt(de, "--layers", o.layers, 1, 1024,
                      "layers in the program, each with its own weights (default 1)");
-    CliArgs::addUInt(de, "--prompt", o.prompt, 1, uint64_t{1} << 32,
-                     "tokens in the cache after the prefill (default 1024)");
-    CliArgs::addUInt(de, "--generated", o.generated, 0, uint64_t{1} << 32,
-                     "tokens decoded before the simulated step (default 0)");
-    CliArgs::addUInt(de, "--tree-k", o.tree_k, 1, 8,
-                     "levels of every K-tree reduction (default 2)");
+    addCacheState(de, o);
     k->require_subcommand(1);
     return k;
 }

@@ -62,21 +62,8 @@ KernelPlan DecodeAttentionSchedule::build(noc::Network& net) const {
     std::vector<uint8_t> sends(P, 0), gets(P, 0);
     for (const auto& m : moves) sends[m.from] = 1, gets[m.to] = 1;
     const uint64_t token = s_.prompt + s_.generated;  // the new token's index
-    std::vector<uint64_t> n(P);
-    for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
-    for (uint32_t r = 0; r < P; ++r)
-        if (n[r] == 0)
-            throw std::invalid_argument(fmt::format(
-                "decode attention ({}): row {} of the {} rows holds no token at decode step {} "
-                "({} prompt tokens, {} decoded); every row needs one: give a prompt of at least "
-                "{} tokens",
-                KvCache::name(s_.policy), r, P, s_.generated + 1, s_.prompt, s_.generated, P));
-    for (uint32_t r = 0; r < P; ++r)
-        if (n[r] * d > UINT32_MAX)
-            throw std::invalid_argument(fmt::format(
-                "decode attention: row {} holds {} tokens of {} features, more elements than a "
-                "buffer holds",
-                r, n[r], d));
+    const std::vector<uint64_t> n = kv.stepTokens(
+        fmt::format("decode attention ({})", KvCache::name(s_.policy)), d, s_.prompt, s_.generated);
 
     KernelPlan plan;
     plan.algo = KvCache::name(s_.policy);

@@ -127,21 +127,9 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
 
     KvCache kv(s_.policy, P, s_.prompt);
     kv.advance(s_.generated);
-    std::vector<uint64_t> n(P);  // tokens a row attends over this step (the last: + the new)
-    for (uint32_t r = 0; r < P; ++r) n[r] = kv.count(r) + (r + 1 == P ? 1 : 0);
-    for (uint32_t r = 0; r < P; ++r)
-        if (n[r] * d > UINT32_MAX)
-            throw std::invalid_argument(fmt::format(
-                "decode layer: row {} holds {} tokens of {} features, more elements than a "
-                "buffer holds",
-                r, n[r], d));
-    for (uint32_t r = 0; r < P; ++r)
-        if (n[r] == 0)
-            throw std::invalid_argument(fmt::format(
-                "decode layer ({}): row {} of the {} rows holds no token at decode step {} ({} "
-                "prompt tokens, {} decoded); every row needs one: give a prompt of at least {} "
-                "tokens",
-                KvCache::name(s_.policy), r, P, s_.generated + 1, s_.prompt, s_.generated, P));
+    // Tokens a row attends over this step (the last: + the new one).
+    const std::vector<uint64_t> n = kv.stepTokens(
+        fmt::format("decode layer ({})", KvCache::name(s_.policy)), d, s_.prompt, s_.generated);
 
     std::vector<std::vector<uint32_t>> col(Q);
     for (uint32_t i = 0; i < P; ++i)

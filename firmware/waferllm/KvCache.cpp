@@ -76,4 +76,24 @@ uint64_t KvCache::maxGenerate(Policy p, uint32_t rows, uint64_t prompt, uint64_t
     return uint64_t(rows) * row_capacity - prompt;
 }
 
+std::vector<uint64_t> KvCache::stepTokens(const std::string& who, uint32_t d, uint64_t prompt,
+                                          uint64_t generated) const {
+    const uint32_t P = rows();
+    std::vector<uint64_t> n(P);
+    for (uint32_t r = 0; r < P; ++r) n[r] = count(r) + (r + 1 == P ? 1 : 0);
+    for (uint32_t r = 0; r < P; ++r) {
+        if (n[r] == 0)
+            throw std::invalid_argument(fmt::format(
+                "{}: row {} of the {} rows holds no token at decode step {} ({} prompt tokens, "
+                "{} decoded); every row needs one: give a prompt of at least {} tokens",
+                who, r, P, generated + 1, prompt, generated, P));
+        if (n[r] * d > UINT32_MAX)
+            throw std::invalid_argument(
+                fmt::format("{}: row {} holds {} tokens of {} features, more elements than a "
+                            "buffer holds",
+                            who, r, n[r], d));
+    }
+    return n;
+}
+
 }  // namespace wsc::firmware::waferllm

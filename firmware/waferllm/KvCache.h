@@ -45,6 +45,12 @@ class KvCache {
     uint64_t first(uint32_t row) const;
     // The moves the next append() would make, without making them.
     std::vector<Move> nextMoves() const;
+    // Tokens each row attends over in the next step (the last row also the new one's), checked:
+    // every row must hold a token (else the error names the prompt it needs; `prompt` and
+    // `generated` describe this state) and d features of a row's tokens must fit a buffer.
+    // `who` ("decode attention (shift)") starts the errors.
+    std::vector<uint64_t> stepTokens(const std::string& who, uint32_t d, uint64_t prompt,
+                                     uint64_t generated) const;
 
     // Tokens that can be decoded after the prompt before some row would hold more than
     // `row_capacity` tokens (0 if the prompt alone does not fit).
