@@ -191,7 +191,11 @@ CLI::App* KernelCli::addBench(CLI::App* bench, Options& o) {
         "kernels",
         "MeshGEMM and MeshGEMV simulation speed at P = 64 .. 512 (wall, CPU, cycles/s, peak RSS)");
     b->add_option("--meshes", o.bench_meshes, "comma-separated P (default 64,128,256,512)");
-    b->add_option("--ops", o.bench_ops, "gemm, gemv or both (default gemm,gemv)");
+    b->add_option("--ops", o.bench_ops,
+                  "gemm, gemv, decode (one layer of --model, one token), comma-separated (default "
+                  "gemm,gemv)");
+    b->add_option("--model", o.bench_model,
+                  "decode: the model (default configs/models/llama3-8b.json)");
     CliArgs::addUInt(b, "--tile", o.bench_tile, 1, 64,
                      "GEMM tile edge per core: shape (tile P)^3 (default 2)");
     b->add_option("--config", o.config, "hardware YAML (default configs/wse2_kernels.yaml)");
@@ -457,15 +461,26 @@ int KernelCli::runBench(const Options& o, std::ostream& os) {
     refuseDroppedKeys(h);
     const std::vector<std::string> ops = CliArgs::parseStrings(o.bench_ops, "--ops");
     for (const auto& op : ops)
-        if (op != "gemm" && op != "gemv")
-            throw UsageError(fmt::format("--ops: expected gemm or gemv, got '{}'", op));
+        if (op != "gemm" && op != "gemv" && op != "decode")
+            throw UsageError(fmt::format("--ops: expected gemm, gemv or decode, got '{}'", op));
+    const bool decode = std::find(ops.begin(), ops.end(), "decode") != ops.end();
+    const firmware::model::ModelConfig mc =
+        decode ? hw::ModelConfigLoader::loadFile(o.bench_model) : firmware::model::ModelConfig{};
+    // Decode rows run with SRAM raised to 64 MB, so a mesh too small to hold the layer in the
+    // config's SRAM is still timed (capacity does not change cycles; only the SRAM check).
+    hw::HardwareConfig hd = h;
+    hd.core.sram.capacity_bytes = std::max<uint64_t>(h.core.sram.capacity_bytes, 64ull << 20);
     const std::vector<uint32_t> meshes = parseUInts(o.bench_meshes, "--meshes", ',');
     fmt::print(os, "Kernel simulation speed (timing-only, one forked process per row), {}\n",
                o.config);
     fmt::print(os,
                "gemm: MeshGEMM, a {0} x {0} tile per core, M = K = N = {0} P; gemv: MeshGEMV "
-               "(K = 2), a 64 x 64 fp32 weight tile per core, K = N = 64 P\n\n",
-               o.bench_tile);
+               "(K = 2), a 64 x 64 fp32 weight tile per core, K = N = 64 P{1}\n\n",
+               o.bench_tile,
+               decode ? fmt::format("; decode: one layer of {}, one token after a 2048-token "
+                                    "prompt, shift cache, P x P cores, SRAM raised to 64 MB",
+                                    mc.name)
+                      : std::string());
     fmt::print(os,
                "| kernel | P | cores | simulated cycles | wall s | CPU s | simulated cycles/s | "
                "core evaluations | program B/core | peak RSS MB |\n");
@@ -475,19 +490,25 @@ int KernelCli::runBench(const Options& o, std::ostream& os) {
         for (uint32_t p : meshes) {
             KernelSpec s;
             s.op = op, s.p = p, s.functional = false;
-            if (op == "gemm")
+            if (op == "gemm") {
                 s.algo = "meshgemm", s.m = s.k = s.n = o.bench_tile * p;
-            else
+            } else if (op == "gemv") {
                 s.algo = "meshgemv", s.m = 1, s.k = s.n = 64 * p;
-            const BenchRow r = benchCase(h, s);
+            } else {
+                s.algo = "shift", s.layer = decodeShape(mc), s.layers = 1, s.prompt = 2048;
+                s.m = uint32_t(mc.heads / mc.kv_heads), s.k = uint32_t(mc.head_dim);
+                s.n = uint32_t(mc.hidden);
+            }
+            const BenchRow r = benchCase(op == "decode" ? hd : h, s);
             if (!r.ok) {
-                fmt::print(os, "| {} | {} | error: {} |\n", s.algo, p, r.error);
+                fmt::print(os, "| {} | {} | error: {} |\n", op == "decode" ? "decode" : s.algo, p,
+                           r.error);
                 ok = false;
                 continue;
             }
             fmt::print(os, "| {} | {} | {} | {} | {:.2f} | {:.2f} | {:.0f} | {} | {} | {:.0f} |\n",
-                       s.algo, p, uint64_t(p) * p, r.cycles, r.wall, r.cpu,
-                       double(r.cycles) / r.wall, r.evaluations, r.program_bytes,
+                       op == "decode" ? "decode" : s.algo, p, uint64_t(p) * p, r.cycles, r.wall,
+                       r.cpu, double(r.cycles) / r.wall, r.evaluations, r.program_bytes,
                        double(r.rss_kb) / 1024);
             os.flush();
         }

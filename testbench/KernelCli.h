@@ -31,6 +31,7 @@ class KernelCli {
         uint32_t layers = 1;
         // wsc bench kernels: meshes, which kernels, and the GEMM tile edge (shape = tile x P).
         std::string bench_meshes = "64,128,256,512", bench_ops = "gemm,gemv", bench_shape;
+        std::string bench_model = "configs/models/llama3-8b.json";  // --ops decode
         uint32_t bench_tile = 2;
         // Run outputs (RunOutputs, as `wsc run`): with several runs (--compare, a mesh list)
         // each run writes its own file, ".<algo>.<mesh>" inserted before the extension.
