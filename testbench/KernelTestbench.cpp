@@ -177,8 +177,8 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
     if (op == "attention" || op == "decode") return attention;
-    throw std::invalid_argument(
-        fmt::format("kernel: unknown operation '{}' (expected gemm or gemv)", op));
+    throw std::invalid_argument(fmt::format(
+        "kernel: unknown operation '{}' (expected gemm, gemv, attention or decode)", op));
 }
 
 noc::NocParams KernelTestbench::meshNoc(const noc::NocParams& np, const KernelSpec& s) {

@@ -242,3 +242,9 @@ wsc_h13("kernel decode of a tiny model runs and checks" 0
         "model step +2 layers x [0-9]+ \\+ 1 = [0-9]+ cycles"
         kernel decode --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4
         --prompt 16 --generated 3 --layers 2 ${h13_kernel_cfg})
+wsc_h13("bench kernels --ops decode runs a small mesh" 0
+        "\\| decode \\| 8 \\| 64 \\| [0-9]+ \\|"
+        bench kernels --ops decode --meshes 8 --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        ${h13_kernel_cfg})
+wsc_h13("bench kernels --ops refuses an unknown kernel" 2 "--ops: expected gemm, gemv or decode, got 'gemn'"
+        bench kernels --ops gemn --meshes 8 ${h13_kernel_cfg})
