@@ -392,7 +392,20 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             throw std::invalid_argument("--memory-only reports one plan: drop --compare");
         plans = CliArgs::parseStrings(o.compare, "--compare", ';');
     } else {
-        if (o.plan.empty()) throw std::invalid_argument("wsc llm needs --plan (or --compare)");
+        if (o.plan.empty()) {
+            // A monolithic core mesh (the WSE-2 configs) is not a die-level wafer: say where
+            // WaferLLM's decode on cores runs today.
+            const hw::WaferParams& w = hwc.wafer;
+            if (!train && w.present && w.dies() == 1 && w.cores_x * w.cores_y > 1)
+                throw std::invalid_argument(fmt::format(
+                    "wsc llm needs --plan (or --compare); {} is one die of {}x{} cores, and wsc "
+                    "llm runs die-level wafers: WaferLLM's decode on a core mesh is `wsc kernel "
+                    "decode --model {} --config {} --mesh {}x{} --prompt {}` (prefill on cores is "
+                    "not "
+                    "built yet)",
+                    o.hw, w.cores_y, w.cores_x, o.model, o.hw, w.cores_y, w.cores_x, o.prompt));
+            throw std::invalid_argument("wsc llm needs --plan (or --compare)");
+        }
         plans = {o.plan};
     }
     const std::vector<std::string> inputs{o.model, o.hw};

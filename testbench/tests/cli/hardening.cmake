@@ -248,3 +248,7 @@ wsc_h13("bench kernels --ops decode runs a small mesh" 0
         ${h13_kernel_cfg})
 wsc_h13("bench kernels --ops refuses an unknown kernel" 2 "--ops: expected gemm, gemv or decode, got 'gemn'"
         bench kernels --ops gemn --meshes 8 ${h13_kernel_cfg})
+wsc_h13("llm infer on a core mesh points to kernel decode" 2
+        "is one die of 64x64 cores, and wsc llm runs die-level wafers: WaferLLM's decode on a core mesh is `wsc kernel decode"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${PROJECT_SOURCE_DIR}/configs/wse2_64x64.yaml --prompt 64 --generate 4)
