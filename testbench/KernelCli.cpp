@@ -115,9 +115,11 @@ void addCacheState(CLI::App* c, KernelCli::Options& o) {
     CliArgs::addUInt(c, "--tree-k", o.tree_k, 1, 8, "levels of every K-tree reduction (default 2)");
 }
 
+}  // namespace
+
 // The decode layer's shape from a model file: dense, gated SiLU FFN, RMSNorm, plain multi-head
 // or grouped-query attention; anything else is refused naming the file and what is missing.
-firmware::waferllm::LayerShape decodeShape(const firmware::model::ModelConfig& m) {
+firmware::waferllm::LayerShape KernelCli::decodeShape(const firmware::model::ModelConfig& m) {
     auto refuse = [&](const std::string& what) {
         return std::invalid_argument(fmt::format(
             "{}: kernel decode runs dense decoder layers with a gated SiLU FFN, RMSNorm and "
@@ -140,8 +142,6 @@ firmware::waferllm::LayerShape decodeShape(const firmware::model::ModelConfig& m
     s.ffn = fits(m.intermediate, "intermediate_size");
     return s;
 }
-
-}  // namespace
 
 CLI::App* KernelCli::add(CLI::App& app, Options& o) {
     auto* k = app.add_subcommand("kernel",

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "firmware/model/ModelConfig.h"
+#include "firmware/waferllm/LayerShape.h"
 #include "testbench/RunProvenance.h"
 
 namespace wsc::tb {
@@ -47,6 +49,9 @@ class KernelCli {
     // Runs whichever was parsed; returns the exit code (1 if a functional check failed).
     static int run(CLI::App* kernel, const Options& o, std::ostream& os);
     static int runBench(const Options& o, std::ostream& os);
+    // The decode layer's shape from a model file: dense, gated SiLU FFN, RMSNorm, multi-head or
+    // grouped-query attention; anything else throws std::invalid_argument naming the file.
+    static firmware::waferllm::LayerShape decodeShape(const firmware::model::ModelConfig& m);
 };
 
 }  // namespace wsc::tb

@@ -17,6 +17,7 @@
 #include "hw/HardwareLoader.h"
 #include "hw/ModelConfigLoader.h"
 #include "testbench/CliArgs.h"
+#include "testbench/CoreDecodeRun.h"
 #include "testbench/LlmTestbench.h"
 #include "testbench/RunOutputs.h"
 
@@ -68,6 +69,9 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
                          "tokens decoded after the prefill (default 0)");
     }
     if (!train) {
+        c->add_option("--kv", o.kv,
+                      "core mesh (one die of many cores, no --plan): the KV cache policy, shift "
+                      "(WaferLLM) or concat (default shift)");
         c->add_option("--gating", o.gating,
                       "route tokens with a seeded gating model: uniform, zipf or temporal "
                       "(docs/MOE.md); default: every expert gets tokens x k / E rows");
@@ -182,6 +186,19 @@ CLI::App* LlmCli::addBench(CLI::App* bench, Options& o) {
 int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     const bool train = llm->got_subcommand("train");
     const hw::HardwareConfig hwc = hw::HardwareLoader::loadFile(o.hw, hw::ConfigOverrides(o.set));
+    // One die of many cores (the WSE-2 configs) without a die-level plan: WaferLLM's decode on
+    // the core mesh (CoreDecodeRun), not the die-level step.
+    if (!train && o.plan.empty() && o.compare.empty() && CoreDecodeRun::applies(hwc)) {
+        if (!o.prompt) throw std::invalid_argument("wsc llm infer needs --prompt");
+        CoreDecodeRun::Request q;
+        q.model = o.model, q.hw_path = o.hw, q.hw = hwc;
+        q.prompt = o.prompt, q.generate = o.generate, q.kv = o.kv;
+        return CoreDecodeRun::run(q, os);
+    }
+    if (o.kv != "shift")
+        throw std::invalid_argument(
+            "--kv is for WaferLLM's decode on a core mesh (a one-die config of many cores, "
+            "without --plan)");
     return runWith(o, train, hwc, hw::ModelConfigLoader::loadFile(o.model), os);
 }
 
@@ -392,20 +409,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
             throw std::invalid_argument("--memory-only reports one plan: drop --compare");
         plans = CliArgs::parseStrings(o.compare, "--compare", ';');
     } else {
-        if (o.plan.empty()) {
-            // A monolithic core mesh (the WSE-2 configs) is not a die-level wafer: say where
-            // WaferLLM's decode on cores runs today.
-            const hw::WaferParams& w = hwc.wafer;
-            if (!train && w.present && w.dies() == 1 && w.cores_x * w.cores_y > 1)
-                throw std::invalid_argument(fmt::format(
-                    "wsc llm needs --plan (or --compare); {} is one die of {}x{} cores, and wsc "
-                    "llm runs die-level wafers: WaferLLM's decode on a core mesh is `wsc kernel "
-                    "decode --model {} --config {} --mesh {}x{} --prompt {}` (prefill on cores is "
-                    "not "
-                    "built yet)",
-                    o.hw, w.cores_y, w.cores_x, o.model, o.hw, w.cores_y, w.cores_x, o.prompt));
-            throw std::invalid_argument("wsc llm needs --plan (or --compare)");
-        }
+        if (o.plan.empty()) throw std::invalid_argument("wsc llm needs --plan (or --compare)");
         plans = {o.plan};
     }
     const std::vector<std::string> inputs{o.model, o.hw};

@@ -22,6 +22,7 @@ class LlmCli {
                                      memory = "bandwidth";
         std::vector<uint32_t> placement_list;  // placement "list" (a scenario's YAML list)
         uint64_t batch = 0, seq = 0, prompt = 0, generate = 0, micro_batches = 0, seed = 1;
+        std::string kv = "shift";  // infer on a core mesh: WaferLLM's KV cache policy
         std::string dtype = "fp16";
         std::string recompute = "none";  // train: none, uniform or gcmr
         bool full = false, memory_only = false;

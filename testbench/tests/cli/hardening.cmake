@@ -248,7 +248,10 @@ wsc_h13("bench kernels --ops decode runs a small mesh" 0
         ${h13_kernel_cfg})
 wsc_h13("bench kernels --ops refuses an unknown kernel" 2 "--ops: expected gemm, gemv or decode, got 'gemn'"
         bench kernels --ops gemn --meshes 8 ${h13_kernel_cfg})
-wsc_h13("llm infer on a core mesh points to kernel decode" 2
-        "is one die of 64x64 cores, and wsc llm runs die-level wafers: WaferLLM's decode on a core mesh is `wsc kernel decode"
+wsc_h13("llm infer on a core mesh runs WaferLLM's decode" 0
+        "decode rate +[0-9]+ tokens/s at the middle step"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
-        --hw ${PROJECT_SOURCE_DIR}/configs/wse2_64x64.yaml --prompt 64 --generate 4)
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 8 --kv concat)
+wsc_h13("llm infer --kv is refused on a die-level wafer" 2 "--kv is for WaferLLM's decode on a core mesh"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${PROJECT_SOURCE_DIR}/configs/llm_die_2x2.yaml --plan tp=2 --prompt 16 --kv concat)
