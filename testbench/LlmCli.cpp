@@ -190,6 +190,19 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
     // the core mesh (CoreDecodeRun), not the die-level step.
     if (!train && o.plan.empty() && o.compare.empty() && CoreDecodeRun::applies(hwc)) {
         if (!o.prompt) throw std::invalid_argument("wsc llm infer needs --prompt");
+        // The die-level flags would be silently ignored here: refuse them.
+        const CLI::App* sub = llm->get_subcommand("infer");
+        for (const CLI::Option* opt : sub->get_options()) {
+            const std::string name = opt->get_name();
+            if (opt->count() == 0 || name == "--model" || name == "--hw" || name == "--prompt" ||
+                name == "--generate" || name == "--kv" || name == "--set" || name == "--help")
+                continue;
+            throw std::invalid_argument(fmt::format(
+                "{} is not used by WaferLLM's decode on a core mesh ({} is one die of {}x{} "
+                "cores; it takes --model, --hw, --prompt, --generate, --kv and --set; "
+                "`wsc kernel decode` writes --stats and --perfetto)",
+                name, o.hw, hwc.wafer.cores_y, hwc.wafer.cores_x));
+        }
         CoreDecodeRun::Request q;
         q.model = o.model, q.hw_path = o.hw, q.hw = hwc;
         q.prompt = o.prompt, q.generate = o.generate, q.kv = o.kv;

@@ -255,3 +255,7 @@ wsc_h13("llm infer on a core mesh runs WaferLLM's decode" 0
 wsc_h13("llm infer --kv is refused on a die-level wafer" 2 "--kv is for WaferLLM's decode on a core mesh"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${PROJECT_SOURCE_DIR}/configs/llm_die_2x2.yaml --plan tp=2 --prompt 16 --kv concat)
+wsc_h13("llm infer on a core mesh refuses die-level flags" 2
+        "--stats is not used by WaferLLM's decode on a core mesh"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2 --stats x.json)
