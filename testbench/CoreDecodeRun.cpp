@@ -53,7 +53,9 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
     for (uint64_t g : steps) {
         KernelSpec s = base;
         s.generated = g;
-        const KernelResult k = KernelTestbench::run(r.hw.noc, r.hw.core, s);
+        KernelRunOptions ro;
+        ro.energy = r.hw.energy;  // the config's prices (link energies come with the NoC's)
+        const KernelResult k = KernelTestbench::run(r.hw.noc, r.hw.core, s, ro);
         const uint64_t per = k.cycles - 1;  // one layer, then the layer rule
         const uint64_t step = uint64_t(base.model_layers) * per + 1;
         token_cycles.push_back(step);
@@ -62,9 +64,14 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
             split += fmt::format("{}{} {}", split.empty() ? "" : ", ", name, c);
         fmt::print(os,
                    "  decode step {:>6}      token {}: {} cycles per layer ({}), {} layers: {} "
-                   "cycles = {:.1f} us; peak SRAM per core {} B{}\n",
+                   "cycles = {:.1f} us, {}; peak SRAM per core {} B{}\n",
                    g + 1, r.prompt + g, k.cycles, split, base.model_layers, step,
-                   double(step) / k.clock_hz * 1e6, k.sram_bytes,
+                   double(step) / k.clock_hz * 1e6,
+                   // the layer's events (every core and link of the mesh) times the layers
+                   k.energy.total_pj > 0
+                       ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * base.model_layers)
+                       : std::string("no energy (the config prices none)"),
+                   k.sram_bytes,
                    k.checked
                        ? (k.correct ? "; equals the reference" : "; DIFFERS from the reference")
                        : "");

@@ -3,7 +3,9 @@
 // a step through the model's dense layers composed per core (`wsc kernel decode`'s program), at
 // the first, middle and last of --generate decode steps. The decode rate is the middle step's
 // (the average time per output token when the step grows linearly with the cache; the first and
-// last steps show the spread). Prefill on cores is not built: no time to first token.
+// last steps show the spread). A step's energy is the layer's (every core's and link's events,
+// priced by the config's energy: section) times the layers. Prefill on cores is not built: no
+// time to first token.
 #include <cstdint>
 #include <iosfwd>
 #include <string>

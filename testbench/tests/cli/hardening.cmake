@@ -259,3 +259,8 @@ wsc_h13("llm infer on a core mesh refuses die-level flags" 2
         "--stats is not used by WaferLLM's decode on a core mesh"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2 --stats x.json)
+wsc_h13("llm infer on a core mesh prices a step's energy as the layers' (2 x 0.110156 uJ)" 0
+        "2 layers: [0-9]+ cycles = [0-9.]+ us, 0.22 uJ"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 1
+        --set "energy.compute=1 pJ/FLOP")
