@@ -466,6 +466,9 @@ int KernelCli::runBench(const Options& o, std::ostream& os) {
     const bool decode = std::find(ops.begin(), ops.end(), "decode") != ops.end();
     const firmware::model::ModelConfig mc =
         decode ? hw::ModelConfigLoader::loadFile(o.bench_model) : firmware::model::ModelConfig{};
+    // Refused before the table starts (an MoE model, say), not inside its first row.
+    const firmware::waferllm::LayerShape shape =
+        decode ? decodeShape(mc) : firmware::waferllm::LayerShape{};
     // Decode rows run with SRAM raised to 64 MB, so a mesh too small to hold the layer in the
     // config's SRAM is still timed (capacity does not change cycles; only the SRAM check).
     hw::HardwareConfig hd = h;
@@ -495,7 +498,7 @@ int KernelCli::runBench(const Options& o, std::ostream& os) {
             } else if (op == "gemv") {
                 s.algo = "meshgemv", s.m = 1, s.k = s.n = 64 * p;
             } else {
-                s.algo = "shift", s.layer = decodeShape(mc), s.layers = 1, s.prompt = 2048;
+                s.algo = "shift", s.layer = shape, s.layers = 1, s.prompt = 2048;
                 s.m = uint32_t(mc.heads / mc.kv_heads), s.k = uint32_t(mc.head_dim);
                 s.n = uint32_t(mc.hidden);
             }

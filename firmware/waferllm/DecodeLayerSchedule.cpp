@@ -10,7 +10,6 @@
 #include "firmware/CoreBlock.h"
 #include "firmware/FirmwareComposer.h"
 #include "firmware/GemvSchedule.h"
-#include "firmware/KernelShape.h"
 #include "firmware/LineBroadcast.h"
 #include "firmware/ReduceTree.h"
 #include "firmware/RoutePlanner.h"
@@ -37,14 +36,7 @@ std::vector<float> slice(const std::vector<T>& v, size_t at, size_t n) {
 
 }  // namespace
 
-const std::vector<std::string>& DecodeLayerSchedule::operations() {
-    static const std::vector<std::string> v{"norm1", "qkv", "attention", "o",
-                                            "norm2", "up",  "down"};
-    return v;
-}
-
 DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
-    const char* algo = "decode layer";
     const LayerShape& L = s.layer;
     if (s.rows == 0 || s.cols == 0 || s.rows > s.mesh_y || s.cols > s.mesh_x)
         throw std::invalid_argument(
@@ -82,7 +74,6 @@ DecodeLayerSchedule::DecodeLayerSchedule(const Spec& s) : s_(s) {
         if (v > UINT32_MAX)
             throw std::invalid_argument(
                 fmt::format("decode layer: {} = {} does not fit 32 bits", what, v));
-    (void)algo;
     if (s.layers == 0) throw std::invalid_argument("decode layer: layers must be >= 1");
     if (s.tree_k == 0) throw std::invalid_argument("decode layer: the tree needs K >= 1");
     if (s.prompt == 0) throw std::invalid_argument("decode layer: the prompt needs a token");

@@ -60,8 +60,6 @@ class DecodeLayerSchedule {
     // Columns per KV head and features of a head per core column.
     uint32_t headCols() const { return qh_; }
     uint32_t headSlice() const { return d_; }
-    // Names of the operations in program order, for reports ("norm1", "qkv", ...).
-    static const std::vector<std::string>& operations();
 
   private:
     Spec s_;
