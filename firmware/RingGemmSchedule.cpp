@@ -11,7 +11,7 @@ namespace wsc::firmware {
 
 RingGemmSchedule::RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32_t mesh_y,
                                    uint32_t p, uint32_t m, uint32_t k, uint32_t n,
-                                   bool shift_alignment)
+                                   bool shift_alignment, bool b_placed)
     : ring_(ring, p ? p : 1),
       mesh_x_(mesh_x),
       mesh_y_(mesh_y),
@@ -19,7 +19,8 @@ RingGemmSchedule::RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32
       m_(m),
       k_(k),
       n_(n),
-      shift_align_(shift_alignment) {
+      shift_align_(shift_alignment),
+      b_placed_(b_placed) {
     const char* algo = ring == RingOrder::Kind::Interleave ? "meshgemm" : "cannon";
     checkKernelMesh(algo, mesh_x, mesh_y, p);
     checkDivisible(algo, "m", m, p), checkDivisible(algo, "k", k, p),
@@ -59,7 +60,11 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
             const uint32_t kk =
                 shift_align_ ? 0 : ring_.at(uint64_t(ring_.position(i)) + ring_.position(j));
             plan.a.push_back({id(i, j), "A0", i * tm_, (shift_align_ ? j : kk) * tk_, tm_, tk_});
-            plan.b.push_back({id(i, j), "B0", (shift_align_ ? i : kk) * tk_, j * tn_, tk_, tn_});
+            const uint32_t kb = b_placed_
+                                    ? ring_.at(uint64_t(ring_.position(i)) + ring_.position(j))
+                                : shift_align_ ? i
+                                               : kk;
+            plan.b.push_back({id(i, j), "B0", kb * tk_, j * tn_, tk_, tn_});
             plan.c.push_back({id(i, j), "C", i * tm_, j * tn_, tm_, tn_});
         }
 
@@ -113,7 +118,7 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     da[i * P + j] = s < ring_.position(i);
-                    db[i * P + j] = s < ring_.position(j);
+                    db[i * P + j] = !b_placed_ && s < ring_.position(j);
                     any |= da[i * P + j] || db[i * P + j];
                 }
             if (!any) break;
@@ -144,10 +149,11 @@ KernelPlan RingGemmSchedule::build(noc::Network& net) const {
     plan.useful_macs = uint64_t(m_) * k_ * n_;
     plan.routes_per_core = rp.maxEntries();
     plan.direct_routes = rp.directRoutes(), plan.relayed_paths = rp.relayedPaths();
-    plan.notes =
-        fmt::format("{} ring (longest logical hop {} physical hops), alignment {}",
-                    mesh ? "interleaved" : "linear", ring_.maxHop(),
-                    shift_align_ ? fmt::format("by {} shift steps", align_steps) : "by placement");
+    plan.notes = fmt::format("{} ring (longest logical hop {} physical hops), alignment {}",
+                             mesh ? "interleaved" : "linear", ring_.maxHop(),
+                             shift_align_ ? fmt::format("by {} shift steps{}", align_steps,
+                                                        b_placed_ ? " of A (B placed aligned)" : "")
+                                          : "by placement");
     return plan;
 }
 

@@ -23,14 +23,16 @@ namespace wsc::firmware {
 class RingGemmSchedule {
   public:
     RingGemmSchedule(RingOrder::Kind ring, uint32_t mesh_x, uint32_t mesh_y, uint32_t p, uint32_t m,
-                     uint32_t k, uint32_t n, bool shift_alignment);
+                     uint32_t k, uint32_t n, bool shift_alignment, bool b_placed = false);
     // Installs the ring routes on `net` (within its route limit, else relayed) and generates.
     KernelPlan build(noc::Network& net) const;
 
   private:
     RingOrder ring_;
     uint32_t mesh_x_, mesh_y_, p_, m_, k_, n_, tm_, tk_, tn_;
-    bool shift_align_;
+    // shift_align_ with b_placed_: only A is aligned by messages; B (weights loaded before the
+    // run) is already placed aligned, as WaferLLM's prefill pre-shifts only the activations.
+    bool shift_align_, b_placed_;
 };
 
 }  // namespace wsc::firmware

@@ -182,6 +182,20 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
     CliArgs::addUInt(de, "--layers", o.layers, 1, 1024,
                      "layers in the program, each with its own weights (default 1)");
     addCacheState(de, o);
+    auto* pf = k->add_subcommand(
+        "prefill",
+        "the prefill of a prompt through dense layers of --model on P x P cores, as one per-core "
+        "program (WaferLLM's prefill layout; docs/KERNELS.md \"Prefill layer\")");
+    addCommon(pf, o, "meshgemm (the only one)", "(not used: the model gives the shapes)");
+    pf->add_option("--model", o.model,
+                   "model file (HuggingFace config.json, e.g. configs/models/*)")
+        ->required();
+    CliArgs::addUInt(pf, "--layers", o.layers, 1, 1024,
+                     "layers in the program, each with its own weights (default 1)");
+    CliArgs::addUInt(pf, "--prompt", o.prompt, 1, uint64_t{1} << 31,
+                     "prompt tokens, a multiple of P (default 1024)");
+    CliArgs::addUInt(pf, "--tree-k", o.tree_k, 1, 8,
+                     "levels of every K-tree reduction (default 2)");
     k->require_subcommand(1);
     return k;
 }
@@ -210,7 +224,12 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool gemv = kernel->got_subcommand("gemv");
     const bool attention = kernel->got_subcommand("attention");
     const bool decode = kernel->got_subcommand("decode");
-    const std::string op = gemv ? "gemv" : attention ? "attention" : decode ? "decode" : "gemm";
+    const bool prefill = kernel->got_subcommand("prefill");
+    const std::string op = gemv        ? "gemv"
+                           : attention ? "attention"
+                           : decode    ? "decode"
+                           : prefill   ? "prefill"
+                                       : "gemm";
     hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     if (o.threads) h.noc.threads = o.threads;
     refuseDroppedKeys(h);
@@ -234,9 +253,10 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                                                                                   : "64")
                                                                    : o.shape,
                                                    "--shape", 'x');
-    if (decode) {
+    if (decode || prefill) {
         if (!o.shape.empty())
-            throw UsageError("--shape is not used by kernel decode (--model gives the shapes)");
+            throw UsageError(
+                fmt::format("--shape is not used by kernel {} (--model gives the shapes)", op));
         const firmware::model::ModelConfig mc = hw::ModelConfigLoader::loadFile(o.model);
         base.layer = decodeShape(mc);
         base.layers = o.layers;
@@ -304,7 +324,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     if (!o.compare) {
         const std::string algo = algos.front();
         if (given("--tree-k") && algo != "meshgemm-t" && algo != "meshgemv" && !attention &&
-            !decode)
+            !decode && !prefill)
             throw UsageError(
                 fmt::format("--tree-k is not used by {} (only meshgemm-t and meshgemv "
                             "reduce through a K-tree)",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace wsc::firmware::waferllm {
 
@@ -126,6 +127,82 @@ void DecodeModelData::advance(const Step& s) {
             }
     ++tokens_;
     x_ = randomVec(seed_ ^ (0x9e3779b97f4a7c15ull * (++draws_ + 1)), shape_.hidden);
+}
+
+std::vector<float> DecodeModelData::promptInput(uint32_t tokens) const {
+    return randomVec(seed_ ^ 0x5851f42d4c957f2dull, uint64_t(tokens) * shape_.hidden);
+}
+
+DecodeModelData::Prefill DecodeModelData::prefillReference(const std::vector<float>& x,
+                                                           uint32_t tokens) const {
+    const uint32_t E = shape_.hidden, H = shape_.heads, Hkv = shape_.kv_heads, D = shape_.head_dim,
+                   F = shape_.ffn, G = H / Hkv;
+    if (x.size() != size_t(tokens) * E)
+        throw std::invalid_argument("prefill reference: the input is not tokens x hidden");
+    Prefill p;
+    p.tokens = tokens;
+    std::vector<std::vector<double>> xs(tokens);
+    for (uint32_t t = 0; t < tokens; ++t)
+        xs[t].assign(x.begin() + size_t(t) * E, x.begin() + size_t(t + 1) * E);
+    for (const Layer& w : layers_) {
+        std::vector<std::vector<double>> q(tokens), k(tokens), v(tokens);
+        for (uint32_t t = 0; t < tokens; ++t) {
+            const std::vector<double> h1 = rmsNorm(xs[t], w.g1, shape_.eps);
+            q[t] = matvec(h1, w.wq), k[t] = matvec(h1, w.wk), v[t] = matvec(h1, w.wv);
+        }
+        for (uint32_t t = 0; t < tokens; ++t) {  // causal: query t attends keys 0..t
+            std::vector<double> o(size_t(H) * D, 0.0);
+            for (uint32_t hq = 0; hq < H; ++hq) {
+                const uint32_t h = hq / G;
+                std::vector<double> sc(t + 1);
+                double mx = -1e300;
+                for (uint32_t u = 0; u <= t; ++u) {
+                    double acc = 0;
+                    for (uint32_t z = 0; z < D; ++z) acc += q[t][hq * D + z] * k[u][h * D + z];
+                    sc[u] = acc, mx = std::max(mx, acc);
+                }
+                double sum = 0;
+                for (uint32_t u = 0; u <= t; ++u) {
+                    const double e = std::exp(sc[u] - mx);
+                    sum += e;
+                    for (uint32_t z = 0; z < D; ++z) o[hq * D + z] += e * v[u][h * D + z];
+                }
+                for (uint32_t z = 0; z < D; ++z) o[hq * D + z] /= sum;
+            }
+            const std::vector<double> ao = matvec(o, w.wo);
+            for (uint32_t z = 0; z < E; ++z) xs[t][z] += ao[z];
+            const std::vector<double> h2 = rmsNorm(xs[t], w.g2, shape_.eps);
+            const std::vector<double> gt = matvec(h2, w.wg), ut = matvec(h2, w.wu);
+            std::vector<double> act(F);
+            for (uint32_t z = 0; z < F; ++z) act[z] = gt[z] / (1.0 + std::exp(-gt[z])) * ut[z];
+            const std::vector<double> dn = matvec(act, w.wd);
+            for (uint32_t z = 0; z < E; ++z) xs[t][z] += dn[z];
+        }
+        std::vector<double> kl, vl;
+        for (uint32_t t = 0; t < tokens; ++t) {
+            kl.insert(kl.end(), k[t].begin(), k[t].end());
+            vl.insert(vl.end(), v[t].begin(), v[t].end());
+        }
+        p.k.push_back(std::move(kl)), p.v.push_back(std::move(vl));
+    }
+    for (const auto& r : xs) p.out.insert(p.out.end(), r.begin(), r.end());
+    return p;
+}
+
+void DecodeModelData::setPrompt(const Prefill& p) {
+    if (tokens_ != 0 || p.k.size() != layers_.size())
+        throw std::invalid_argument(
+            "model data: a prompt needs an empty cache and one k/v set per layer");
+    const uint32_t D = shape_.head_dim, Hkv = shape_.kv_heads;
+    for (size_t l = 0; l < layers_.size(); ++l)
+        for (uint32_t t = 0; t < p.tokens; ++t)
+            for (uint32_t h = 0; h < Hkv; ++h)
+                for (uint32_t z = 0; z < D; ++z) {
+                    const size_t at = (size_t(t) * Hkv + h) * D + z;
+                    layers_[l].kc[h].push_back(float(p.k[l][at]));
+                    layers_[l].vc[h].push_back(float(p.v[l][at]));
+                }
+    tokens_ = p.tokens;
 }
 
 }  // namespace wsc::firmware::waferllm

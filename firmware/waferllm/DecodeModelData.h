@@ -51,6 +51,21 @@ class DecodeModelData {
     // The step's k and v join every layer's cache; the next input is drawn.
     void advance(const Step& s);
 
+    // A prompt of `tokens` rows [tokens x E], drawn from the seed (its own stream).
+    std::vector<float> promptInput(uint32_t tokens) const;
+    // The plain prefill of `x` ([tokens x E], row-major) through every layer, causal attention
+    // over the prompt (the cache is not read): the output [tokens x E] and per layer the
+    // prompt's k and v ([tokens x Hkv D], token-major).
+    struct Prefill {
+        uint32_t tokens = 0;
+        std::vector<double> out;
+        std::vector<std::vector<double>> k, v;
+    };
+    Prefill prefillReference(const std::vector<float>& x, uint32_t tokens) const;
+    // The prompt's k and v become every layer's cache (which must be empty): decode steps then
+    // continue the prompt, as after a real prefill.
+    void setPrompt(const Prefill& p);
+
   private:
     LayerShape shape_;
     std::vector<Layer> layers_;

@@ -1,0 +1,58 @@
+#pragma once
+// The prefill of a prompt of L tokens through dense transformer layers on a P x P core block, as
+// one per-core program composed from the kernel schedules (WaferLLM Sec. 4.1, Fig. 3: fine-
+// grained partitioning, activations L_y E_x, weights split over both axes, no transpose). Per
+// layer, on every core (i, j), with tm = L / P, te = E / P, tf = F / P:
+//   x      the residual stream, tokens i tm.. and features j te.. (tm x te)
+//   norm1  per token: local sum of squares, a row allreduce of tm values (K-tree to the middle
+//          column, multicast back), h = x * rsqrt(mean + eps) * g
+//   qkv    one MeshGEMM [L x E] x [E x 3E] (A aligned by ring shifts, the weights placed
+//          aligned): the weight's columns are pre-permuted so core column j gets its q, k and v
+//          features side by side; each token's three slices are copied out into q, k, v tiles
+//   scores dist-GEMM-T S = q k^T over all of E (no transpose of k), S on L_y L_x; the causal
+//          mask added; softmax per token: row allreduces of the maximum and of the sum
+//   context MeshGEMM S v ([L x L] x [L x E], both operands aligned by shifts)
+//   o      MeshGEMM [L x E] x Wo, x += o
+//   norm2, up: MeshGEMM to [gate | up] (pre-permuted as qkv), act = silu(gate) * up per token
+//   down   MeshGEMM [L x F] x Wd, x += down
+// Attention as WaferLLM's prefill kernel computes it: one score matrix over the whole embedding
+// (its public code treats E as one head). For one head this is the model's attention; with H
+// heads the GEMMs do the model's multiply-adds exactly (H L^2 D = L^2 E for both products), but
+// the softmax's element-wise work and the score tiles are 1 / H of per-head attention's, and K,
+// V are computed E wide (GQA's narrower K, V projections are not exploited). Functional runs are
+// therefore refused for H > 1. Rotary embeddings are not modelled (as decode); 1 / sqrt(D) is
+// folded into Wq. The prefill's K and V tiles stay where they are (the re-placement to the
+// decode layout is not built).
+#include <cstdint>
+
+#include "firmware/KernelPlan.h"
+#include "firmware/waferllm/DecodeModelData.h"
+#include "firmware/waferllm/LayerShape.h"
+#include "noc/Network.h"
+
+namespace wsc::firmware::waferllm {
+
+class PrefillLayerSchedule {
+  public:
+    struct Spec {
+        uint32_t mesh_x = 0, mesh_y = 0;  // the network; the block is its top-left P x P
+        uint32_t p = 1;
+        LayerShape layer;
+        uint32_t layers = 1;      // layers in the program, one after the other (own weights each)
+        uint32_t prompt = 1;      // L tokens
+        uint32_t tree_k = 2;      // K-tree levels of every reduction
+        uint64_t sram_bytes = 0;  // each core's SRAM (0: not checked)
+        bool functional = false;  // operands and the expected output (KernelPlan::preset/expect)
+        uint64_t seed = 1;
+        // Functional values (weights; the prompt is data->promptInput(prompt)); null: drawn from
+        // `seed`. The plan expects the output and every layer's k and v tiles.
+        const DecodeModelData* data = nullptr;
+    };
+    explicit PrefillLayerSchedule(const Spec& s);
+    KernelPlan build(noc::Network& net) const;
+
+  private:
+    Spec s_;
+};
+
+}  // namespace wsc::firmware::waferllm
