@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "firmware/waferllm/PrefillLayerSchedule.h"
 #include "hw/ModelConfigLoader.h"
 #include "testbench/KernelCli.h"
 #include "testbench/KernelTestbench.h"
@@ -16,6 +17,70 @@ namespace wsc::tb {
 
 bool CoreDecodeRun::applies(const hw::HardwareConfig& h) {
     return h.wafer.present && h.wafer.dies() == 1 && h.wafer.coresPerDie() > 1;
+}
+
+namespace {
+
+// Word-hops per layer beyond which the prefill is not simulated here (about a minute at the
+// ~6 M word-hops/s measured on this machine; docs/results/waferllm_prefill.md).
+constexpr uint64_t kPrefillWordHops = 300'000'000;
+
+}  // namespace
+
+double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConfig& mc,
+                              const KernelSpec& decode, std::ostream& os) {
+    const uint32_t p = std::min(r.hw.wafer.cores_x, r.hw.wafer.cores_y);
+    KernelSpec s;
+    s.op = "prefill", s.algo = "meshgemm", s.p = p;
+    s.layer = decode.layer, s.layers = 1, s.model_layers = decode.model_layers;
+    s.prompt = r.prompt, s.functional = false;
+    firmware::waferllm::PrefillLayerSchedule::Spec ps;
+    ps.mesh_x = ps.mesh_y = p, ps.p = p, ps.layer = s.layer;
+    ps.prompt = uint32_t(std::min<uint64_t>(r.prompt, UINT32_MAX));
+    uint64_t hops = 0;
+    try {
+        hops = firmware::waferllm::PrefillLayerSchedule(ps).wordHops();
+    } catch (const std::invalid_argument& e) {
+        fmt::print(os, "  prefill                not run: {}\n", e.what());
+        return 0;
+    }
+    if (hops > kPrefillWordHops) {
+        fmt::print(os,
+                   "  prefill                not simulated: a layer on {}x{} cores moves ~{:.2g} "
+                   "word-hops (MeshGEMM shifts every weight tile every step), about {:.0f} min "
+                   "here; `wsc kernel prefill --model {} --mesh {} --prompt {} --timing-only` "
+                   "runs it, docs/results/waferllm_prefill.md scales it from smaller meshes\n",
+                   p, p, double(hops), double(hops) / 6e6 / 60, r.model, p, r.prompt);
+        return 0;
+    }
+    KernelRunOptions ro;
+    ro.energy = r.hw.energy;
+    KernelResult k;
+    try {
+        k = KernelTestbench::run(r.hw.noc, r.hw.core, s, ro);
+    } catch (const std::invalid_argument& e) {  // the layer does not fit the SRAM
+        fmt::print(os, "  prefill                not run: {}\n", e.what());
+        return 0;
+    }
+    const uint64_t per = k.cycles - 1;
+    const uint64_t all = uint64_t(s.model_layers) * per + 1;
+    const double sec = double(all) / k.clock_hz;
+    std::string split;
+    for (const auto& [name, c] : k.phase_cycles)
+        split += fmt::format("{}{} {}", split.empty() ? "" : ", ", name, c);
+    fmt::print(
+        os,
+        "  prefill                {} tokens on {}x{} cores: {} cycles per layer ({}), {} "
+        "layers: at most {} cycles = {:.3f} ms to the first token, {:.0f} prompt "
+        "tokens/s, {}; peak SRAM per core {} B\n",
+        r.prompt, p, p, k.cycles, split, s.model_layers, all, sec * 1e3, double(r.prompt) / sec,
+        k.energy.total_pj > 0 ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * s.model_layers)
+                              : std::string("no energy (the config prices none)"),
+        k.sram_bytes);
+    fmt::print(os,
+               "  prefill to decode      re-placement of the KV cache and weights not simulated "
+               "(each phase's program finds its weights and cache in its own layout)\n");
+    return sec;
 }
 
 int CoreDecodeRun::run(const Request& r, std::ostream& os) {
@@ -41,9 +106,8 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
                "prompt {}, {} decode step{}\n",
                mc.name, r.hw_path, rows, cols, r.kv, r.prompt, r.generate,
                r.generate == 1 ? "" : "s");
-    fmt::print(os,
-               "  prefill                not modelled on cores yet (no time to first token); "
-               "the cache holds the prompt as the prefill would leave it\n");
+    const double clock = r.hw.noc.clock_hz;
+    const double ttft = prefill(r, mc, base, os);  // seconds, 0: not simulated
     if (r.generate == 0) {
         fmt::print(os, "  decode                 --generate 0: nothing to decode\n");
         return 0;
@@ -77,15 +141,21 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
                        : "");
         ok &= !k.checked || k.correct;
     }
-    const double clock = r.hw.noc.clock_hz;
     const uint64_t mid = token_cycles[token_cycles.size() == 3 ? 1 : token_cycles.size() - 1];
     fmt::print(os,
                "  decode rate            {:.0f} tokens/s at the middle step ({} cycles a token; "
                "first {:.0f}, last {:.0f} tokens/s); embedding and LM head not simulated\n",
                clock / double(mid), mid, clock / double(token_cycles.front()),
                clock / double(token_cycles.back()));
+    const double decode_s = double(mid) * double(r.generate) / clock;
     fmt::print(os, "  decode time            {:.3f} ms for {} tokens at that rate\n",
-               double(mid) * double(r.generate) / clock * 1e3, r.generate);
+               decode_s * 1e3, r.generate);
+    if (ttft > 0)
+        fmt::print(os,
+                   "  end to end             {:.3f} ms (prefill {:.3f} + decode {:.3f}): {:.0f} "
+                   "generated tokens/s (WaferLLM's end-to-end throughput)\n",
+                   (ttft + decode_s) * 1e3, ttft * 1e3, decode_s * 1e3,
+                   double(r.generate) / (ttft + decode_s));
     return ok ? 0 : 1;
 }
 

@@ -4,13 +4,17 @@
 // the first, middle and last of --generate decode steps. The decode rate is the middle step's
 // (the average time per output token when the step grows linearly with the cache; the first and
 // last steps show the spread). A step's energy is the layer's (every core's and link's events,
-// priced by the config's energy: section) times the layers. Prefill on cores is not built: no
-// time to first token.
+// priced by the config's energy: section) times the layers. Before it, the prefill of the
+// prompt (`wsc kernel prefill`'s program, one layer and the layer rule) on the largest square
+// block, when a layer's network work is small enough to simulate here; else the report says why
+// (shape, SRAM, or size) and no time to first token is given.
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 
+#include "firmware/model/ModelConfig.h"
 #include "hw/HardwareConfig.h"
+#include "testbench/KernelTestbench.h"
 
 namespace wsc::tb {
 
@@ -27,6 +31,12 @@ class CoreDecodeRun {
     static bool applies(const hw::HardwareConfig& h);
     // Prints the report; returns 0, or 1 if a functional check failed.
     static int run(const Request& r, std::ostream& os);
+
+  private:
+    // Runs and prints the prefill; returns the time to the first token in seconds, 0 if the
+    // prefill was not simulated (the printed line says why).
+    static double prefill(const Request& r, const firmware::model::ModelConfig& mc,
+                          const KernelSpec& decode, std::ostream& os);
 };
 
 }  // namespace wsc::tb

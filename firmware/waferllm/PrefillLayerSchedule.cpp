@@ -76,6 +76,15 @@ PrefillLayerSchedule::PrefillLayerSchedule(const Spec& s) : s_(s) {
                 fmt::format("prefill layer: {} = {} does not fit 32 bits", what, v));
 }
 
+uint64_t PrefillLayerSchedule::wordHops() const {
+    const uint64_t P = s_.p, E = s_.layer.hidden, F = s_.layer.ffn, T = s_.prompt;
+    auto gemm = [&](uint64_t m, uint64_t k, uint64_t n, bool b_aligned) {
+        return 2 * (P - 1) * (m * k + k * n) + 2 * (P - 1) * (m * k + (b_aligned ? 0 : k * n));
+    };
+    return gemm(T, E, 3 * E, true) + (2 * (P - 1) * T * E + 2 * P * T * T) + gemm(T, T, E, false) +
+           gemm(T, E, E, true) + gemm(T, E, 2 * F, true) + gemm(T, F, E, true);
+}
+
 KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
     const uint32_t P = s_.p, X = s_.mesh_x, Y = s_.mesh_y;
     const LayerShape& Ls = s_.layer;

@@ -51,6 +51,13 @@ class PrefillLayerSchedule {
     explicit PrefillLayerSchedule(const Spec& s);
     KernelPlan build(noc::Network& net) const;
 
+    // Words the layer's shifts and reductions carry times the hops they travel, one layer, in
+    // closed form (an estimate of the network work a simulation does; MeshGEMM's ring hops are
+    // at most 2): per MeshGEMM 2 (P - 1) (mk + kn) for the steps plus 2 (P - 1) per aligned
+    // operand's words (the alignment shifts, an upper bound), for dist-GEMM-T 2 (P - 1) nk for B
+    // and 2 P mn for the partials' trees; the allreduces are negligible beside them.
+    uint64_t wordHops() const;
+
   private:
     Spec s_;
 };

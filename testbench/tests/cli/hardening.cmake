@@ -252,6 +252,25 @@ wsc_h13("llm infer on a core mesh runs WaferLLM's decode" 0
         "decode rate +[0-9]+ tokens/s at the middle step"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 8 --kv concat)
+wsc_h13("llm infer on a core mesh runs the prefill before the decode" 0
+        "end to end +[0-9.]+ ms \\(prefill [0-9.]+ \\+ decode [0-9.]+\\): [0-9]+ generated tokens/s"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2)
+wsc_h13("llm infer on a core mesh says why a prompt that does not split is not prefilled" 0
+        "prefill +not run: prefill layer: the prompt \\(18\\) does not split over the 8 rows"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 18 --generate 1)
+wsc_h13("kernel prefill runs a model's layer" 0
+        "model prefill +2 layers x [0-9]+ \\+ 1 = [0-9]+ cycles \\(at most\\)"
+        kernel prefill --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4 --prompt 16
+        --timing-only ${h13_kernel_cfg})
+wsc_h13("kernel prefill refuses a prompt that does not split" 2
+        "the prompt \\(10\\) does not split over the 4 rows and columns"
+        kernel prefill --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4 --prompt 10
+        --timing-only ${h13_kernel_cfg})
+wsc_h13("kernel prefill refuses --shape" 2 "--shape is not used by kernel prefill"
+        kernel prefill --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4 --shape 8
+        ${h13_kernel_cfg})
 wsc_h13("llm infer --kv is refused on a die-level wafer" 2 "--kv is for WaferLLM's decode on a core mesh"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${PROJECT_SOURCE_DIR}/configs/llm_die_2x2.yaml --plan tp=2 --prompt 16 --kv concat)
