@@ -224,7 +224,7 @@ std::vector<StatsSchema::Section> build() {
          "testbench/KernelTestbench",
          "wsc kernel",
          {
-             {"kernel.op", "text", "gemm, gemv, attention or decode"},
+             {"kernel.op", "text", "gemm, gemv, attention, decode or prefill"},
              {"kernel.algo", "text",
               "meshgemm, cannon, summa, allgather, meshgemm-t, meshgemv, pipeline, ring, shift, "
               "concat"},
@@ -241,11 +241,12 @@ std::vector<StatsSchema::Section> build() {
              {"kernel.notes", "text", "how the schedule met its constraints"},
              {"kernel.cycles", "cycles", "until the last core retired"},
              {"kernel.phases.*", "cycles",
-              "decode: cycles by operation (norm1, qkv, attention, o, norm2, up, down), how far "
+              "decode, prefill: cycles by operation (decode: norm1, qkv, attention, o, norm2, up, "
+              "down; prefill: norm1, qkv, scores, softmax, context, o, norm2, up, down), how far "
               "each moved the all-cores frontier; they add up to kernel.cycles"},
-             {"kernel.layers", "count", "decode: layers in the program"},
+             {"kernel.layers", "count", "decode, prefill: layers in the program"},
              {"kernel.prompt", "tokens",
-              "attention, decode: tokens in the cache after the prefill"},
+              "attention, decode: tokens in the cache after the prefill; prefill: the prompt"},
              {"kernel.generated", "tokens", "attention, decode: tokens decoded before the step"},
              {"kernel.macs", "MACs", "MACs the cores ran"},
              {"kernel.useful_macs", "MACs", "the operation's own MACs"},
