@@ -6,8 +6,9 @@
 // last steps show the spread). A step's energy is the layer's (every core's and link's events,
 // priced by the config's energy: section) times the layers. Before it, the prefill of the
 // prompt (`wsc kernel prefill`'s program, one layer and the layer rule) on the largest square
-// block, when a layer's network work is small enough to simulate here; else the report says why
-// (shape, SRAM, or size) and no time to first token is given.
+// block, when a layer's network work is small enough to simulate here, then the prompt's KV
+// cache moved into the decode's layout (KvReplacement, every layer at once); else the report
+// says why (shape, SRAM, or size) and no time to first token is given.
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -33,8 +34,8 @@ class CoreDecodeRun {
     static int run(const Request& r, std::ostream& os);
 
   private:
-    // Runs and prints the prefill; returns the time to the first token in seconds, 0 if the
-    // prefill was not simulated (the printed line says why).
+    // Runs and prints the prefill and the KV cache's re-placement into the decode's layout;
+    // returns their time in seconds, 0 if the prefill was not simulated (the line says why).
     static double prefill(const Request& r, const firmware::model::ModelConfig& mc,
                           const KernelSpec& decode, std::ostream& os);
 };

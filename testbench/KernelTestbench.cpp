@@ -24,6 +24,7 @@
 #include "firmware/RoutePlanner.h"
 #include "firmware/SummaGemmSchedule.h"
 #include "firmware/waferllm/DecodeAttentionSchedule.h"
+#include "firmware/waferllm/KvReplacement.h"
 #include "firmware/waferllm/PrefillLayerSchedule.h"
 #include "hw/EnergyModel.h"
 #include "noc/Network.h"
@@ -133,6 +134,18 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             d.data = s.decode_data;
             return firmware::waferllm::DecodeLayerSchedule(d).build(net);
         }
+    } else if (s.op == "kv-replace") {
+        if (s.algo == "shift" || s.algo == "concat") {
+            if (s.prompt > UINT32_MAX)
+                throw std::invalid_argument("kernel kv-replace: the prompt does not fit 32 bits");
+            firmware::waferllm::KvReplacement::Spec d;
+            d.mesh_x = X, d.mesh_y = Y, d.p = std::min(s.p, KernelTestbench::cols(s));
+            d.rows = s.p, d.cols = KernelTestbench::cols(s);
+            d.layer = s.layer, d.layers = s.layers, d.prompt = uint32_t(s.prompt);
+            d.policy = firmware::waferllm::KvCache::parse(s.algo);
+            d.functional = s.functional, d.seed = s.seed, d.data = s.decode_data;
+            return firmware::waferllm::KvReplacement(d).build(net);
+        }
     } else if (s.op == "prefill") {
         if (s.algo == "meshgemm") {
             if (KernelTestbench::cols(s) != s.p)
@@ -151,7 +164,8 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
         }
     } else {
         throw std::invalid_argument(fmt::format(
-            "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode or prefill)",
+            "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill or "
+            "kv-replace)",
             s.op));
     }
     std::string names;
@@ -196,9 +210,11 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
     if (op == "prefill") return prefill;
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
-    if (op == "attention" || op == "decode") return attention;
+    if (op == "attention" || op == "decode" || op == "kv-replace") return attention;
     throw std::invalid_argument(fmt::format(
-        "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode or prefill)", op));
+        "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill or "
+        "kv-replace)",
+        op));
 }
 
 noc::NocParams KernelTestbench::meshNoc(const noc::NocParams& np, const KernelSpec& s) {

@@ -27,7 +27,9 @@ namespace wsc::tb {
 
 struct KernelSpec {
     // gemm | gemv | attention (decode, one KV head: algo shift|concat) | decode (one token through
-    // `layers` dense layers of `layer`'s shape: algo shift|concat)
+    // `layers` dense layers of `layer`'s shape: algo shift|concat) | prefill (a `prompt` through
+    // them on P x P: algo meshgemm) | kv-replace (the prompt's KV cache from the prefill's layout
+    // to the decode's on P x Q: algo shift|concat, the decode's cache policy)
     std::string op = "gemm";
     std::string algo = "meshgemm";
     uint32_t p = 4;

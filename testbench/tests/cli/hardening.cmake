@@ -253,7 +253,7 @@ wsc_h13("llm infer on a core mesh runs WaferLLM's decode" 0
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 8 --kv concat)
 wsc_h13("llm infer on a core mesh runs the prefill before the decode" 0
-        "end to end +[0-9.]+ ms \\(prefill [0-9.]+ \\+ decode [0-9.]+\\): [0-9]+ generated tokens/s"
+        "end to end +[0-9.]+ ms \\(prefill and re-placement [0-9.]+ \\+ decode [0-9.]+\\): [0-9]+ generated tokens/s"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2)
 wsc_h13("llm infer on a core mesh says why a prompt that does not split is not prefilled" 0

@@ -153,3 +153,32 @@ TEST_CASE(
                               Contains("over its 8192 B"));
     }
 }
+
+TEST_CASE(
+    "kv-replace moves the prompt's KV cache from the prefill's layout to the decode's, "
+    "exactly, as NoC traffic",
+    "[kernel][prefill]") {
+    // One head on 4x4 and 8x8, and tiny-dense's grouped-query shape (4 query heads over 2 KV
+    // heads of 16) on 4x4 and a 4x8 decode block; both cache layouts.
+    firmware::waferllm::LayerShape gqa;
+    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    struct Case {
+        firmware::waferllm::LayerShape shape;
+        uint32_t p, q;
+    };
+    for (const Case& c :
+         {Case{oneHead(), 4, 0}, Case{oneHead(), 8, 0}, Case{gqa, 4, 0}, Case{gqa, 4, 8}})
+        for (const char* policy : {"shift", "concat"}) {
+            tb::KernelSpec s;
+            s.op = "kv-replace", s.algo = policy, s.p = c.p, s.q = c.q;
+            s.layer = c.shape, s.layers = 2, s.prompt = 16;
+            const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
+            INFO(policy << " " << c.p << "x" << (c.q ? c.q : c.p) << " heads " << c.shape.heads
+                        << ": " << r.notes);
+            REQUIRE(r.checked);
+            CHECK(r.correct);
+            CHECK(r.max_abs_error == 0);
+            CHECK(r.cycles > 0);
+            CHECK(r.relayed_paths == 0);
+        }
+}

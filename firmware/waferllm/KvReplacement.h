@@ -1,0 +1,41 @@
+#pragma once
+// The prompt's KV cache moved from where the prefill leaves it to where the decode reads it, as
+// NoC traffic (WaferLLM Sec. 4.3, "prefill and decode transition"; firmware/Redistribution).
+// Prefill (PrefillLayerSchedule, P x P): core (i, j) holds k and v of tokens i tm.. and features
+// j te.. of the E-wide projection (KV head g's features are taken from the columns of its first
+// query head, g G). Decode (DecodeLayerSchedule, rows x cols): KV head g on columns g Qh.., each
+// column d of its features, the tokens split over the rows as KvCache lays a prompt out (the last
+// row keeps a slot for the first decode step's token). Every layer's k and v move; the weights'
+// re-placement is not built.
+#include <cstdint>
+
+#include "firmware/KernelPlan.h"
+#include "firmware/waferllm/DecodeModelData.h"
+#include "firmware/waferllm/KvCache.h"
+#include "firmware/waferllm/LayerShape.h"
+#include "noc/Network.h"
+
+namespace wsc::firmware::waferllm {
+
+class KvReplacement {
+  public:
+    struct Spec {
+        uint32_t mesh_x = 0, mesh_y = 0;
+        uint32_t p = 1;               // the prefill's P x P block (top left)
+        uint32_t rows = 1, cols = 1;  // the decode's block (top left)
+        LayerShape layer;
+        uint32_t layers = 1;
+        uint32_t prompt = 1;
+        KvCache::Policy policy = KvCache::Policy::Shift;
+        bool functional = false;  // the prefill's k, v preset; the decode's cache expected
+        uint64_t seed = 1;
+        const DecodeModelData* data = nullptr;  // null: drawn from seed
+    };
+    explicit KvReplacement(const Spec& s);
+    KernelPlan build(noc::Network& net) const;
+
+  private:
+    Spec s_;
+};
+
+}  // namespace wsc::firmware::waferllm
