@@ -196,6 +196,19 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
                      "prompt tokens, a multiple of P (default 1024)");
     CliArgs::addUInt(pf, "--tree-k", o.tree_k, 1, 8,
                      "levels of every K-tree reduction (default 2)");
+    auto* kr = k->add_subcommand(
+        "kv-replace",
+        "the prompt's KV cache of --model moved from the prefill's layout (P x P, P the smaller "
+        "side) to the decode's (P x Q) as NoC traffic (docs/KERNELS.md \"Prefill layer\")");
+    addCommon(kr, o, "shift, concat: the decode's cache policy (default shift)",
+              "(not used: the model gives the shapes)");
+    kr->add_option("--model", o.model,
+                   "model file (HuggingFace config.json, e.g. configs/models/*)")
+        ->required();
+    CliArgs::addUInt(kr, "--layers", o.layers, 1, 1024,
+                     "layers whose caches move at once (default 1)");
+    CliArgs::addUInt(kr, "--prompt", o.prompt, 1, uint64_t{1} << 31,
+                     "prompt tokens, a multiple of P (default 1024)");
     k->require_subcommand(1);
     return k;
 }
@@ -225,10 +238,12 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool attention = kernel->got_subcommand("attention");
     const bool decode = kernel->got_subcommand("decode");
     const bool prefill = kernel->got_subcommand("prefill");
+    const bool replace = kernel->got_subcommand("kv-replace");
     const std::string op = gemv        ? "gemv"
                            : attention ? "attention"
                            : decode    ? "decode"
                            : prefill   ? "prefill"
+                           : replace   ? "kv-replace"
                                        : "gemm";
     hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     if (o.threads) h.noc.threads = o.threads;
@@ -253,7 +268,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                                                                                   : "64")
                                                                    : o.shape,
                                                    "--shape", 'x');
-    if (decode || prefill) {
+    if (decode || prefill || replace) {
         if (!o.shape.empty())
             throw UsageError(
                 fmt::format("--shape is not used by kernel {} (--model gives the shapes)", op));

@@ -454,6 +454,11 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                    "decode {}: step {} (token {}) through {} layer{} on a {}x{} core mesh ({})\n",
                    s.algo, s.generated + 1, s.prompt + s.generated, s.layers,
                    s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
+    else if (s.op == "kv-replace")
+        fmt::print(os,
+                   "kv-replace {}: the KV cache of a {}-token prompt, {} layer{}, on a {}x{} core "
+                   "mesh ({})\n",
+                   s.algo, s.prompt, s.layers, s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
     else if (s.op == "prefill")
         fmt::print(os, "prefill: a {}-token prompt through {} layer{} on a {}x{} core mesh ({})\n",
                    s.prompt, s.layers, s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
