@@ -14,6 +14,7 @@
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/RoutePlanner.h"
 #include "firmware/TreeReduce.h"
+#include "firmware/waferllm/HeadAttentionSchedule.h"
 
 namespace wsc::firmware::waferllm {
 
@@ -58,12 +59,13 @@ PrefillLayerSchedule::PrefillLayerSchedule(const Spec& s) : s_(s) {
     if (s.prompt == 0) throw std::invalid_argument("prefill layer: the prompt needs a token");
     if (s.layers == 0) throw std::invalid_argument("prefill layer: layers must be >= 1");
     if (s.tree_k == 0) throw std::invalid_argument("prefill layer: the tree needs K >= 1");
-    if (s.functional && L.heads != 1)
+    if (s.functional && L.heads != 1 && !HeadAttentionSchedule::applies(s.p, L.hidden, L.heads))
         throw std::invalid_argument(fmt::format(
-            "prefill layer: functional runs need one attention head (the scores are one product "
-            "over the embedding, WaferLLM's prefill kernel; with {} heads that is not the "
-            "model's attention); timing-only runs take any head count",
-            L.heads));
+            "prefill layer: {} heads do not tile the block's {} columns, so the scores are one "
+            "product over the embedding (WaferLLM's prefill kernel), which is not the model's "
+            "attention: functional runs need heads dividing P (or one head); timing-only runs "
+            "take any head count",
+            L.heads, s.p));
     const uint64_t tm = s.prompt / s.p, te = L.hidden / s.p, tf = L.ffn / s.p;
     for (const auto& [v, what] : {std::pair<uint64_t, const char*>{3ull * L.hidden, "3 x hidden"},
                                   {2ull * L.ffn, "2 x ffn"},
@@ -113,6 +115,8 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
     const ReduceTree row_tree = ReduceTree::kTree(P, s_.tree_k);
     const uint32_t rootc = row_tree.root();
 
+    // Per-head attention where the heads tile the columns; else WaferLLM's one product over E.
+    const bool per_head = HeadAttentionSchedule::applies(P, E, Ls.heads);
     std::vector<std::vector<uint32_t>> row(P);
     for (uint32_t i = 0; i < P; ++i)
         for (uint32_t j = 0; j < P; ++j) {
@@ -120,7 +124,10 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
             row[i].push_back(id(i, j));
             Program& g = prog(i, j);
             const uint16_t x = g.addBuffer("x", tm * te);
-            g.addBuffer("mask", tm * tm);
+            if (per_head)
+                g.addBuffer("hmask", Ls.heads * tm * tm);
+            else
+                g.addBuffer("mask", tm * tm);
             for (uint32_t r = 0; r < tm; ++r) g.addView(fmt::format("x.r{}", r), x, r * te, te);
         }
     std::vector<LineBroadcast> rowbc;
@@ -256,69 +263,94 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     }
                 }
             }
-        phase("scores");
-        {  // S = q k^T; k is copied in (dist-GEMM-T receives over its B buffers)
+        if (per_head) {
+            phase("attention");
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     Program& g = prog(i, j);
-                    const uint16_t b0 = g.addBuffer(lp + "att.B0", tm * te);
-                    g.add(vop(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, b0, tm * te));
+                    // k and v are copied in: the schedule shifts its own tiles.
+                    const uint16_t k0 = g.addBuffer(lp + "att.k0", tm * te);
+                    const uint16_t v0 = g.addBuffer(lp + "att.v0", tm * te);
+                    g.add(vop(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, k0, tm * te));
+                    g.add(vop(Opcode::VCopy, buf(i, j, lp + "v"), kNoBuf, v0, tm * te));
                 }
-            const KernelPlan g = RingGemmTSchedule(X, Y, P, T, E, T, s_.tree_k).build(net);
+            const KernelPlan g =
+                HeadAttentionSchedule(X, Y, P, T, E, Ls.heads, s_.tree_k).build(net);
             account(g);
             FirmwareComposer::append(plan.fw, g.fw, lp + "att.",
                                      [&](uint32_t, const std::string& name) {
-                                         if (name == "A") return lp + "q";
-                                         if (name == "B0") return lp + "att.B0";
+                                         if (name == "q") return lp + "q";
+                                         if (name == "k0" || name == "v0")
+                                             return lp + "att." + name;
+                                         if (name == "mask") return std::string("hmask");
                                          return std::string();
                                      });
+        } else {
+            phase("scores");
+            {  // S = q k^T; k is copied in (dist-GEMM-T receives over its B buffers)
+                for (uint32_t i = 0; i < P; ++i)
+                    for (uint32_t j = 0; j < P; ++j) {
+                        Program& g = prog(i, j);
+                        const uint16_t b0 = g.addBuffer(lp + "att.B0", tm * te);
+                        g.add(vop(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, b0, tm * te));
+                    }
+                const KernelPlan g = RingGemmTSchedule(X, Y, P, T, E, T, s_.tree_k).build(net);
+                account(g);
+                FirmwareComposer::append(plan.fw, g.fw, lp + "att.",
+                                         [&](uint32_t, const std::string& name) {
+                                             if (name == "A") return lp + "q";
+                                             if (name == "B0") return lp + "att.B0";
+                                             return std::string();
+                                         });
+            }
+            phase("softmax");
+            for (uint32_t i = 0; i < P; ++i)
+                for (uint32_t j = 0; j < P; ++j) {
+                    Program& g = prog(i, j);
+                    const uint16_t S = buf(i, j, lp + "att.C");
+                    g.add(vop(Opcode::VAdd, S, buf(i, j, "mask"), S, tm * tm));
+                    const uint16_t mx = g.addBuffer(lp + "mx", tm), sm = g.addBuffer(lp + "sm", tm);
+                    for (uint32_t r = 0; r < tm; ++r) {
+                        const uint16_t sr = g.addView(fmt::format("{}S.r{}", lp, r), S, r * tm, tm);
+                        const uint16_t mr = g.addView(fmt::format("{}mx.r{}", lp, r), mx, r, 1);
+                        g.addView(fmt::format("{}sm.r{}", lp, r), sm, r, 1);
+                        g.add(vop(Opcode::VRedMax, sr, kNoBuf, mr, tm));
+                    }
+                }
+            rowAllreduce(lp + "mxar.", lp + "mx", tm, Opcode::VMax);
+            for (uint32_t i = 0; i < P; ++i)
+                for (uint32_t j = 0; j < P; ++j) {
+                    Program& g = prog(i, j);
+                    const uint16_t S = buf(i, j, lp + "att.C");
+                    for (uint32_t r = 0; r < tm; ++r) {
+                        const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
+                        g.add(vop(Opcode::VBSub, sr, buf(i, j, fmt::format("{}mx.r{}", lp, r)), sr,
+                                  tm));
+                    }
+                    g.add(vop(Opcode::VExp, S, kNoBuf, S, tm * tm));
+                    for (uint32_t r = 0; r < tm; ++r)
+                        g.add(vop(Opcode::VRedSum, buf(i, j, fmt::format("{}S.r{}", lp, r)), kNoBuf,
+                                  buf(i, j, fmt::format("{}sm.r{}", lp, r)), tm));
+                }
+            rowAllreduce(lp + "smar.", lp + "sm", tm, Opcode::VAdd);
+            for (uint32_t i = 0; i < P; ++i)
+                for (uint32_t j = 0; j < P; ++j) {
+                    Program& g = prog(i, j);
+                    const uint16_t sm = buf(i, j, lp + "sm");
+                    g.add(vop(Opcode::VRecip, sm, kNoBuf, sm, tm));
+                    for (uint32_t r = 0; r < tm; ++r) {
+                        const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
+                        g.add(vop(Opcode::VBMul, sr, buf(i, j, fmt::format("{}sm.r{}", lp, r)), sr,
+                                  tm));
+                    }
+                }
+            phase("context");
+            gemm(lp + "ctx.", T, T, E, lp + "att.C", lp + "v");
         }
-        phase("softmax");
-        for (uint32_t i = 0; i < P; ++i)
-            for (uint32_t j = 0; j < P; ++j) {
-                Program& g = prog(i, j);
-                const uint16_t S = buf(i, j, lp + "att.C");
-                g.add(vop(Opcode::VAdd, S, buf(i, j, "mask"), S, tm * tm));
-                const uint16_t mx = g.addBuffer(lp + "mx", tm), sm = g.addBuffer(lp + "sm", tm);
-                for (uint32_t r = 0; r < tm; ++r) {
-                    const uint16_t sr = g.addView(fmt::format("{}S.r{}", lp, r), S, r * tm, tm);
-                    const uint16_t mr = g.addView(fmt::format("{}mx.r{}", lp, r), mx, r, 1);
-                    g.addView(fmt::format("{}sm.r{}", lp, r), sm, r, 1);
-                    g.add(vop(Opcode::VRedMax, sr, kNoBuf, mr, tm));
-                }
-            }
-        rowAllreduce(lp + "mxar.", lp + "mx", tm, Opcode::VMax);
-        for (uint32_t i = 0; i < P; ++i)
-            for (uint32_t j = 0; j < P; ++j) {
-                Program& g = prog(i, j);
-                const uint16_t S = buf(i, j, lp + "att.C");
-                for (uint32_t r = 0; r < tm; ++r) {
-                    const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
-                    g.add(
-                        vop(Opcode::VBSub, sr, buf(i, j, fmt::format("{}mx.r{}", lp, r)), sr, tm));
-                }
-                g.add(vop(Opcode::VExp, S, kNoBuf, S, tm * tm));
-                for (uint32_t r = 0; r < tm; ++r)
-                    g.add(vop(Opcode::VRedSum, buf(i, j, fmt::format("{}S.r{}", lp, r)), kNoBuf,
-                              buf(i, j, fmt::format("{}sm.r{}", lp, r)), tm));
-            }
-        rowAllreduce(lp + "smar.", lp + "sm", tm, Opcode::VAdd);
-        for (uint32_t i = 0; i < P; ++i)
-            for (uint32_t j = 0; j < P; ++j) {
-                Program& g = prog(i, j);
-                const uint16_t sm = buf(i, j, lp + "sm");
-                g.add(vop(Opcode::VRecip, sm, kNoBuf, sm, tm));
-                for (uint32_t r = 0; r < tm; ++r) {
-                    const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
-                    g.add(
-                        vop(Opcode::VBMul, sr, buf(i, j, fmt::format("{}sm.r{}", lp, r)), sr, tm));
-                }
-            }
-        phase("context");
-        gemm(lp + "ctx.", T, T, E, lp + "att.C", lp + "v");
         phase("o");
         {
-            const KernelPlan g = gemm(lp + "o.", T, E, E, lp + "ctx.C", "");
+            const KernelPlan g =
+                gemm(lp + "o.", T, E, E, per_head ? lp + "att.out" : lp + "ctx.C", "");
             weights.push_back({l, lp + "o.B0", g.b, 1});
         }
         addInto(lp + "o.C");
@@ -391,6 +423,9 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
             throw std::invalid_argument(
                 fmt::format("prefill layer: the model data holds {} layer(s); the run needs {}",
                             data.layers(), s_.layers));
+        // K and V are E wide: query head h's features hold KV head h / G's.
+        const uint32_t D = Ls.head_dim, G = Ls.heads / Ls.kv_heads, KV = Ls.kv_heads * D;
+        auto kvCol = [&](uint32_t f) { return f / D / G * D + f % D; };
         const std::vector<float> x = data.promptInput(T);
         const DecodeModelData::Prefill ref = data.prefillReference(x, T);
         for (uint32_t i = 0; i < P; ++i)
@@ -399,9 +434,12 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                 for (uint32_t r = 0; r < tm; ++r) {
                     for (uint32_t c = 0; c < te; ++c)
                         xv.v.push_back(x[size_t(i * tm + r) * E + j * te + c]);
-                    for (uint32_t c = 0; c < tm; ++c)
+                    for (uint32_t c = 0; c < tm && !per_head; ++c)
                         mv.v.push_back(j * tm + c > i * tm + r ? kMasked : 0.0f);
                 }
+                if (per_head)
+                    mv = {id(i, j), "hmask",
+                          HeadAttentionSchedule(X, Y, P, T, E, Ls.heads, s_.tree_k).mask(i, j)};
                 plan.preset.push_back(std::move(xv)), plan.preset.push_back(std::move(mv));
             }
         for (uint32_t l = 0; l < s_.layers; ++l) {
@@ -417,7 +455,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     KernelPlan::Values kv{id(i, j), lp + "k", {}}, vv{id(i, j), lp + "v", {}};
                     for (uint32_t r = 0; r < tm; ++r)
                         for (uint32_t c = 0; c < te; ++c) {
-                            const size_t at = size_t(i * tm + r) * E + j * te + c;
+                            const size_t at = size_t(i * tm + r) * KV + kvCol(j * te + c);
                             kv.v.push_back(float(ref.k[l][at])),
                                 vv.v.push_back(float(ref.v[l][at]));
                         }
@@ -433,7 +471,8 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     case 0: {
                         const uint32_t jc = c / (3 * te), part = c % (3 * te) / te,
                                        col = jc * te + c % te;
-                        return (part == 0 ? w.wq : part == 1 ? w.wk : w.wv).at(r, col);
+                        return part == 0 ? w.wq.at(r, col)
+                                         : (part == 1 ? w.wk : w.wv).at(r, kvCol(col));
                     }
                     case 1:
                         return w.wo.at(r, c);

@@ -21,8 +21,7 @@
 // the softmax's element-wise work and the score tiles are 1 / H of per-head attention's, and K,
 // V are computed E wide (GQA's narrower K, V projections are not exploited). Functional runs are
 // therefore refused for H > 1. Rotary embeddings are not modelled (as decode); 1 / sqrt(D) is
-// folded into Wq. The prefill's K and V tiles stay where they are (the re-placement to the
-// decode layout is not built).
+// folded into Wq. KvReplacement moves the k and v tiles into the decode's cache layout.
 #include <cstdint>
 
 #include "firmware/KernelPlan.h"

@@ -67,6 +67,41 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "tiny-dense (4 query heads over 2 KV heads) prefills per head on 4x4 and 8x8 and "
+    "then decodes 16 tokens, equal to the reference",
+    "[kernel][prefill]") {
+    // 4 heads tile 4 columns (one each) and 8 columns (two each): attention per head, K and V
+    // computed E wide (each query head's copy of its KV head).
+    core::CoreParams cp = wseCore();
+    cp.sram.capacity_bytes = 256 * 1024;  // two layers at 4x4 need more than 48 KB
+    firmware::waferllm::LayerShape gqa;
+    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    for (uint32_t p : {4u, 8u})
+        for (const char* policy : {"shift", "concat"}) {
+            firmware::waferllm::DecodeModelData data(gqa, 2, 0, 5);
+            tb::KernelSpec s = prefill(p, 2, 16);
+            s.layer = gqa, s.decode_data = &data;
+            const auto r = tb::KernelTestbench::run(wseNoc(), cp, s);
+            INFO(policy << " P=" << p << ": " << r.notes);
+            REQUIRE(r.checked);
+            CHECK(r.correct);
+            CHECK(r.max_abs_error < 1e-4);
+            data.setPrompt(data.prefillReference(data.promptInput(16), 16));
+            for (uint64_t g = 0; g < 16; ++g) {
+                tb::KernelSpec d;
+                d.op = "decode", d.algo = policy, d.p = p;
+                d.layer = gqa, d.layers = 2, d.prompt = 16, d.generated = g;
+                d.decode_data = &data;
+                const auto dr = tb::KernelTestbench::run(wseNoc(), cp, d);
+                INFO("decode step " << g + 1);
+                REQUIRE(dr.checked);
+                CHECK(dr.correct);
+                data.advance(data.reference());
+            }
+        }
+}
+
+TEST_CASE(
     "prefill: the causal mask matters (a prompt's last token sees the whole prompt, the "
     "first only itself)",
     "[kernel][prefill]") {
@@ -103,21 +138,28 @@ TEST_CASE("prefill: L identical layers take at most L (T1 - 1) + 1 cycles, withi
 }
 
 TEST_CASE("prefill: cycles by operation add up; GEMMs dominate", "[kernel][prefill]") {
-    tb::KernelSpec s = prefill(4, 1, 32);
-    s.layer.hidden = 64, s.layer.heads = 2, s.layer.head_dim = 32, s.layer.kv_heads = 2;
-    s.layer.ffn = 176;
-    s.functional = false;
-    const auto r = tb::KernelTestbench::run(wseNoc(), wseCore(), s);
-    REQUIRE(r.phase_cycles.size() == 9);
-    uint64_t sum = 0, gemm = 0;
-    for (const auto& [name, c] : r.phase_cycles) {
-        sum += c;
-        if (name == "qkv" || name == "scores" || name == "context" || name == "o" || name == "up" ||
-            name == "down")
-            gemm += c;
+    // Per-head attention (2 heads tile 4 columns) is one operation; WaferLLM's one product over
+    // the embedding (3 heads do not tile 4 columns) is three: scores, softmax, context.
+    core::CoreParams cp = wseCore();
+    cp.sram.capacity_bytes = 1 << 20;
+    for (uint32_t heads : {2u, 3u}) {
+        tb::KernelSpec s = prefill(4, 1, 32);
+        s.layer.heads = s.layer.kv_heads = heads, s.layer.head_dim = 32;
+        s.layer.hidden = 32 * heads, s.layer.ffn = 176;
+        s.functional = false;
+        const auto r = tb::KernelTestbench::run(wseNoc(), cp, s);
+        INFO(heads << " heads: " << r.notes);
+        REQUIRE(r.phase_cycles.size() == (heads == 2 ? 7u : 9u));
+        uint64_t sum = 0, gemm = 0;
+        for (const auto& [name, c] : r.phase_cycles) {
+            sum += c;
+            if (name == "qkv" || name == "attention" || name == "scores" || name == "context" ||
+                name == "o" || name == "up" || name == "down")
+                gemm += c;
+        }
+        CHECK(sum == r.cycles);
+        CHECK(gemm > r.cycles * 8 / 10);
     }
-    CHECK(sum == r.cycles);
-    CHECK(gemm > r.cycles * 8 / 10);
 }
 
 TEST_CASE(
@@ -130,10 +172,11 @@ TEST_CASE(
                           Contains("the prompt (18) does not split over the 4 rows"));
     }
     {
-        tb::KernelSpec s = prefill(4, 1, 16);
-        s.layer.heads = s.layer.kv_heads = 2, s.layer.head_dim = 16;
+        tb::KernelSpec s = prefill(4, 1, 16);  // 3 heads of 16 do not tile 4 columns
+        s.layer.hidden = 48, s.layer.heads = s.layer.kv_heads = 3, s.layer.head_dim = 16;
         CHECK_THROWS_WITH(tb::KernelTestbench::run(wseNoc(), wseCore(), s),
-                          Contains("functional runs need one attention head"));
+                          Contains("3 heads do not tile the block's 4 columns") &&
+                              Contains("functional runs need heads dividing P"));
         s.functional = false;
         CHECK(tb::KernelTestbench::run(wseNoc(), wseCore(), s).cycles > 0);
     }
