@@ -242,7 +242,9 @@ std::vector<StatsSchema::Section> build() {
              {"kernel.cycles", "cycles", "until the last core retired"},
              {"kernel.phases.*", "cycles",
               "decode, prefill: cycles by operation (decode: norm1, qkv, attention, o, norm2, up, "
-              "down; prefill: norm1, qkv, scores, softmax, context, o, norm2, up, down), how far "
+              "down; prefill: norm1, qkv, attention or scores, softmax, context, o, norm2, up, "
+              "down), "
+              "how far "
               "each moved the all-cores frontier; they add up to kernel.cycles"},
              {"kernel.layers", "count", "decode, prefill: layers in the program"},
              {"kernel.prompt", "tokens",

@@ -411,9 +411,14 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
     plan.direct_routes = direct, plan.relayed_paths = relayed, plan.rejected_multicasts = rejected;
     plan.notes = fmt::format(
         "{} layer(s) of E {}, FFN {}, a {}-token prompt on {}x{} cores ({} tokens x {} features "
-        "per core); scores over the whole embedding ({} head(s)); {} route(s) shared between "
-        "operations",
-        s_.layers, E, F, T, P, P, tm, te, Ls.heads, net.reusedRoutes());
+        "per core); attention {}; {} route(s) shared between operations",
+        s_.layers, E, F, T, P, P, tm, te,
+        per_head ? fmt::format("per head, {} heads side by side ({} column(s) each)", Ls.heads,
+                               P / Ls.heads)
+                 : fmt::format("as one product over the embedding ({} heads do not tile {} "
+                               "columns)",
+                               Ls.heads, P),
+        net.reusedRoutes());
 
     if (s_.functional) {
         std::unique_ptr<DecodeModelData> own;

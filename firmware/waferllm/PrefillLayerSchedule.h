@@ -9,18 +9,18 @@
 //   qkv    one MeshGEMM [L x E] x [E x 3E] (A aligned by ring shifts, the weights placed
 //          aligned): the weight's columns are pre-permuted so core column j gets its q, k and v
 //          features side by side; each token's three slices are copied out into q, k, v tiles
-//   scores dist-GEMM-T S = q k^T over all of E (no transpose of k), S on L_y L_x; the causal
-//          mask added; softmax per token: row allreduces of the maximum and of the sum
-//   context MeshGEMM S v ([L x L] x [L x E], both operands aligned by shifts)
+//   attn   per head when the heads tile the columns (HeadAttentionSchedule: dist-GEMM-T per
+//          head, causal mask, softmax, context, each head on its column segment); otherwise
+//          WaferLLM's prefill kernel: dist-GEMM-T S = q k^T over all of E (no transpose of k), S
+//          on L_y L_x, the causal mask, softmax per token (row allreduces of max and sum), then
+//          the context MeshGEMM S v (both operands aligned by shifts)
 //   o      MeshGEMM [L x E] x Wo, x += o
 //   norm2, up: MeshGEMM to [gate | up] (pre-permuted as qkv), act = silu(gate) * up per token
 //   down   MeshGEMM [L x F] x Wd, x += down
-// Attention as WaferLLM's prefill kernel computes it: one score matrix over the whole embedding
-// (its public code treats E as one head). For one head this is the model's attention; with H
-// heads the GEMMs do the model's multiply-adds exactly (H L^2 D = L^2 E for both products), but
-// the softmax's element-wise work and the score tiles are 1 / H of per-head attention's, and K,
-// V are computed E wide (GQA's narrower K, V projections are not exploited). Functional runs are
-// therefore refused for H > 1. Rotary embeddings are not modelled (as decode); 1 / sqrt(D) is
+// The one product over E (WaferLLM's public prefill kernel treats E as one head) does the model's
+// multiply-adds (H L^2 D = L^2 E) but is the model's attention only for one head, so functional
+// runs of it are refused for H > 1. K and V are computed E wide either way (GQA's narrower K, V
+// projections are not exploited). Rotary embeddings are not modelled (as decode); 1 / sqrt(D) is
 // folded into Wq. KvReplacement moves the k and v tiles into the decode's cache layout.
 #include <cstdint>
 
