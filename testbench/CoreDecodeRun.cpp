@@ -4,7 +4,9 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <memory>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "hw/ModelConfigLoader.h"
 #include "testbench/KernelCli.h"
 #include "testbench/KernelTestbench.h"
+#include "testbench/RunOutputs.h"
 
 namespace wsc::tb {
 
@@ -26,6 +29,35 @@ namespace {
 constexpr uint64_t kPrefillWordHops = 300'000'000;
 
 }  // namespace
+
+KernelResult CoreDecodeRun::simulate(const Request& r, const KernelSpec& s,
+                                     const std::string& phase, std::ostream& os) {
+    KernelRunOptions ro;
+    ro.energy = r.hw.energy;  // the config's prices (link energies come with the NoC's)
+    std::unique_ptr<RunOutputs> out;
+    if (!r.perfetto.empty()) {
+        hw::ScenarioConfig sc;
+        sc.setHardware(r.hw);
+        sc.noc = KernelTestbench::meshNoc(r.hw.noc, s);
+        sc.workload_type = "kernel";
+        sc.name = fmt::format("llm infer {} on {}: {}", r.model, r.hw_path, phase);
+        out = std::make_unique<RunOutputs>(sc, "", RunOutputs::phasePath(r.perfetto, phase));
+        out->setPerfettoUnit(r.perfetto_unit);
+        ro.observers = out->observers();
+    }
+    KernelResult k = KernelTestbench::run(r.hw.noc, r.hw.core, s, ro);
+    if (out) {
+        std::ostringstream written;
+        out->finishKernel(k, written, nullptr);
+        // The trace's summary lines, indented under the run's line.
+        std::istringstream lines(written.str());
+        for (std::string line; std::getline(lines, line);)
+            if (line.find("perfetto") != std::string::npos ||
+                line.find("trace") != std::string::npos)
+                fmt::print(os, "  {:<22} {}\n", "", line.substr(line.find_first_not_of(' ')));
+    }
+    return k;
+}
 
 double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConfig& mc,
                               const KernelSpec& decode, std::ostream& os) {
@@ -53,11 +85,10 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                    p, p, double(hops), double(hops) / 6e6 / 60, r.model, p, r.prompt);
         return 0;
     }
-    KernelRunOptions ro;
-    ro.energy = r.hw.energy;
     KernelResult k;
+    std::ostringstream trace;  // printed after the prefill's line
     try {
-        k = KernelTestbench::run(r.hw.noc, r.hw.core, s, ro);
+        k = simulate(r, s, "prefill", trace);
     } catch (const std::invalid_argument& e) {  // the layer does not fit the SRAM
         fmt::print(os, "  prefill                not run: {}\n", e.what());
         return 0;
@@ -77,6 +108,7 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
         k.energy.total_pj > 0 ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * s.model_layers)
                               : std::string("no energy (the config prices none)"),
         k.sram_bytes);
+    os << trace.str();
     // The prompt's KV cache of every layer from the prefill's layout to the decode's, all at
     // once (the layers' messages share the network).
     KernelSpec kv = s;
@@ -84,13 +116,15 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
     kv.layers = decode.model_layers;
     double move = 0;
     try {
-        const KernelResult m = KernelTestbench::run(r.hw.noc, r.hw.core, kv, ro);
+        std::ostringstream kv_trace;
+        const KernelResult m = simulate(r, kv, "kv-replace", kv_trace);
         move = double(m.cycles) / m.clock_hz;
         fmt::print(os,
                    "  prefill to decode      the prompt's KV cache of {} layers re-placed as NoC "
                    "traffic: {} cycles = {:.2f} us ({}); the weights' re-placement is not "
                    "simulated\n",
                    kv.layers, m.cycles, move * 1e6, m.notes);
+        os << kv_trace.str();
     } catch (const std::invalid_argument& e) {
         fmt::print(os, "  prefill to decode      not run: {}\n", e.what());
     }
@@ -131,9 +165,8 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
     for (uint64_t g : steps) {
         KernelSpec s = base;
         s.generated = g;
-        KernelRunOptions ro;
-        ro.energy = r.hw.energy;  // the config's prices (link energies come with the NoC's)
-        const KernelResult k = KernelTestbench::run(r.hw.noc, r.hw.core, s, ro);
+        std::ostringstream trace;
+        const KernelResult k = simulate(r, s, fmt::format("decode-step-{}", g + 1), trace);
         const uint64_t per = k.cycles - 1;  // one layer, then the layer rule
         const uint64_t step = uint64_t(base.model_layers) * per + 1;
         token_cycles.push_back(step);
@@ -153,6 +186,7 @@ int CoreDecodeRun::run(const Request& r, std::ostream& os) {
                    k.checked
                        ? (k.correct ? "; equals the reference" : "; DIFFERS from the reference")
                        : "");
+        os << trace.str();
         ok &= !k.checked || k.correct;
     }
     const uint64_t mid = token_cycles[token_cycles.size() == 3 ? 1 : token_cycles.size() - 1];

@@ -27,6 +27,9 @@ class CoreDecodeRun {
         uint64_t prompt = 0, generate = 0;
         std::string kv = "shift";  // shift | concat
         bool functional = false;   // values through every sampled step (small meshes)
+        // One Perfetto trace per simulated run beside this path (out.prefill.json,
+        // out.kv-replace.json, out.decode-step-N.json); empty: none.
+        std::string perfetto, perfetto_unit = "ns";
     };
     // A one-die wafer of more than one core: the layout this run needs.
     static bool applies(const hw::HardwareConfig& h);
@@ -34,6 +37,10 @@ class CoreDecodeRun {
     static int run(const Request& r, std::ostream& os);
 
   private:
+    // One simulation of the run, with its Perfetto trace (`phase` names the file) if asked;
+    // the trace's summary line goes to `os`.
+    static KernelResult simulate(const Request& r, const KernelSpec& s, const std::string& phase,
+                                 std::ostream& os);
     // Runs and prints the prefill and the KV cache's re-placement into the decode's layout;
     // returns their time in seconds, 0 if the prefill was not simulated (the line says why).
     static double prefill(const Request& r, const firmware::model::ModelConfig& mc,

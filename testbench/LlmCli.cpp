@@ -195,17 +195,22 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
         for (const CLI::Option* opt : sub->get_options()) {
             const std::string name = opt->get_name();
             if (opt->count() == 0 || name == "--model" || name == "--hw" || name == "--prompt" ||
-                name == "--generate" || name == "--kv" || name == "--set" || name == "--help")
+                name == "--generate" || name == "--kv" || name == "--set" || name == "--help" ||
+                name == "--perfetto" || name == "--perfetto-unit")
                 continue;
             throw std::invalid_argument(fmt::format(
                 "{} is not used by WaferLLM's decode on a core mesh ({} is one die of {}x{} "
-                "cores; it takes --model, --hw, --prompt, --generate, --kv and --set; "
-                "`wsc kernel decode` writes --stats and --perfetto)",
+                "cores; it takes --model, --hw, --prompt, --generate, --kv, --set and "
+                "--perfetto; `wsc kernel decode` writes --stats)",
                 name, o.hw, hwc.wafer.cores_y, hwc.wafer.cores_x));
         }
         CoreDecodeRun::Request q;
         q.model = o.model, q.hw_path = o.hw, q.hw = hwc;
         q.prompt = o.prompt, q.generate = o.generate, q.kv = o.kv;
+        if (o.perfetto.empty() && o.perfetto_unit != "ns")
+            throw std::invalid_argument("--perfetto-unit needs --perfetto FILE.json");
+        if (!o.perfetto.empty()) CliArgs::checkOutputs({{"--perfetto", o.perfetto}}, {o.hw});
+        q.perfetto = o.perfetto, q.perfetto_unit = o.perfetto_unit;
         return CoreDecodeRun::run(q, os);
     }
     if (o.kv != "shift")

@@ -256,6 +256,11 @@ wsc_h13("llm infer on a core mesh runs the prefill before the decode" 0
         "end to end +[0-9.]+ ms \\(prefill and re-placement [0-9.]+ \\+ decode [0-9.]+\\): [0-9]+ generated tokens/s"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2)
+wsc_h13("llm infer on a core mesh writes a Perfetto trace per simulated run" 0
+        "perfetto trace +h13_core_mesh.decode-step-2.json \\(64 cores"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2
+        --perfetto h13_core_mesh.json)
 wsc_h13("llm infer on a core mesh says why a prompt that does not split is not prefilled" 0
         "prefill +not run: prefill layer: the prompt \\(18\\) does not split over the 8 rows"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
