@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -99,16 +100,27 @@ KernelPlan Redistribution::build(noc::Network& net) const {
         rp.emitSend(plan.fw.program(g.src), g.path, g.tx, uint64_t(g.elems) * 4);
         rp.keepWorst(worst, rp.pathOf(g.path, uint64_t(g.elems) * 4));
     }
-    for (const Msg& g : msgs) rp.emitRelays(plan.fw, g.path, uint64_t(g.elems) * 4);
-    for (const Msg& g : msgs) {  // receive and scatter
-        rp.emitRecv(plan.fw.program(g.dst), g.path, g.rx, uint64_t(g.elems) * 4);
-        uint32_t at = 0;
-        for (const Move* m : *g.moves) {
-            copy(g.dst, view(g.dst, g.rx, at, m->elems),
-                 view(g.dst, buf(g.dst, m->dst_buf), m->dst_off, m->elems), m->elems);
-            at += m->elems;
+    // Level t: the hop from the path's t-th core to its next (level 0: the sends above). A core
+    // consumes level t in message order (a relay forwards it as level t + 1; the destination
+    // receives and scatters it), level after level, so what one core sends another (sends,
+    // then relays level by level, each in message order) is what that core takes, in order.
+    size_t levels = 0;
+    for (const Msg& g : msgs) levels = std::max(levels, g.path.relays.size() + 1);
+    for (size_t t = 0; t < levels; ++t)
+        for (const Msg& g : msgs) {
+            const size_t m = g.path.relays.size();
+            if (t < m) {
+                rp.emitRelay(plan.fw, g.path, t, uint64_t(g.elems) * 4);
+            } else if (t == m) {  // receive and scatter
+                rp.emitRecv(plan.fw.program(g.dst), g.path, g.rx, uint64_t(g.elems) * 4);
+                uint32_t at = 0;
+                for (const Move* mv : *g.moves) {
+                    copy(g.dst, view(g.dst, g.rx, at, mv->elems),
+                         view(g.dst, buf(g.dst, mv->dst_buf), mv->dst_off, mv->elems), mv->elems);
+                    at += mv->elems;
+                }
+            }
         }
-    }
     plan.cores.assign(cores.begin(), cores.end());
     plan.steps = uint32_t(msgs.size());
     plan.step_path = worst, plan.total_path = worst;

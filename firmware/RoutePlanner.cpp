@@ -86,13 +86,15 @@ void RoutePlanner::emitSend(Program& prog, const Path& p, uint16_t buf, uint64_t
 }
 
 void RoutePlanner::emitRelays(Firmware& fw, const Path& p, uint64_t bytes) const {
-    for (size_t i = 0; i < p.relays.size(); ++i) {
-        Instruction r;
-        r.op = Opcode::Relay, r.bytes = bytes;
-        r.peer = i == 0 ? p.src : p.relays[i - 1];
-        r.peer2 = i + 1 < p.relays.size() ? p.relays[i + 1] : p.dst;
-        fw.program(p.relays[i]).add(r);
-    }
+    for (size_t i = 0; i < p.relays.size(); ++i) emitRelay(fw, p, i, bytes);
+}
+
+void RoutePlanner::emitRelay(Firmware& fw, const Path& p, size_t i, uint64_t bytes) const {
+    Instruction r;
+    r.op = Opcode::Relay, r.bytes = bytes;
+    r.peer = i == 0 ? p.src : p.relays[i - 1];
+    r.peer2 = i + 1 < p.relays.size() ? p.relays[i + 1] : p.dst;
+    fw.program(p.relays[i]).add(r);
 }
 
 void RoutePlanner::emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {

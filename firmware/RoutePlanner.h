@@ -37,6 +37,9 @@ class RoutePlanner {
     // receiver's RECV.
     void emitSend(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const;
     void emitRelays(Firmware& fw, const Path& p, uint64_t bytes) const;
+    // The relay of hop `k` alone (relays[k]): callers that emit many relayed paths hop by hop,
+    // so every core forwards in the order its upstream neighbour sends.
+    void emitRelay(Firmware& fw, const Path& p, size_t k, uint64_t bytes) const;
     void emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const;
 
     uint32_t hops(uint32_t a, uint32_t b) const;

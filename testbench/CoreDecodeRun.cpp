@@ -121,10 +121,21 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
         move = double(m.cycles) / m.clock_hz;
         fmt::print(os,
                    "  prefill to decode      the prompt's KV cache of {} layers re-placed as NoC "
-                   "traffic: {} cycles = {:.2f} us ({}); the weights' re-placement is not "
-                   "simulated\n",
+                   "traffic: {} cycles = {:.2f} us ({})\n",
                    kv.layers, m.cycles, move * 1e6, m.notes);
         os << kv_trace.str();
+        // Then the weights, from the prefill's MeshGEMM placement to the decode's GEMV one.
+        KernelSpec w = kv;
+        w.op = "weight-replace", w.algo = "shift";
+        std::ostringstream w_trace;
+        const KernelResult wm = simulate(r, w, "weight-replace", w_trace);
+        const double wsec = double(wm.cycles) / wm.clock_hz;
+        move += wsec;
+        fmt::print(os,
+                   "  {:<22} the weights of {} layers re-placed as NoC traffic: {} cycles = {:.2f} "
+                   "us ({})\n",
+                   "", w.layers, wm.cycles, wsec * 1e6, wm.notes);
+        os << w_trace.str();
     } catch (const std::invalid_argument& e) {
         fmt::print(os, "  prefill to decode      not run: {}\n", e.what());
     }

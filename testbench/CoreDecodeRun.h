@@ -7,8 +7,9 @@
 // priced by the config's energy: section) times the layers. Before it, the prefill of the
 // prompt (`wsc kernel prefill`'s program, one layer and the layer rule) on the largest square
 // block, when a layer's network work is small enough to simulate here, then the prompt's KV
-// cache moved into the decode's layout (KvReplacement, every layer at once); else the report
-// says why (shape, SRAM, or size) and no time to first token is given.
+// cache and the weights moved into the decode's layout (KvReplacement, WeightReplacement, every
+// layer at once, one after the other); else the report says why (shape, SRAM, or size) and no
+// time to first token is given.
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -28,7 +29,7 @@ class CoreDecodeRun {
         std::string kv = "shift";  // shift | concat
         bool functional = false;   // values through every sampled step (small meshes)
         // One Perfetto trace per simulated run beside this path (out.prefill.json,
-        // out.kv-replace.json, out.decode-step-N.json); empty: none.
+        // out.kv-replace.json, out.weight-replace.json, out.decode-step-N.json); empty: none.
         std::string perfetto, perfetto_unit = "ns";
     };
     // A one-die wafer of more than one core: the layout this run needs.

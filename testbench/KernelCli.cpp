@@ -209,6 +209,19 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
                      "layers whose caches move at once (default 1)");
     CliArgs::addUInt(kr, "--prompt", o.prompt, 1, uint64_t{1} << 31,
                      "prompt tokens, a multiple of P (default 1024)");
+    auto* wr = k->add_subcommand(
+        "weight-replace",
+        "the weights of --model moved from the prefill's placement (P x P, P the smaller side) to "
+        "the decode's (P x Q) as NoC traffic (docs/KERNELS.md \"Prefill layer\")");
+    addCommon(wr, o, "shift (the only one: weights do not depend on the cache policy)",
+              "(not used: the model gives the shapes)");
+    wr->add_option("--model", o.model,
+                   "model file (HuggingFace config.json, e.g. configs/models/*)")
+        ->required();
+    CliArgs::addUInt(wr, "--layers", o.layers, 1, 1024,
+                     "layers whose weights move at once (default 1)");
+    CliArgs::addUInt(wr, "--prompt", o.prompt, 1, uint64_t{1} << 31,
+                     "the prefill's prompt, a multiple of P (its layout's checks; default 1024)");
     k->require_subcommand(1);
     return k;
 }
@@ -239,11 +252,13 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
     const bool decode = kernel->got_subcommand("decode");
     const bool prefill = kernel->got_subcommand("prefill");
     const bool replace = kernel->got_subcommand("kv-replace");
+    const bool wreplace = kernel->got_subcommand("weight-replace");
     const std::string op = gemv        ? "gemv"
                            : attention ? "attention"
                            : decode    ? "decode"
                            : prefill   ? "prefill"
                            : replace   ? "kv-replace"
+                           : wreplace  ? "weight-replace"
                                        : "gemm";
     hw::HardwareConfig h = hw::HardwareLoader::loadFile(o.config, hw::ConfigOverrides(o.set));
     if (o.threads) h.noc.threads = o.threads;
@@ -268,7 +283,7 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                                                                                   : "64")
                                                                    : o.shape,
                                                    "--shape", 'x');
-    if (decode || prefill || replace) {
+    if (decode || prefill || replace || wreplace) {
         if (!o.shape.empty())
             throw UsageError(
                 fmt::format("--shape is not used by kernel {} (--model gives the shapes)", op));

@@ -26,6 +26,7 @@
 #include "firmware/waferllm/DecodeAttentionSchedule.h"
 #include "firmware/waferllm/KvReplacement.h"
 #include "firmware/waferllm/PrefillLayerSchedule.h"
+#include "firmware/waferllm/WeightReplacement.h"
 #include "hw/EnergyModel.h"
 #include "noc/Network.h"
 #include "testbench/ObservedDriver.h"
@@ -146,6 +147,18 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             d.functional = s.functional, d.seed = s.seed, d.data = s.decode_data;
             return firmware::waferllm::KvReplacement(d).build(net);
         }
+    } else if (s.op == "weight-replace") {
+        if (s.algo == "shift") {
+            if (s.prompt > UINT32_MAX)
+                throw std::invalid_argument(
+                    "kernel weight-replace: the prompt does not fit 32 bits");
+            firmware::waferllm::WeightReplacement::Spec d;
+            d.mesh_x = X, d.mesh_y = Y, d.p = std::min(s.p, KernelTestbench::cols(s));
+            d.rows = s.p, d.cols = KernelTestbench::cols(s);
+            d.layer = s.layer, d.layers = s.layers, d.prompt = uint32_t(s.prompt);
+            d.functional = s.functional, d.seed = s.seed, d.data = s.decode_data;
+            return firmware::waferllm::WeightReplacement(d).build(net);
+        }
     } else if (s.op == "prefill") {
         if (s.algo == "meshgemm") {
             if (KernelTestbench::cols(s) != s.p)
@@ -164,8 +177,8 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
         }
     } else {
         throw std::invalid_argument(fmt::format(
-            "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill or "
-            "kv-replace)",
+            "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill, "
+            "kv-replace or weight-replace)",
             s.op));
     }
     std::string names;
@@ -210,10 +223,12 @@ const std::vector<std::string>& KernelTestbench::algorithms(const std::string& o
     if (op == "prefill") return prefill;
     if (op == "gemm") return gemm;
     if (op == "gemv") return gemv;
+    static const std::vector<std::string> weights{"shift"};
+    if (op == "weight-replace") return weights;
     if (op == "attention" || op == "decode" || op == "kv-replace") return attention;
     throw std::invalid_argument(fmt::format(
-        "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill or "
-        "kv-replace)",
+        "kernel: unknown operation '{}' (expected gemm, gemv, attention, decode, prefill, "
+        "kv-replace or weight-replace)",
         op));
 }
 
@@ -454,6 +469,9 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                    "decode {}: step {} (token {}) through {} layer{} on a {}x{} core mesh ({})\n",
                    s.algo, s.generated + 1, s.prompt + s.generated, s.layers,
                    s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
+    else if (s.op == "weight-replace")
+        fmt::print(os, "weight-replace: {} layer{} of weights on a {}x{} core mesh ({})\n",
+                   s.layers, s.layers == 1 ? "" : "s", s.p, cols(s), r.notes);
     else if (s.op == "kv-replace")
         fmt::print(os,
                    "kv-replace {}: the KV cache of a {}-token prompt, {} layer{}, on a {}x{} core "

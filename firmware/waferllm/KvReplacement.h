@@ -5,8 +5,8 @@
 // j te.. of the E-wide projection (KV head g's features are taken from the columns of its first
 // query head, g G). Decode (DecodeLayerSchedule, rows x cols): KV head g on columns g Qh.., each
 // column d of its features, the tokens split over the rows as KvCache lays a prompt out (the last
-// row keeps a slot for the first decode step's token). Every layer's k and v move; the weights'
-// re-placement is not built.
+// row keeps a slot for the first decode step's token). Every layer's k and v move (the weights:
+// WeightReplacement).
 #include <cstdint>
 
 #include "firmware/KernelPlan.h"

@@ -225,3 +225,33 @@ TEST_CASE(
             CHECK(r.relayed_paths == 0);
         }
 }
+
+TEST_CASE(
+    "weight-replace moves a layer's weights from the prefill's placement to the decode's, "
+    "exactly, as NoC traffic",
+    "[kernel][prefill]") {
+    // tiny-dense's shape (GQA 4/2, FFN 176) and a one-head model, prefill on P x P and decode on
+    // P x P or P x 2P (E padded nowhere; the decode's FFN split over 8 columns).
+    firmware::waferllm::LayerShape gqa;
+    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    core::CoreParams cp = wseCore();
+    cp.sram.capacity_bytes = 1 << 20;
+    struct Case {
+        firmware::waferllm::LayerShape shape;
+        uint32_t p, q;
+    };
+    for (const Case& c :
+         {Case{oneHead(), 4, 0}, Case{gqa, 4, 0}, Case{gqa, 4, 8}, Case{gqa, 8, 0}}) {
+        tb::KernelSpec s;
+        s.op = "weight-replace", s.algo = "shift", s.p = c.p, s.q = c.q;
+        s.layer = c.shape, s.layers = 2, s.prompt = 16;
+        const auto r = tb::KernelTestbench::run(wseNoc(), cp, s);
+        INFO(c.p << "x" << (c.q ? c.q : c.p) << " heads " << c.shape.heads << ": " << r.notes);
+        REQUIRE(r.checked);
+        CHECK(r.correct);
+        CHECK(r.max_abs_error == 0);
+        CHECK(r.cycles > 0);
+        // 8x8 passes the route limit: relayed paths, forwarded level by level in order.
+        if (c.p == 8) CHECK(r.relayed_paths > 0);
+    }
+}
