@@ -64,15 +64,13 @@ KernelPlan Redistribution::build(noc::Network& net) const {
 
     // Messages by (source, destination) in a fixed order; local moves are copies.
     std::map<std::pair<uint32_t, uint32_t>, std::vector<const Move*>> pairs;
+    std::vector<const Move*> local;
     for (const Move& m : moves_) {
         cores.insert(m.src_core), cores.insert(m.dst_core);
-        if (m.src_core == m.dst_core) {
-            const uint32_t c = m.src_core;
-            copy(c, view(c, buf(c, m.src_buf), m.src_off, m.elems),
-                 view(c, buf(c, m.dst_buf), m.dst_off, m.elems), m.elems);
-        } else {
+        if (m.src_core == m.dst_core)
+            local.push_back(&m);
+        else
             pairs[{m.src_core, m.dst_core}].push_back(&m);
-        }
     }
     struct Msg {
         uint32_t src, dst, elems;
@@ -89,6 +87,14 @@ KernelPlan Redistribution::build(noc::Network& net) const {
         g.rx = plan.fw.program(g.dst).addBuffer(fmt::format("rd.rx{}", g.src), n);
         msgs.push_back(std::move(g));
     }
+    // Receives on direct routes are posted before anything is sent: each message has a route of
+    // its own, so it streams into its buffer whatever the order, and nothing waits in the
+    // receive buffer (sending everything first deadlocked tight SRAM: every core's arrivals
+    // filled its receive buffer before it posted a receive). Relayed paths share the peer's
+    // sequence and are taken level by level below.
+    for (const Msg& g : msgs)
+        if (g.path.direct())
+            rp.emitRecv(plan.fw.program(g.dst), g.path, g.rx, uint64_t(g.elems) * 4);
     CriticalPath worst;
     for (const Msg& g : msgs) {  // gather and send
         uint32_t at = 0;
@@ -100,27 +106,38 @@ KernelPlan Redistribution::build(noc::Network& net) const {
         rp.emitSend(plan.fw.program(g.src), g.path, g.tx, uint64_t(g.elems) * 4);
         rp.keepWorst(worst, rp.pathOf(g.path, uint64_t(g.elems) * 4));
     }
-    // Level t: the hop from the path's t-th core to its next (level 0: the sends above). A core
-    // consumes level t in message order (a relay forwards it as level t + 1; the destination
-    // receives and scatters it), level after level, so what one core sends another (sends,
-    // then relays level by level, each in message order) is what that core takes, in order.
+    // Local moves after the gathers, so a buffer that is both a source and a destination on one
+    // core is read before it is written.
+    for (const Move* m : local) {
+        const uint32_t c = m->src_core;
+        copy(c, view(c, buf(c, m->src_buf), m->src_off, m->elems),
+             view(c, buf(c, m->dst_buf), m->dst_off, m->elems), m->elems);
+    }
+    // Relayed paths, level t: the hop from the path's t-th core to its next (level 0: the sends
+    // above). A core takes level t in message order (a relay forwards it as level t + 1; the
+    // destination posts its receive), level after level, so what one core sends another
+    // (sends, then relays level by level, each in message order) is what that core takes, in
+    // the order the peer's sequence numbers give.
     size_t levels = 0;
-    for (const Msg& g : msgs) levels = std::max(levels, g.path.relays.size() + 1);
+    for (const Msg& g : msgs)
+        if (!g.path.direct()) levels = std::max(levels, g.path.relays.size() + 1);
     for (size_t t = 0; t < levels; ++t)
         for (const Msg& g : msgs) {
+            if (g.path.direct()) continue;
             const size_t m = g.path.relays.size();
-            if (t < m) {
+            if (t < m)
                 rp.emitRelay(plan.fw, g.path, t, uint64_t(g.elems) * 4);
-            } else if (t == m) {  // receive and scatter
+            else if (t == m)
                 rp.emitRecv(plan.fw.program(g.dst), g.path, g.rx, uint64_t(g.elems) * 4);
-                uint32_t at = 0;
-                for (const Move* mv : *g.moves) {
-                    copy(g.dst, view(g.dst, g.rx, at, mv->elems),
-                         view(g.dst, buf(g.dst, mv->dst_buf), mv->dst_off, mv->elems), mv->elems);
-                    at += mv->elems;
-                }
-            }
         }
+    for (const Msg& g : msgs) {  // scatter, last: nothing waits behind an arrival
+        uint32_t at = 0;
+        for (const Move* mv : *g.moves) {
+            copy(g.dst, view(g.dst, g.rx, at, mv->elems),
+                 view(g.dst, buf(g.dst, mv->dst_buf), mv->dst_off, mv->elems), mv->elems);
+            at += mv->elems;
+        }
+    }
     plan.cores.assign(cores.begin(), cores.end());
     plan.steps = uint32_t(msgs.size());
     plan.step_path = worst, plan.total_path = worst;

@@ -3,10 +3,12 @@
 // of data from one operation's layout into another's (WaferLLM Sec. 4.3: the KV cache and the
 // weights reshuffled between prefill and decode). Every (source, destination) pair of cores gets
 // one message: the source gathers its blocks for that destination into a staging buffer
-// (vector copies), sends it on a direct route (or relayed, past the route limit), and the
-// destination scatters it into place. A block whose source and destination core are the same is
-// one local copy. Each core sends all its messages, then receives; a message that arrives before
-// its receive waits in the receiver's SRAM (core.rx_buffer).
+// (vector copies), sends it on a direct route (or relayed by software past the route limit),
+// and the destination scatters it into place. A block whose source and destination core are the
+// same is one local copy. Order on every core: receives of direct-route messages posted first
+// (so they never wait in the receive buffer), gathers and sends, local copies, then relayed
+// paths level by level (hop t of every message in message order, so each core takes what a
+// neighbour sends in the neighbour's order), scatters last.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -89,12 +89,12 @@ void RoutePlanner::emitRelays(Firmware& fw, const Path& p, uint64_t bytes) const
     for (size_t i = 0; i < p.relays.size(); ++i) emitRelay(fw, p, i, bytes);
 }
 
-void RoutePlanner::emitRelay(Firmware& fw, const Path& p, size_t i, uint64_t bytes) const {
+void RoutePlanner::emitRelay(Firmware& fw, const Path& p, size_t k, uint64_t bytes) const {
     Instruction r;
     r.op = Opcode::Relay, r.bytes = bytes;
-    r.peer = i == 0 ? p.src : p.relays[i - 1];
-    r.peer2 = i + 1 < p.relays.size() ? p.relays[i + 1] : p.dst;
-    fw.program(p.relays[i]).add(r);
+    r.peer = k == 0 ? p.src : p.relays[k - 1];
+    r.peer2 = k + 1 < p.relays.size() ? p.relays[k + 1] : p.dst;
+    fw.program(p.relays[k]).add(r);
 }
 
 void RoutePlanner::emitRecv(Program& prog, const Path& p, uint16_t buf, uint64_t bytes) const {

@@ -24,6 +24,13 @@ bool CoreDecodeRun::applies(const hw::HardwareConfig& h) {
 
 namespace {
 
+// The first line of an error (a deadlock report goes on for a line per core).
+std::string firstLine(const char* what) {
+    const std::string s(what);
+    const size_t nl = s.find('\n');
+    return nl == std::string::npos ? s : s.substr(0, nl) + " (...)";
+}
+
 // Word-hops per layer beyond which the prefill is not simulated here (about a minute at the
 // ~6 M word-hops/s measured on this machine; docs/results/waferllm_prefill.md).
 constexpr uint64_t kPrefillWordHops = 300'000'000;
@@ -80,17 +87,21 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
         fmt::print(os,
                    "  prefill                not simulated: a layer on {}x{} cores moves ~{:.2g} "
                    "word-hops (MeshGEMM shifts every weight tile every step), about {:.0f} min "
-                   "here; `wsc kernel prefill --model {} --mesh {} --prompt {} --timing-only` "
-                   "runs it, docs/results/waferllm_prefill.md scales it from smaller meshes\n",
-                   p, p, double(hops), double(hops) / 6e6 / 60, r.model, p, r.prompt);
+                   "here; `wsc kernel prefill --model {} --mesh {} --prompt {} --timing-only "
+                   "--config {}` runs it (with --set core.sram.capacity=... if its fp32 buffers "
+                   "pass the SRAM); docs/results/waferllm_prefill.md scales it from smaller "
+                   "meshes\n",
+                   p, p, double(hops), double(hops) / 5e6 / 60, r.model, p, r.prompt, r.hw_path);
         return 0;
     }
     KernelResult k;
     std::ostringstream trace;  // printed after the prefill's line
     try {
         k = simulate(r, s, "prefill", trace);
-    } catch (const std::invalid_argument& e) {  // the layer does not fit the SRAM
-        fmt::print(os, "  prefill                not run: {}\n", e.what());
+    } catch (const std::exception& e) {
+        // A layer that does not fit the SRAM (at build or as it runs) or that stalls the network:
+        // the prefill is a result here, the decode still runs.
+        fmt::print(os, "  prefill                not run: {}\n", firstLine(e.what()));
         return 0;
     }
     const uint64_t per = k.cycles - 1;
@@ -109,6 +120,19 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                               : std::string("no energy (the config prices none)"),
         k.sram_bytes);
     os << trace.str();
+    // The re-placements move every layer at once: simulated under the same budget, with a word
+    // taken to travel P / 2 hops on average.
+    const firmware::waferllm::LayerShape& L = s.layer;
+    const uint64_t kv_words = 2ull * r.prompt * L.kv_heads * L.head_dim,
+                   w_words = 4ull * L.hidden * L.hidden + 3ull * L.hidden * L.ffn;
+    if ((kv_words + w_words) * s.model_layers * (p / 2 + 1) > kPrefillWordHops) {
+        fmt::print(os,
+                   "  prefill to decode      not simulated: the KV cache and weights of {} layers "
+                   "({:.3g} words) over ~{} hops each pass the budget; `wsc kernel kv-replace` "
+                   "and `wsc kernel weight-replace` run it\n",
+                   s.model_layers, double(kv_words + w_words) * s.model_layers, p / 2);
+        return sec;
+    }
     // The prompt's KV cache of every layer from the prefill's layout to the decode's, all at
     // once (the layers' messages share the network).
     KernelSpec kv = s;
@@ -124,9 +148,15 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                    "traffic: {} cycles = {:.2f} us ({})\n",
                    kv.layers, m.cycles, move * 1e6, m.notes);
         os << kv_trace.str();
-        // Then the weights, from the prefill's MeshGEMM placement to the decode's GEMV one.
-        KernelSpec w = kv;
-        w.op = "weight-replace", w.algo = "shift";
+    } catch (const std::exception& e) {
+        fmt::print(os, "  prefill to decode      the KV cache's re-placement not run: {}\n",
+                   firstLine(e.what()));
+    }
+    // Then the weights, from the prefill's MeshGEMM placement to the decode's GEMV one.
+    try {
+        KernelSpec w = s;
+        w.op = "weight-replace", w.algo = "shift", w.p = decode.p, w.q = decode.q;
+        w.layers = decode.model_layers;
         std::ostringstream w_trace;
         const KernelResult wm = simulate(r, w, "weight-replace", w_trace);
         const double wsec = double(wm.cycles) / wm.clock_hz;
@@ -136,8 +166,8 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                    "us ({})\n",
                    "", w.layers, wm.cycles, wsec * 1e6, wm.notes);
         os << w_trace.str();
-    } catch (const std::invalid_argument& e) {
-        fmt::print(os, "  prefill to decode      not run: {}\n", e.what());
+    } catch (const std::exception& e) {
+        fmt::print(os, "  {:<22} the weights' re-placement not run: {}\n", "", firstLine(e.what()));
     }
     return sec + move;
 }

@@ -42,8 +42,9 @@ class CoreDecodeRun {
     // the trace's summary line goes to `os`.
     static KernelResult simulate(const Request& r, const KernelSpec& s, const std::string& phase,
                                  std::ostream& os);
-    // Runs and prints the prefill and the KV cache's re-placement into the decode's layout;
-    // returns their time in seconds, 0 if the prefill was not simulated (the line says why).
+    // Runs and prints the prefill and the re-placement of the KV cache and the weights into the
+    // decode's layout; returns their time in seconds, 0 if the prefill was not simulated (the
+    // line says why).
     static double prefill(const Request& r, const firmware::model::ModelConfig& mc,
                           const KernelSpec& decode, std::ostream& os);
 };

@@ -115,6 +115,20 @@ void addCacheState(CLI::App* c, KernelCli::Options& o) {
     CliArgs::addUInt(c, "--tree-k", o.tree_k, 1, 8, "levels of every K-tree reduction (default 2)");
 }
 
+// A kernel whose shapes come from a model file: --model, --layers and (with prompt_help)
+// --prompt besides the common options.
+CLI::App* addModelKernel(CLI::App* k, KernelCli::Options& o, const char* name,
+                         const std::string& what, const char* algos, const char* layers_help,
+                         const char* prompt_help) {
+    auto* c = k->add_subcommand(name, what);
+    addCommon(c, o, algos, "(not used: the model gives the shapes)");
+    c->add_option("--model", o.model, "model file (HuggingFace config.json, e.g. configs/models/*)")
+        ->required();
+    CliArgs::addUInt(c, "--layers", o.layers, 1, 1024, layers_help);
+    if (prompt_help) CliArgs::addUInt(c, "--prompt", o.prompt, 1, uint64_t{1} << 31, prompt_help);
+    return c;
+}
+
 }  // namespace
 
 // The decode layer's shape from a model file: dense, gated SiLU FFN, RMSNorm, plain multi-head
@@ -170,58 +184,35 @@ CLI::App* KernelCli::add(CLI::App& app, Options& o) {
     CliArgs::addUInt(at, "--q-heads", o.q_heads, 1, 64,
                      "query heads sharing the KV head (GQA group; default 1)");
     addCacheState(at, o);
-    auto* de = k->add_subcommand(
-        "decode",
+    auto* de = addModelKernel(
+        k, o, "decode",
         "one decode step (one token) through dense layers of --model on P x Q cores, as one "
-        "per-core program (WaferLLM's decode layout; docs/KERNELS.md \"Decode layer\")");
-    addCommon(de, o, "shift, concat: the KV cache policy (default shift)",
-              "(not used: the model gives the shapes)");
-    de->add_option("--model", o.model,
-                   "model file (HuggingFace config.json, e.g. configs/models/*)")
-        ->required();
-    CliArgs::addUInt(de, "--layers", o.layers, 1, 1024,
-                     "layers in the program, each with its own weights (default 1)");
+        "per-core program (WaferLLM's decode layout; docs/KERNELS.md \"Decode layer\")",
+        "shift, concat: the KV cache policy (default shift)",
+        "layers in the program, each with its own weights (default 1)", nullptr);
     addCacheState(de, o);
-    auto* pf = k->add_subcommand(
-        "prefill",
+    auto* pf = addModelKernel(
+        k, o, "prefill",
         "the prefill of a prompt through dense layers of --model on P x P cores, as one per-core "
-        "program (WaferLLM's prefill layout; docs/KERNELS.md \"Prefill layer\")");
-    addCommon(pf, o, "meshgemm (the only one)", "(not used: the model gives the shapes)");
-    pf->add_option("--model", o.model,
-                   "model file (HuggingFace config.json, e.g. configs/models/*)")
-        ->required();
-    CliArgs::addUInt(pf, "--layers", o.layers, 1, 1024,
-                     "layers in the program, each with its own weights (default 1)");
-    CliArgs::addUInt(pf, "--prompt", o.prompt, 1, uint64_t{1} << 31,
-                     "prompt tokens, a multiple of P (default 1024)");
+        "program (WaferLLM's prefill layout; docs/KERNELS.md \"Prefill layer\")",
+        "meshgemm (the only one)", "layers in the program, each with its own weights (default 1)",
+        "prompt tokens, a multiple of P (default 1024)");
     CliArgs::addUInt(pf, "--tree-k", o.tree_k, 1, 8,
                      "levels of every K-tree reduction (default 2)");
-    auto* kr = k->add_subcommand(
-        "kv-replace",
-        "the prompt's KV cache of --model moved from the prefill's layout (P x P, P the smaller "
-        "side) to the decode's (P x Q) as NoC traffic (docs/KERNELS.md \"Prefill layer\")");
-    addCommon(kr, o, "shift, concat: the decode's cache policy (default shift)",
-              "(not used: the model gives the shapes)");
-    kr->add_option("--model", o.model,
-                   "model file (HuggingFace config.json, e.g. configs/models/*)")
-        ->required();
-    CliArgs::addUInt(kr, "--layers", o.layers, 1, 1024,
-                     "layers whose caches move at once (default 1)");
-    CliArgs::addUInt(kr, "--prompt", o.prompt, 1, uint64_t{1} << 31,
-                     "prompt tokens, a multiple of P (default 1024)");
-    auto* wr = k->add_subcommand(
-        "weight-replace",
-        "the weights of --model moved from the prefill's placement (P x P, P the smaller side) to "
-        "the decode's (P x Q) as NoC traffic (docs/KERNELS.md \"Prefill layer\")");
-    addCommon(wr, o, "shift (the only one: weights do not depend on the cache policy)",
-              "(not used: the model gives the shapes)");
-    wr->add_option("--model", o.model,
-                   "model file (HuggingFace config.json, e.g. configs/models/*)")
-        ->required();
-    CliArgs::addUInt(wr, "--layers", o.layers, 1, 1024,
-                     "layers whose weights move at once (default 1)");
-    CliArgs::addUInt(wr, "--prompt", o.prompt, 1, uint64_t{1} << 31,
-                     "the prefill's prompt, a multiple of P (its layout's checks; default 1024)");
+    addModelKernel(k, o, "kv-replace",
+                   "the prompt's KV cache of --model moved from the prefill's layout (P x P, P "
+                   "the smaller side) to the decode's (P x Q) as NoC traffic (docs/KERNELS.md "
+                   "\"Prefill layer\")",
+                   "shift, concat: the decode's cache policy (default shift)",
+                   "layers whose caches move at once (default 1)",
+                   "prompt tokens, a multiple of P (default 1024)");
+    addModelKernel(k, o, "weight-replace",
+                   "the weights of --model moved from the prefill's placement (P x P, P the "
+                   "smaller side) to the decode's (P x Q) as NoC traffic (docs/KERNELS.md "
+                   "\"Prefill layer\")",
+                   "shift (the only one: weights do not depend on the cache policy)",
+                   "layers whose weights move at once (default 1)",
+                   "the prefill's prompt, a multiple of P (its layout's checks; default 1024)");
     k->require_subcommand(1);
     return k;
 }

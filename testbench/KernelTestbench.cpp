@@ -172,7 +172,7 @@ firmware::KernelPlan makePlan(const KernelSpec& s, noc::Network& net) {
             d.mesh_x = X, d.mesh_y = Y, d.p = s.p;
             d.layer = s.layer, d.layers = s.layers, d.prompt = uint32_t(s.prompt);
             d.tree_k = s.tree_k, d.sram_bytes = s.sram_bytes, d.functional = s.functional;
-            d.seed = s.seed, d.data = s.decode_data;
+            d.seed = s.seed, d.data = s.decode_data, d.product_attention = s.product_attention;
             return firmware::waferllm::PrefillLayerSchedule(d).build(net);
         }
     } else {

@@ -29,7 +29,8 @@ struct KernelSpec {
     // gemm | gemv | attention (decode, one KV head: algo shift|concat) | decode (one token through
     // `layers` dense layers of `layer`'s shape: algo shift|concat) | prefill (a `prompt` through
     // them on P x P: algo meshgemm) | kv-replace (the prompt's KV cache from the prefill's layout
-    // to the decode's on P x Q: algo shift|concat, the decode's cache policy)
+    // to the decode's on P x Q: algo shift|concat, the decode's cache policy) | weight-replace
+    // (the weights likewise: algo shift)
     std::string op = "gemm";
     std::string algo = "meshgemm";
     uint32_t p = 4;
@@ -46,7 +47,8 @@ struct KernelSpec {
     // tokens and `generated` decoded ones (the step decodes the next); each core's SRAM.
     uint64_t prompt = 0, generated = 0;
     uint64_t sram_bytes = 0;
-    firmware::waferllm::LayerShape layer;  // decode
+    firmware::waferllm::LayerShape layer;  // decode, prefill, kv-replace, weight-replace
+    bool product_attention = false;        // prefill: attention as one product over E
     uint32_t layers = 1;
     uint32_t model_layers = 0;  // decode: the model's layers (the report's token rate), 0: none
     // decode, functional: the weights, cache and input to use (null: drawn for this step alone);

@@ -224,7 +224,8 @@ std::vector<StatsSchema::Section> build() {
          "testbench/KernelTestbench",
          "wsc kernel",
          {
-             {"kernel.op", "text", "gemm, gemv, attention, decode or prefill"},
+             {"kernel.op", "text",
+              "gemm, gemv, attention, decode, prefill, kv-replace or weight-replace"},
              {"kernel.algo", "text",
               "meshgemm, cannon, summa, allgather, meshgemm-t, meshgemv, pipeline, ring, shift, "
               "concat"},

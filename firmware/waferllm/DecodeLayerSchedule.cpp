@@ -13,18 +13,14 @@
 #include "firmware/LineBroadcast.h"
 #include "firmware/ReduceTree.h"
 #include "firmware/RoutePlanner.h"
+#include "firmware/RouteReuseScope.h"
 #include "firmware/TreeReduce.h"
+#include "firmware/VectorOp.h"
 #include "firmware/waferllm/DecodeAttentionSchedule.h"
 
 namespace wsc::firmware::waferllm {
 
 namespace {
-
-Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float imm = 0.0f) {
-    Instruction i;
-    i.op = op, i.a = a, i.b = b, i.c = c, i.n = n, i.imm = imm;
-    return i;
-}
 
 // Elements [at, at + n) of v, zero past its end (a padded block).
 template <class T>
@@ -92,13 +88,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     const uint32_t proj = (G + 2) * d;  // projection outputs per column: G q slices, k, v
     const uint64_t token = s_.prompt + s_.generated;  // the new token's index
 
-    // Shared routes for this build only (the caller's network keeps its own setting).
-    struct Reuse {
-        noc::Network& n;
-        bool was;
-        ~Reuse() { n.setRouteReuse(was); }
-    } reuse{net, net.routeReuse()};
-    net.setRouteReuse(true);
+    const RouteReuseScope reuse(net);  // shared routes for this build only
     KernelPlan plan;
     plan.algo = fmt::format("decode-{}", KvCache::name(s_.policy));
     plan.fw = Firmware(X * Y);
@@ -148,7 +138,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 g.addBuffer(p + "g", e), g.addBuffer(p + "h", e);
                 const uint16_t ss = g.addBuffer(p + "ss", 1);
                 bufs[j].push_back({ss, g.addBuffer(p + "ss0", 1), g.addBuffer(p + "ss1", 1)});
-                g.add(vop(Opcode::VSqSum, buf(i, j, "x"), kNoBuf, ss, e));
+                g.add(vectorOp(Opcode::VSqSum, buf(i, j, "x"), kNoBuf, ss, e));
             }
         for (uint32_t j = 0; j < Q; ++j) {
             tr.emit(plan.fw, col_tree, col[j], bufs[j], 1);
@@ -160,10 +150,10 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
             for (uint32_t j = 0; j < Q; ++j) {
                 Program& g = prog(i, j);
                 const uint16_t ss = bufs[j][i].part, x = buf(i, j, "x"), h = buf(i, j, p + "h");
-                g.add(vop(Opcode::VScale, ss, kNoBuf, ss, 1, 1.0f / float(E)));
-                g.add(vop(Opcode::VRsqrt, ss, kNoBuf, ss, 1, L.eps));
-                g.add(vop(Opcode::VBMul, x, ss, h, e));
-                g.add(vop(Opcode::VMul, h, buf(i, j, p + "g"), h, e));
+                g.add(vectorOp(Opcode::VScale, ss, kNoBuf, ss, 1, 1.0f / float(E)));
+                g.add(vectorOp(Opcode::VRsqrt, ss, kNoBuf, ss, 1, L.eps));
+                g.add(vectorOp(Opcode::VBMul, x, ss, h, e));
+                g.add(vectorOp(Opcode::VMul, h, buf(i, j, p + "g"), h, e));
             }
     };
     // A GEMV with its result multicast back; transposed: K over the columns, the rows' trees.
@@ -185,7 +175,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
     };
     auto add = [&](uint32_t i, uint32_t j, const std::string& other) {
         const uint16_t x = buf(i, j, "x");
-        prog(i, j).add(vop(Opcode::VAdd, x, buf(i, j, other), x, e));
+        prog(i, j).add(vectorOp(Opcode::VAdd, x, buf(i, j, other), x, e));
     };
 
     // Each operation starts where every block core's program is now (all single-stream).
@@ -219,10 +209,10 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 const uint16_t V = g.addBuffer(lp + "attn.V", uint32_t(n[i]) * d);
                 if (i + 1 == P) {
                     const uint32_t last = uint32_t(n[i] - 1) * d;
-                    g.add(
-                        vop(Opcode::VCopy, kn, kNoBuf, g.addView(lp + "attn.Knew", K, last, d), d));
-                    g.add(
-                        vop(Opcode::VCopy, vn, kNoBuf, g.addView(lp + "attn.Vnew", V, last, d), d));
+                    g.add(vectorOp(Opcode::VCopy, kn, kNoBuf,
+                                   g.addView(lp + "attn.Knew", K, last, d), d));
+                    g.add(vectorOp(Opcode::VCopy, vn, kNoBuf,
+                                   g.addView(lp + "attn.Vnew", V, last, d), d));
                 }
                 const uint16_t oin = g.addBuffer(lp + "o_in", G * d);
                 for (uint32_t h = 0; h < G; ++h)
@@ -266,8 +256,8 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 const uint16_t gate = g.addView(lp + "gate", y, 0, f);
                 const uint16_t up = g.addView(lp + "upv", y, f, f);
                 const uint16_t act = g.addBuffer(lp + "act", f);
-                g.add(vop(Opcode::VSilu, gate, kNoBuf, act, f));
-                g.add(vop(Opcode::VMul, act, up, act, f));
+                g.add(vectorOp(Opcode::VSilu, gate, kNoBuf, act, f));
+                g.add(vectorOp(Opcode::VMul, act, up, act, f));
             }
         phase("down");
         gemv(lp + "down.", true, Fp, Ep, lp + "act");

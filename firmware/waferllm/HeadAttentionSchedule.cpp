@@ -11,16 +11,11 @@
 #include "firmware/RingOrder.h"
 #include "firmware/RoutePlanner.h"
 #include "firmware/TreeReduce.h"
+#include "firmware/VectorOp.h"
 
 namespace wsc::firmware::waferllm {
 
 namespace {
-
-Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float imm = 0.0f) {
-    Instruction i;
-    i.op = op, i.a = a, i.b = b, i.c = c, i.n = n, i.imm = imm;
-    return i;
-}
 
 Instruction gemm(uint16_t a, uint16_t b, uint16_t c, uint32_t m, uint32_t k, uint32_t n,
                  uint8_t flags) {
@@ -81,7 +76,7 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
     struct Bufs {
         uint16_t q, k[2], v[2], S, T[2], R0, R1, mask, Sb[2], out, mx, sm, neg, M, acc, zero;
         uint16_t ar0, ar1;
-        std::vector<uint16_t> chunk, Mrow, accRow, zrow, mxRow, smRow, negRow;
+        std::vector<uint16_t> chunk, Mrow, accRow, mxRow, smRow, negRow;
     };
     std::vector<Bufs> B(P * P);
     for (uint32_t i = 0; i < P; ++i)
@@ -124,8 +119,9 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
     const ReduceTree mid = ReduceTree::kTree(c, tree_k_);
     CriticalPath worst;
 
-    // Column-ring shift of k or v: every core sends its current tile to the ring predecessor of
-    // its row and receives the successor's into the other buffer (sends, relays, receives).
+    // Column-ring shift of k or v: every core sends its current tile to the core of the
+    // predecessor row in its column's ring and receives the successor row's into the other buffer
+    // (sends, relays, receives).
     std::vector<RoutePlanner::Path> ring_path(P * P);
     if (P > 1)
         for (uint32_t i = 0; i < P; ++i)
@@ -212,22 +208,22 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
     // acc = op over the chunks; then the per-query reduction of acc's rows into `into`.
     auto chunksThenRows = [&](Program& g, const Bufs& b, Opcode op, Opcode red,
                               const std::vector<uint16_t>& into) {
-        g.add(vop(Opcode::VCopy, b.chunk[0], kNoBuf, b.acc, sq));
-        for (uint32_t x = 1; x < H; ++x) g.add(vop(op, b.acc, b.chunk[x], b.acc, sq));
-        for (uint32_t q = 0; q < tm; ++q) g.add(vop(red, b.accRow[q], kNoBuf, into[q], tm));
+        g.add(vectorOp(Opcode::VCopy, b.chunk[0], kNoBuf, b.acc, sq));
+        for (uint32_t x = 1; x < H; ++x) g.add(vectorOp(op, b.acc, b.chunk[x], b.acc, sq));
+        for (uint32_t q = 0; q < tm; ++q) g.add(vectorOp(red, b.accRow[q], kNoBuf, into[q], tm));
     };
     // M's row q = v[q] for every key (0 - (-v[q])), then every chunk op= M.
     auto rowsApply = [&](Program& g, const Bufs& b, uint16_t v, Opcode op) {
-        g.add(vop(Opcode::VScale, v, kNoBuf, b.neg, tm, -1.0f));
+        g.add(vectorOp(Opcode::VScale, v, kNoBuf, b.neg, tm, -1.0f));
         for (uint32_t q = 0; q < tm; ++q)
-            g.add(vop(Opcode::VBSub, b.zero, b.negRow[q], b.Mrow[q], tm));
-        for (uint32_t x = 0; x < H; ++x) g.add(vop(op, b.chunk[x], b.M, b.chunk[x], sq));
+            g.add(vectorOp(Opcode::VBSub, b.zero, b.negRow[q], b.Mrow[q], tm));
+        for (uint32_t x = 0; x < H; ++x) g.add(vectorOp(op, b.chunk[x], b.M, b.chunk[x], sq));
     };
     for (uint32_t i = 0; i < P; ++i)
         for (uint32_t j = 0; j < P; ++j) {
             Program& g = prog(i, j);
             const Bufs& b = B[i * P + j];
-            g.add(vop(Opcode::VAdd, b.S, b.mask, b.S, H * sq));
+            g.add(vectorOp(Opcode::VAdd, b.S, b.mask, b.S, H * sq));
             chunksThenRows(g, b, Opcode::VMax, Opcode::VRedMax, b.mxRow);
         }
     allreduce(false);
@@ -236,7 +232,7 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
             Program& g = prog(i, j);
             const Bufs& b = B[i * P + j];
             rowsApply(g, b, b.mx, Opcode::VSub);
-            g.add(vop(Opcode::VExp, b.S, kNoBuf, b.S, H * sq));
+            g.add(vectorOp(Opcode::VExp, b.S, kNoBuf, b.S, H * sq));
             chunksThenRows(g, b, Opcode::VAdd, Opcode::VRedSum, b.smRow);
         }
     allreduce(true);
@@ -244,7 +240,7 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
         for (uint32_t j = 0; j < P; ++j) {
             Program& g = prog(i, j);
             const Bufs& b = B[i * P + j];
-            g.add(vop(Opcode::VRecip, b.sm, kNoBuf, b.sm, tm));
+            g.add(vectorOp(Opcode::VRecip, b.sm, kNoBuf, b.sm, tm));
             rowsApply(g, b, b.sm, Opcode::VMul);
         }
 

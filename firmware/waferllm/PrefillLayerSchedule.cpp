@@ -13,18 +13,14 @@
 #include "firmware/RingGemmSchedule.h"
 #include "firmware/RingGemmTSchedule.h"
 #include "firmware/RoutePlanner.h"
+#include "firmware/RouteReuseScope.h"
 #include "firmware/TreeReduce.h"
+#include "firmware/VectorOp.h"
 #include "firmware/waferllm/HeadAttentionSchedule.h"
 
 namespace wsc::firmware::waferllm {
 
 namespace {
-
-Instruction vop(Opcode op, uint16_t a, uint16_t b, uint16_t c, uint32_t n, float imm = 0.0f) {
-    Instruction i;
-    i.op = op, i.a = a, i.b = b, i.c = c, i.n = n, i.imm = imm;
-    return i;
-}
 
 // Masked scores: exp(-1e30 - max) is exactly 0 in fp32, and every query row keeps its own key.
 constexpr float kMasked = -1e30f;
@@ -59,13 +55,17 @@ PrefillLayerSchedule::PrefillLayerSchedule(const Spec& s) : s_(s) {
     if (s.prompt == 0) throw std::invalid_argument("prefill layer: the prompt needs a token");
     if (s.layers == 0) throw std::invalid_argument("prefill layer: layers must be >= 1");
     if (s.tree_k == 0) throw std::invalid_argument("prefill layer: the tree needs K >= 1");
-    if (s.functional && L.heads != 1 && !HeadAttentionSchedule::applies(s.p, L.hidden, L.heads))
+    const bool per_head =
+        !s.product_attention && HeadAttentionSchedule::applies(s.p, L.hidden, L.heads);
+    if (s.functional && L.heads != 1 && !per_head)
         throw std::invalid_argument(fmt::format(
-            "prefill layer: {} heads do not tile the block's {} columns, so the scores are one "
-            "product over the embedding (WaferLLM's prefill kernel), which is not the model's "
-            "attention: functional runs need heads dividing P (or one head); timing-only runs "
-            "take any head count",
-            L.heads, s.p));
+            "prefill layer: attention as one product over the embedding (WaferLLM's prefill "
+            "kernel{}) is not the model's attention for {} heads: functional runs need one head, "
+            "or heads dividing P; timing-only runs take any head count",
+            s.product_attention
+                ? ", as asked"
+                : fmt::format("; {} heads do not tile the block's {} columns", L.heads, s.p),
+            L.heads));
     const uint64_t tm = s.prompt / s.p, te = L.hidden / s.p, tf = L.ffn / s.p;
     for (const auto& [v, what] : {std::pair<uint64_t, const char*>{3ull * L.hidden, "3 x hidden"},
                                   {2ull * L.ffn, "2 x ffn"},
@@ -93,12 +93,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
     const uint32_t E = Ls.hidden, F = Ls.ffn, T = s_.prompt;
     const uint32_t tm = T / P, te = E / P, tf = F / P;
 
-    struct Reuse {  // shared routes for this build only
-        noc::Network& n;
-        bool was;
-        ~Reuse() { n.setRouteReuse(was); }
-    } reuse{net, net.routeReuse()};
-    net.setRouteReuse(true);
+    const RouteReuseScope reuse(net);  // shared routes for this build only
     KernelPlan plan;
     plan.algo = "prefill";
     plan.fw = Firmware(X * Y);
@@ -116,7 +111,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
     const uint32_t rootc = row_tree.root();
 
     // Per-head attention where the heads tile the columns; else WaferLLM's one product over E.
-    const bool per_head = HeadAttentionSchedule::applies(P, E, Ls.heads);
+    const bool per_head = !s_.product_attention && HeadAttentionSchedule::applies(P, E, Ls.heads);
     std::vector<std::vector<uint32_t>> row(P);
     for (uint32_t i = 0; i < P; ++i)
         for (uint32_t j = 0; j < P; ++j) {
@@ -170,7 +165,8 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                 for (uint32_t r = 0; r < tm; ++r) {
                     g.addView(fmt::format("{}h.r{}", p, r), h, r * te, te);
                     const uint16_t sr = g.addView(fmt::format("{}ss.r{}", p, r), ss, r, 1);
-                    g.add(vop(Opcode::VSqSum, buf(i, j, fmt::format("x.r{}", r)), kNoBuf, sr, te));
+                    g.add(vectorOp(Opcode::VSqSum, buf(i, j, fmt::format("x.r{}", r)), kNoBuf, sr,
+                                   te));
                 }
             }
         rowAllreduce(p + "ar.", p + "ss", tm, Opcode::VAdd);
@@ -178,13 +174,13 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
             for (uint32_t j = 0; j < P; ++j) {
                 Program& g = prog(i, j);
                 const uint16_t ss = buf(i, j, p + "ss"), gs = buf(i, j, p + "g");
-                g.add(vop(Opcode::VScale, ss, kNoBuf, ss, tm, 1.0f / float(E)));
-                g.add(vop(Opcode::VRsqrt, ss, kNoBuf, ss, tm, Ls.eps));
+                g.add(vectorOp(Opcode::VScale, ss, kNoBuf, ss, tm, 1.0f / float(E)));
+                g.add(vectorOp(Opcode::VRsqrt, ss, kNoBuf, ss, tm, Ls.eps));
                 for (uint32_t r = 0; r < tm; ++r) {
                     const uint16_t hr = buf(i, j, fmt::format("{}h.r{}", p, r));
-                    g.add(vop(Opcode::VBMul, buf(i, j, fmt::format("x.r{}", r)),
-                              buf(i, j, fmt::format("{}ss.r{}", p, r)), hr, te));
-                    g.add(vop(Opcode::VMul, hr, gs, hr, te));
+                    g.add(vectorOp(Opcode::VBMul, buf(i, j, fmt::format("x.r{}", r)),
+                                   buf(i, j, fmt::format("{}ss.r{}", p, r)), hr, te));
+                    g.add(vectorOp(Opcode::VMul, hr, gs, hr, te));
                 }
             }
     };
@@ -209,10 +205,10 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
             for (uint32_t j = 0; j < P; ++j) {
                 Program& g = prog(i, j);
                 const uint16_t a0 = g.addBuffer(p + "A0", am);
-                g.add(vop(Opcode::VCopy, buf(i, j, a_from), kNoBuf, a0, am));
+                g.add(vectorOp(Opcode::VCopy, buf(i, j, a_from), kNoBuf, a0, am));
                 if (!b_from.empty()) {
                     const uint16_t b0 = g.addBuffer(p + "B0", bn);
-                    g.add(vop(Opcode::VCopy, buf(i, j, b_from), kNoBuf, b0, bn));
+                    g.add(vectorOp(Opcode::VCopy, buf(i, j, b_from), kNoBuf, b0, bn));
                 }
             }
         const KernelPlan g =
@@ -229,7 +225,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < P; ++j) {
                 const uint16_t x = buf(i, j, "x");
-                prog(i, j).add(vop(Opcode::VAdd, x, buf(i, j, other), x, tm * te));
+                prog(i, j).add(vectorOp(Opcode::VAdd, x, buf(i, j, other), x, tm * te));
             }
     };
     auto phase = [&](const char* name) {
@@ -259,7 +255,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                                                         c, (r * 3 + part) * te, te);
                         const uint16_t to =
                             g.addView(fmt::format("{}{}.r{}", lp, names[part], r), dst, r * te, te);
-                        g.add(vop(Opcode::VCopy, from, kNoBuf, to, te));
+                        g.add(vectorOp(Opcode::VCopy, from, kNoBuf, to, te));
                     }
                 }
             }
@@ -271,8 +267,8 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     // k and v are copied in: the schedule shifts its own tiles.
                     const uint16_t k0 = g.addBuffer(lp + "att.k0", tm * te);
                     const uint16_t v0 = g.addBuffer(lp + "att.v0", tm * te);
-                    g.add(vop(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, k0, tm * te));
-                    g.add(vop(Opcode::VCopy, buf(i, j, lp + "v"), kNoBuf, v0, tm * te));
+                    g.add(vectorOp(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, k0, tm * te));
+                    g.add(vectorOp(Opcode::VCopy, buf(i, j, lp + "v"), kNoBuf, v0, tm * te));
                 }
             const KernelPlan g =
                 HeadAttentionSchedule(X, Y, P, T, E, Ls.heads, s_.tree_k).build(net);
@@ -292,7 +288,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     for (uint32_t j = 0; j < P; ++j) {
                         Program& g = prog(i, j);
                         const uint16_t b0 = g.addBuffer(lp + "att.B0", tm * te);
-                        g.add(vop(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, b0, tm * te));
+                        g.add(vectorOp(Opcode::VCopy, buf(i, j, lp + "k"), kNoBuf, b0, tm * te));
                     }
                 const KernelPlan g = RingGemmTSchedule(X, Y, P, T, E, T, s_.tree_k).build(net);
                 account(g);
@@ -308,13 +304,13 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                 for (uint32_t j = 0; j < P; ++j) {
                     Program& g = prog(i, j);
                     const uint16_t S = buf(i, j, lp + "att.C");
-                    g.add(vop(Opcode::VAdd, S, buf(i, j, "mask"), S, tm * tm));
+                    g.add(vectorOp(Opcode::VAdd, S, buf(i, j, "mask"), S, tm * tm));
                     const uint16_t mx = g.addBuffer(lp + "mx", tm), sm = g.addBuffer(lp + "sm", tm);
                     for (uint32_t r = 0; r < tm; ++r) {
                         const uint16_t sr = g.addView(fmt::format("{}S.r{}", lp, r), S, r * tm, tm);
                         const uint16_t mr = g.addView(fmt::format("{}mx.r{}", lp, r), mx, r, 1);
                         g.addView(fmt::format("{}sm.r{}", lp, r), sm, r, 1);
-                        g.add(vop(Opcode::VRedMax, sr, kNoBuf, mr, tm));
+                        g.add(vectorOp(Opcode::VRedMax, sr, kNoBuf, mr, tm));
                     }
                 }
             rowAllreduce(lp + "mxar.", lp + "mx", tm, Opcode::VMax);
@@ -324,24 +320,24 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     const uint16_t S = buf(i, j, lp + "att.C");
                     for (uint32_t r = 0; r < tm; ++r) {
                         const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
-                        g.add(vop(Opcode::VBSub, sr, buf(i, j, fmt::format("{}mx.r{}", lp, r)), sr,
-                                  tm));
+                        g.add(vectorOp(Opcode::VBSub, sr, buf(i, j, fmt::format("{}mx.r{}", lp, r)),
+                                       sr, tm));
                     }
-                    g.add(vop(Opcode::VExp, S, kNoBuf, S, tm * tm));
+                    g.add(vectorOp(Opcode::VExp, S, kNoBuf, S, tm * tm));
                     for (uint32_t r = 0; r < tm; ++r)
-                        g.add(vop(Opcode::VRedSum, buf(i, j, fmt::format("{}S.r{}", lp, r)), kNoBuf,
-                                  buf(i, j, fmt::format("{}sm.r{}", lp, r)), tm));
+                        g.add(vectorOp(Opcode::VRedSum, buf(i, j, fmt::format("{}S.r{}", lp, r)),
+                                       kNoBuf, buf(i, j, fmt::format("{}sm.r{}", lp, r)), tm));
                 }
             rowAllreduce(lp + "smar.", lp + "sm", tm, Opcode::VAdd);
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     Program& g = prog(i, j);
                     const uint16_t sm = buf(i, j, lp + "sm");
-                    g.add(vop(Opcode::VRecip, sm, kNoBuf, sm, tm));
+                    g.add(vectorOp(Opcode::VRecip, sm, kNoBuf, sm, tm));
                     for (uint32_t r = 0; r < tm; ++r) {
                         const uint16_t sr = buf(i, j, fmt::format("{}S.r{}", lp, r));
-                        g.add(vop(Opcode::VBMul, sr, buf(i, j, fmt::format("{}sm.r{}", lp, r)), sr,
-                                  tm));
+                        g.add(vectorOp(Opcode::VBMul, sr, buf(i, j, fmt::format("{}sm.r{}", lp, r)),
+                                       sr, tm));
                     }
                 }
             phase("context");
@@ -371,8 +367,8 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     const uint16_t up =
                         g.addView(fmt::format("{}upv.r{}", lp, r), c, r * 2 * tf + tf, tf);
                     const uint16_t ar = g.addView(fmt::format("{}act.r{}", lp, r), act, r * tf, tf);
-                    g.add(vop(Opcode::VSilu, gate, kNoBuf, ar, tf));
-                    g.add(vop(Opcode::VMul, ar, up, ar, tf));
+                    g.add(vectorOp(Opcode::VSilu, gate, kNoBuf, ar, tf));
+                    g.add(vectorOp(Opcode::VMul, ar, up, ar, tf));
                 }
             }
         phase("down");

@@ -42,6 +42,9 @@ class PrefillLayerSchedule {
         uint32_t tree_k = 2;      // K-tree levels of every reduction
         uint64_t sram_bytes = 0;  // each core's SRAM (0: not checked)
         bool functional = false;  // operands and the expected output (KernelPlan::preset/expect)
+        // Attention as one product over the embedding even where the heads tile the columns
+        // (WaferLLM's prefill kernel; the one form for heads that do not tile them).
+        bool product_attention = false;
         uint64_t seed = 1;
         // Functional values (weights; the prompt is data->promptInput(prompt)); null: drawn from
         // `seed`. The plan expects the output and every layer's k and v tiles.
@@ -53,8 +56,9 @@ class PrefillLayerSchedule {
     // Words the layer's shifts and reductions carry times the hops they travel, one layer, in
     // closed form (an estimate of the network work a simulation does; MeshGEMM's ring hops are
     // at most 2): per MeshGEMM 2 (P - 1) (mk + kn) for the steps plus 2 (P - 1) per aligned
-    // operand's words (the alignment shifts, an upper bound), for dist-GEMM-T 2 (P - 1) nk for B
-    // and 2 P mn for the partials' trees; the allreduces are negligible beside them.
+    // operand's words (the alignment shifts, an upper bound), for attention the one-product form
+    // (dist-GEMM-T: 2 (P - 1) nk for B and 2 P mn for the partials' trees, then the context
+    // MeshGEMM) whichever form runs; the allreduces are negligible beside them.
     uint64_t wordHops() const;
 
   private:

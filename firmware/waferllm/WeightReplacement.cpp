@@ -34,8 +34,10 @@ DecodeLayerSchedule::Spec decodeSpec(const WeightReplacement::Spec& s) {
 }  // namespace
 
 WeightReplacement::WeightReplacement(const Spec& s) : s_(s) {
-    (void)PrefillLayerSchedule(prefillSpec(s));  // both layouts' own checks
-    (void)DecodeLayerSchedule(decodeSpec(s));
+    Spec shapes = s;  // both layouts' own shape checks (not their functional ones)
+    shapes.functional = false;
+    (void)PrefillLayerSchedule(prefillSpec(shapes));
+    (void)DecodeLayerSchedule(decodeSpec(shapes));
 }
 
 KernelPlan WeightReplacement::build(noc::Network& net) const {
@@ -169,17 +171,49 @@ KernelPlan WeightReplacement::build(noc::Network& net) const {
         if (!one.data)
             own = std::make_unique<DecodeModelData>(L, s_.layers, s_.prompt, s_.seed),
             one.data = own.get();
-        noc::Network np(net.params()), nd(net.params());
-        const KernelPlan pre = PrefillLayerSchedule(prefillSpec(one)).build(np);
+        // The destinations: what the decode's own functional plan loads (a scratch network).
+        noc::Network nd(net.params());
         const KernelPlan dec = DecodeLayerSchedule(decodeSpec(one)).build(nd);
         auto ends = [](const std::string& n, const char* tail) {
             const std::string t(tail);
             return n.size() >= t.size() && n.compare(n.size() - t.size(), t.size(), t) == 0;
         };
-        for (const auto& v : pre.preset)
-            if (ends(v.buffer, "qkv.B0") || ends(v.buffer, "o.B0") || ends(v.buffer, "up.B0") ||
-                ends(v.buffer, "down.B0") || ends(v.buffer, "n1.g") || ends(v.buffer, "n2.g"))
-                plan.preset.push_back({v.core, "pre." + v.buffer, v.v});
+        // The sources, in the prefill's placement (as PrefillLayerSchedule fills it).
+        auto kvOf = [&](uint32_t f) { return f / D / G * D + f % D; };  // E-wide K, V column
+        for (uint32_t l = 0; l < s_.layers; ++l) {
+            const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
+            const DecodeModelData::Layer& w = one.data->layer(l);
+            for (uint32_t i = 0; i < P; ++i)
+                for (uint32_t j = 0; j < P; ++j) {
+                    const uint32_t kb = ring.at(uint64_t(ring.position(i)) + ring.position(j));
+                    KernelPlan::Values q{id(i, j), "pre." + lp + "qkv.B0", {}},
+                        o{id(i, j), "pre." + lp + "o.B0", {}},
+                        u{id(i, j), "pre." + lp + "up.B0", {}},
+                        dn{id(i, j), "pre." + lp + "down.B0", {}},
+                        g1{id(i, j), "pre." + lp + "n1.g", {}},
+                        g2{id(i, j), "pre." + lp + "n2.g", {}};
+                    for (uint32_t r = 0; r < te; ++r) {
+                        const uint32_t row = kb * te + r;
+                        for (uint32_t c = 0; c < 3 * te; ++c) {
+                            const uint32_t part = c / te, col = j * te + c % te;
+                            q.v.push_back(part == 0 ? w.wq.at(row, col)
+                                                    : (part == 1 ? w.wk : w.wv).at(row, kvOf(col)));
+                        }
+                        for (uint32_t c = 0; c < te; ++c) o.v.push_back(w.wo.at(row, j * te + c));
+                        for (uint32_t c = 0; c < 2 * tf; ++c) {
+                            const uint32_t col = j * tf + c % tf;
+                            u.v.push_back((c < tf ? w.wg : w.wu).at(row, col));
+                        }
+                    }
+                    for (uint32_t r = 0; r < tf; ++r)
+                        for (uint32_t c = 0; c < te; ++c)
+                            dn.v.push_back(w.wd.at(kb * tf + r, j * te + c));
+                    for (uint32_t c = 0; c < te; ++c)
+                        g1.v.push_back(w.g1[j * te + c]), g2.v.push_back(w.g2[j * te + c]);
+                    for (auto* v : {&q, &o, &u, &dn, &g1, &g2})
+                        plan.preset.push_back(std::move(*v));
+                }
+        }
         for (const auto& v : dec.preset)
             if (ends(v.buffer, "qkv.W") || ends(v.buffer, "o.W") || ends(v.buffer, "up.W") ||
                 ends(v.buffer, "down.W") || ends(v.buffer, "n1.g") || ends(v.buffer, "n2.g"))

@@ -276,6 +276,23 @@ wsc_h13("kernel prefill refuses a prompt that does not split" 2
 wsc_h13("kernel prefill refuses --shape" 2 "--shape is not used by kernel prefill"
         kernel prefill --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4 --shape 8
         ${h13_kernel_cfg})
+wsc_h13("kernel kv-replace refuses a prompt that does not split" 2
+        "the prompt \\(10\\) does not split over the 4 rows and columns"
+        kernel kv-replace --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4 --prompt 10
+        --timing-only ${h13_kernel_cfg})
+wsc_h13("kernel weight-replace refuses an unknown --algo" 2
+        "--algo: unknown weight-replace algorithm 'concat' \\(expected one of shift\\)"
+        kernel weight-replace --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 4
+        --prompt 16 --algo concat ${h13_kernel_cfg})
+wsc_h13("kernel weight-replace moves a model's weights exactly" 0
+        "result +equals the reference \\(max \\|C - reference\\| = 0\\)"
+        kernel weight-replace --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json --mesh 8
+        --prompt 16 --layers 2 ${h13_kernel_cfg})
+wsc_h13("llm infer on a core mesh reports a prefill that does not fit and still decodes" 0
+        "prefill +not run: .*SRAM"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2
+        --set "core.sram.capacity=8 KB")
 wsc_h13("llm infer --kv is refused on a die-level wafer" 2 "--kv is for WaferLLM's decode on a core mesh"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${PROJECT_SOURCE_DIR}/configs/llm_die_2x2.yaml --plan tp=2 --prompt 16 --kv concat)
