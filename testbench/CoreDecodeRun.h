@@ -44,9 +44,9 @@ class CoreDecodeRun {
                                  std::ostream& os);
     // Runs and prints the prefill and the re-placement of the KV cache and the weights into the
     // decode's layout; returns their time in seconds, 0 if the prefill was not simulated (the
-    // line says why).
+    // line says why). `complete`: false when a re-placement was not simulated.
     static double prefill(const Request& r, const firmware::model::ModelConfig& mc,
-                          const KernelSpec& decode, std::ostream& os);
+                          const KernelSpec& decode, std::ostream& os, bool& complete);
 };
 
 }  // namespace wsc::tb

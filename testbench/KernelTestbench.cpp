@@ -517,8 +517,10 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
             "simulated)\n",
             s.model_layers, per, all, ms, double(s.prompt) / ms * 1e3);
     }
-    fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n",
-               100 * r.efficiency, r.useful_macs, r.peak_macs_per_cycle);
+    const bool moves = s.op == "kv-replace" || s.op == "weight-replace";  // data, no MACs
+    if (!moves)
+        fmt::print(os, "  compute efficiency     {:.1f}% ({} useful MACs, {} MAC/cycle per core)\n",
+                   100 * r.efficiency, r.useful_macs, r.peak_macs_per_cycle);
     fmt::print(os, "  compute / exposed comm {} / {} cycles ({:.1f}% communication)\n",
                r.compute_cycles, r.exposed_comm,
                r.cycles ? 100.0 * double(r.exposed_comm) / double(r.cycles) : 0.0);
@@ -526,10 +528,16 @@ void KernelTestbench::printReport(std::ostream& os, const KernelResult& r) {
                "  PLMR R: routes/router  {} (max entries; {} direct routes, {} relayed paths, {} "
                "multicasts refused)\n",
                r.routes_per_core, r.direct_routes, r.relayed_paths, r.rejected_multicasts);
-    fmt::print(os,
-               "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per step "
-               "({} steps)\n",
-               r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
+    if (moves)
+        fmt::print(os,
+                   "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load for "
+                   "the longest message ({} messages)\n",
+                   r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
+    else
+        fmt::print(os,
+                   "  PLMR L: critical path  {} hops, {} routing stages, ~{} cycles zero-load per "
+                   "step ({} steps)\n",
+                   r.step_path.hops, r.step_path.stages, r.step_path_cycles, r.steps);
     fmt::print(os,
                "  PLMR M: SRAM per core  {} bytes at peak ({} in buffers, the rest messages "
                "waiting for their recv)\n",

@@ -293,6 +293,11 @@ wsc_h13("llm infer on a core mesh reports a prefill that does not fit and still 
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2
         --set "core.sram.capacity=8 KB")
+wsc_h13("llm infer on a core mesh says the end to end leaves out a re-placement that did not fit" 0
+        "end-to-end throughput\\); without the re-placement that was not simulated"
+        llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
+        --hw ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/core_mesh_8x8.yaml --prompt 16 --generate 2
+        --set "core.sram.capacity=16 KB")
 wsc_h13("llm infer --kv is refused on a die-level wafer" 2 "--kv is for WaferLLM's decode on a core mesh"
         llm infer --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         --hw ${PROJECT_SOURCE_DIR}/configs/llm_die_2x2.yaml --plan tp=2 --prompt 16 --kv concat)
