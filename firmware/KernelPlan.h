@@ -57,10 +57,15 @@ struct KernelPlan {
     std::vector<Values> preset, expect;
     double tolerance = 0;
     // A composed program's operations in program order ("norm1", "qkv", ...; names repeat per
-    // layer) and, per core of `cores` (same order), the pc where each starts: phase_starts[c *
-    // phases.size() + k]. Empty for a single kernel.
+    // layer) and, for operation k and core c of `cores` (same order), the pc where it starts:
+    // phase_starts[k * cores.size() + c]. Empty for a single kernel.
     std::vector<std::string> phases;
     std::vector<uint32_t> phase_starts;
+    // Operation `name` starts where every core's program (one stream) is now.
+    void beginPhase(const std::string& name) {
+        phases.push_back(name);
+        for (uint32_t c : cores) phase_starts.push_back(fw.program(c).streamSize(0));
+    }
 };
 
 }  // namespace wsc::firmware

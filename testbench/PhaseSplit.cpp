@@ -8,9 +8,13 @@ PhaseSplit::PhaseSplit(core::CoreArray& cores, const firmware::KernelPlan& plan)
     : cores_(cores),
       names_(plan.phases),
       row_(cores.cores(), kNone),
-      starts_(plan.phase_starts),
+      starts_(plan.phase_starts.size()),
       end_(plan.phases.size(), 0),
       ids_(plan.cores) {
+    // Kept core by core (each core's starts contiguous for the search in onSpan).
+    const size_t k = names_.size(), nc = ids_.size();
+    for (size_t p = 0; p < k; ++p)
+        for (size_t c = 0; c < nc; ++c) starts_[c * k + p] = plan.phase_starts[p * nc + c];
     for (uint32_t r = 0; r < ids_.size(); ++r) {
         row_[ids_[r]] = r;
         next_.push_back(cores.traceSink(ids_[r]));

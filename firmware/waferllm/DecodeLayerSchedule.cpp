@@ -178,12 +178,6 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         prog(i, j).add(vectorOp(Opcode::VAdd, x, buf(i, j, other), x, e));
     };
 
-    // Each operation starts where every block core's program is now (all single-stream).
-    auto phase = [&](const char* name) {
-        plan.phases.push_back(name);
-        for (uint32_t c : plan.cores) plan.phase_starts.push_back(plan.fw.program(c).streamSize(0));
-    };
-
     DecodeAttentionSchedule::Spec as;
     as.mesh_x = X, as.mesh_y = Y, as.rows = P, as.cols = Qh, as.head_dim = D, as.q_heads = G;
     as.policy = s_.policy, as.prompt = s_.prompt, as.generated = s_.generated;
@@ -192,9 +186,9 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
 
     for (uint32_t l = 0; l < s_.layers; ++l) {
         const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
-        phase("norm1");
+        plan.beginPhase("norm1");
         norm(lp + "n1.");
-        phase("qkv");
+        plan.beginPhase("qkv");
         gemv(lp + "qkv.", false, Ep, Q * proj, lp + "n1.h");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
@@ -218,7 +212,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 for (uint32_t h = 0; h < G; ++h)
                     g.addView(fmt::format("{}o_in.{}", lp, h), oin, h * d, d);
             }
-        phase("attention");
+        plan.beginPhase("attention");
         for (uint32_t h = 0; h < Hkv; ++h) {
             DecodeAttentionSchedule::Spec a = as;
             a.col0 = h * Qh;
@@ -233,7 +227,7 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                     return std::string();
                 });
         }
-        phase("o");
+        plan.beginPhase("o");
         // The heads' outputs (on the middle row) go down their columns: the O projection's
         // input, K-split over the columns.
         if (P > 1)
@@ -245,9 +239,9 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
         gemv(lp + "o.", true, H * D, Ep, lp + "o_in");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "o.", true, i, j));
-        phase("norm2");
+        plan.beginPhase("norm2");
         norm(lp + "n2.");
-        phase("up");
+        plan.beginPhase("up");
         gemv(lp + "up.", false, Ep, 2 * Fp, lp + "n2.h");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) {
@@ -259,18 +253,10 @@ KernelPlan DecodeLayerSchedule::build(noc::Network& net) const {
                 g.add(vectorOp(Opcode::VSilu, gate, kNoBuf, act, f));
                 g.add(vectorOp(Opcode::VMul, act, up, act, f));
             }
-        phase("down");
+        plan.beginPhase("down");
         gemv(lp + "down.", true, Fp, Ep, lp + "act");
         for (uint32_t i = 0; i < P; ++i)
             for (uint32_t j = 0; j < Q; ++j) add(i, j, gemvOut(lp + "down.", true, i, j));
-    }
-
-    {  // recorded phase by phase; KernelPlan keeps them core by core
-        const size_t k = plan.phases.size(), nc = plan.cores.size();
-        std::vector<uint32_t> by_core(k * nc);
-        for (size_t p = 0; p < k; ++p)
-            for (size_t c = 0; c < nc; ++c) by_core[c * k + p] = plan.phase_starts[p * nc + c];
-        plan.phase_starts.swap(by_core);
     }
 
     // What the step holds: every buffer plus the attention's reserve for early arrivals.

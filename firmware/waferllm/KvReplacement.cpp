@@ -12,15 +12,7 @@
 namespace wsc::firmware::waferllm {
 
 KvReplacement::KvReplacement(const Spec& s) : s_(s) {
-    // Both layouts' own checks (shapes that split, blocks that fit).
-    PrefillLayerSchedule::Spec p;
-    p.mesh_x = s.mesh_x, p.mesh_y = s.mesh_y, p.p = s.p, p.layer = s.layer, p.layers = s.layers;
-    p.prompt = s.prompt;
-    (void)PrefillLayerSchedule(p);
-    DecodeLayerSchedule::Spec d;
-    d.mesh_x = s.mesh_x, d.mesh_y = s.mesh_y, d.rows = s.rows, d.cols = s.cols;
-    d.layer = s.layer, d.layers = s.layers, d.policy = s.policy, d.prompt = s.prompt;
-    (void)DecodeLayerSchedule(d);
+    s.check();
 }
 
 KernelPlan KvReplacement::build(noc::Network& net) const {

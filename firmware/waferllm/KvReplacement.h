@@ -10,27 +10,14 @@
 #include <cstdint>
 
 #include "firmware/KernelPlan.h"
-#include "firmware/waferllm/DecodeModelData.h"
-#include "firmware/waferllm/KvCache.h"
-#include "firmware/waferllm/LayerShape.h"
+#include "firmware/waferllm/TransitionSpec.h"
 #include "noc/Network.h"
 
 namespace wsc::firmware::waferllm {
 
 class KvReplacement {
   public:
-    struct Spec {
-        uint32_t mesh_x = 0, mesh_y = 0;
-        uint32_t p = 1;               // the prefill's P x P block (top left)
-        uint32_t rows = 1, cols = 1;  // the decode's block (top left)
-        LayerShape layer;
-        uint32_t layers = 1;
-        uint32_t prompt = 1;
-        KvCache::Policy policy = KvCache::Policy::Shift;
-        bool functional = false;  // the prefill's k, v preset; the decode's cache expected
-        uint64_t seed = 1;
-        const DecodeModelData* data = nullptr;  // null: drawn from seed
-    };
+    using Spec = TransitionSpec;
     explicit KvReplacement(const Spec& s);
     KernelPlan build(noc::Network& net) const;
 

@@ -228,16 +228,12 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                 prog(i, j).add(vectorOp(Opcode::VAdd, x, buf(i, j, other), x, tm * te));
             }
     };
-    auto phase = [&](const char* name) {
-        plan.phases.push_back(name);
-        for (uint32_t c : plan.cores) plan.phase_starts.push_back(plan.fw.program(c).streamSize(0));
-    };
 
     for (uint32_t l = 0; l < s_.layers; ++l) {
         const std::string lp = s_.layers > 1 ? fmt::format("L{}.", l) : std::string();
-        phase("norm1");
+        plan.beginPhase("norm1");
         norm(lp + "n1.");
-        phase("qkv");
+        plan.beginPhase("qkv");
         {
             const KernelPlan g = gemm(lp + "qkv.", T, E, 3 * E, lp + "n1.h", "");
             weights.push_back({l, lp + "qkv.B0", g.b, 0});
@@ -260,7 +256,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                 }
             }
         if (per_head) {
-            phase("attention");
+            plan.beginPhase("attention");
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     Program& g = prog(i, j);
@@ -282,7 +278,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                                          return std::string();
                                      });
         } else {
-            phase("scores");
+            plan.beginPhase("scores");
             {  // S = q k^T; k is copied in (dist-GEMM-T receives over its B buffers)
                 for (uint32_t i = 0; i < P; ++i)
                     for (uint32_t j = 0; j < P; ++j) {
@@ -299,7 +295,7 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                                              return std::string();
                                          });
             }
-            phase("softmax");
+            plan.beginPhase("softmax");
             for (uint32_t i = 0; i < P; ++i)
                 for (uint32_t j = 0; j < P; ++j) {
                     Program& g = prog(i, j);
@@ -340,19 +336,19 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                                        sr, tm));
                     }
                 }
-            phase("context");
+            plan.beginPhase("context");
             gemm(lp + "ctx.", T, T, E, lp + "att.C", lp + "v");
         }
-        phase("o");
+        plan.beginPhase("o");
         {
             const KernelPlan g =
                 gemm(lp + "o.", T, E, E, per_head ? lp + "att.out" : lp + "ctx.C", "");
             weights.push_back({l, lp + "o.B0", g.b, 1});
         }
         addInto(lp + "o.C");
-        phase("norm2");
+        plan.beginPhase("norm2");
         norm(lp + "n2.");
-        phase("up");
+        plan.beginPhase("up");
         {
             const KernelPlan g = gemm(lp + "up.", T, E, 2 * F, lp + "n2.h", "");
             weights.push_back({l, lp + "up.B0", g.b, 2});
@@ -371,20 +367,12 @@ KernelPlan PrefillLayerSchedule::build(noc::Network& net) const {
                     g.add(vectorOp(Opcode::VMul, ar, up, ar, tf));
                 }
             }
-        phase("down");
+        plan.beginPhase("down");
         {
             const KernelPlan g = gemm(lp + "down.", T, F, E, lp + "act", "");
             weights.push_back({l, lp + "down.B0", g.b, 3});
         }
         addInto(lp + "down.C");
-    }
-
-    {  // recorded phase by phase; KernelPlan keeps them core by core
-        const size_t k = plan.phases.size(), nc = plan.cores.size();
-        std::vector<uint32_t> by_core(k * nc);
-        for (size_t p = 0; p < k; ++p)
-            for (size_t c = 0; c < nc; ++c) by_core[c * k + p] = plan.phase_starts[p * nc + c];
-        plan.phase_starts.swap(by_core);
     }
 
     if (s_.sram_bytes)

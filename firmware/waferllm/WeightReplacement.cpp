@@ -14,30 +14,8 @@
 
 namespace wsc::firmware::waferllm {
 
-namespace {
-
-PrefillLayerSchedule::Spec prefillSpec(const WeightReplacement::Spec& s) {
-    PrefillLayerSchedule::Spec p;
-    p.mesh_x = s.mesh_x, p.mesh_y = s.mesh_y, p.p = s.p, p.layer = s.layer, p.layers = s.layers;
-    p.prompt = s.prompt, p.functional = s.functional, p.seed = s.seed, p.data = s.data;
-    return p;
-}
-
-DecodeLayerSchedule::Spec decodeSpec(const WeightReplacement::Spec& s) {
-    DecodeLayerSchedule::Spec d;
-    d.mesh_x = s.mesh_x, d.mesh_y = s.mesh_y, d.rows = s.rows, d.cols = s.cols;
-    d.layer = s.layer, d.layers = s.layers, d.prompt = s.prompt, d.functional = s.functional;
-    d.seed = s.seed, d.data = s.data;
-    return d;
-}
-
-}  // namespace
-
 WeightReplacement::WeightReplacement(const Spec& s) : s_(s) {
-    Spec shapes = s;  // both layouts' own shape checks (not their functional ones)
-    shapes.functional = false;
-    (void)PrefillLayerSchedule(prefillSpec(shapes));
-    (void)DecodeLayerSchedule(decodeSpec(shapes));
+    s.check();
 }
 
 KernelPlan WeightReplacement::build(noc::Network& net) const {
@@ -173,7 +151,7 @@ KernelPlan WeightReplacement::build(noc::Network& net) const {
             one.data = own.get();
         // The destinations: what the decode's own functional plan loads (a scratch network).
         noc::Network nd(net.params());
-        const KernelPlan dec = DecodeLayerSchedule(decodeSpec(one)).build(nd);
+        const KernelPlan dec = DecodeLayerSchedule(one.decode()).build(nd);
         auto ends = [](const std::string& n, const char* tail) {
             const std::string t(tail);
             return n.size() >= t.size() && n.compare(n.size() - t.size(), t.size(), t) == 0;
