@@ -136,7 +136,9 @@ CLI::App* addModelKernel(CLI::App* k, KernelCli::Options& o, const char* name,
 firmware::waferllm::LayerShape KernelCli::decodeShape(const firmware::model::ModelConfig& m) {
     auto refuse = [&](const std::string& what) {
         return std::invalid_argument(fmt::format(
-            "{}: kernel decode runs dense decoder layers with a gated SiLU FFN, RMSNorm and "
+            "{}: WaferLLM's decode and prefill layers (wsc kernel decode, prefill, kv-replace, "
+            "weight-replace, llm infer on a core mesh) are dense decoder layers with a gated SiLU "
+            "FFN, RMSNorm and "
             "multi-head or grouped-query attention; this model {}",
             m.source, what));
     };

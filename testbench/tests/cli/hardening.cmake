@@ -230,7 +230,7 @@ wsc_h13("validate prints the memory estimate" 0
 
 # wsc kernel decode (issue 17): models its layout cannot run and flags it does not use are refused.
 wsc_h13("kernel decode refuses an MoE model naming the file" 2
-        "tiny-moe.json: kernel decode runs dense decoder layers .* this model has mixture-of-experts layers"
+        "tiny-moe.json: WaferLLM.s decode and prefill layers .* are dense decoder layers .* this model has mixture-of-experts layers"
         kernel decode --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-moe.json --mesh 4 --prompt 16
         ${h13_kernel_cfg})
 wsc_h13("kernel decode refuses --shape" 2 "--shape is not used by kernel decode"
