@@ -562,22 +562,23 @@ void Controller::land(const Mailbox::Arrival& a, uint32_t op, uint64_t cycle) {
     env_.wakeAt(id_, cycle);
 }
 
-bool Controller::admit(const noc::Message& m, uint32_t bytes) {
+noc::Admission Controller::admit(const noc::Message& m, uint32_t bytes) {
     // Only data messages wait for a receive; puts land in their named buffer, answers in the
     // buffer of the operation that asked, and control messages take no room.
-    if (MessageTag::kind(m.tag) != MessageTag::Data) return true;
+    if (MessageTag::kind(m.tag) != MessageTag::Data) return noc::Admission::TakeRest;
     const uint8_t st = MessageTag::stream(m.tag);
     const uint64_t key =
         m.route == noc::kNoRoute ? Mailbox::coreKey(m.src, st) : Mailbox::routeKey(m.route, st);
-    if (mb_.isPosted(key, MessageTag::seq(m.tag))) return true;  // streams into its recv
+    // Streams into its recv, which stays posted until the whole message has arrived.
+    if (mb_.isPosted(key, MessageTag::seq(m.tag))) return noc::Admission::TakeRest;
     if (bytes > rx_capacity_ - sram_.held()) {
         ++st_.rx_refusals;
-        return false;
+        return noc::Admission::Refuse;
     }
     sram_.hold(bytes);
     st_.rx_held_peak = sram_.heldPeak();
     mb_.holdPart(m.id, bytes);
-    return true;
+    return noc::Admission::Take;
 }
 
 void Controller::releaseRx(uint64_t bytes) {

@@ -27,6 +27,7 @@
 #include "core/Sram.h"
 #include "core/VectorUnit.h"
 #include "firmware/Program.h"
+#include "noc/EjectionGate.h"
 
 namespace wsc::core {
 
@@ -42,9 +43,10 @@ class Controller {
     bool evaluate(uint64_t now);
     void onMessage(const noc::Message& m, uint64_t cycle);
     // May a flit of `m` carrying `bytes` payload bytes land now? Yes if its receive is posted
-    // (it streams into the recv's buffer) or the receive buffer has room (the bytes are held in
-    // SRAM until a recv takes the message); no leaves it in the network (back-pressure).
-    bool admit(const noc::Message& m, uint32_t bytes);
+    // (it streams into the recv's buffer: TakeRest, the receive stays posted until the message
+    // completes) or the receive buffer has room (Take: the bytes are held in SRAM until a recv
+    // takes the message); Refuse leaves it in the network (back-pressure).
+    noc::Admission admit(const noc::Message& m, uint32_t bytes);
     uint64_t rxCapacity() const { return rx_capacity_; }
     void onMemory(MemoryRequest& r);
     bool done() const { return done_; }

@@ -32,7 +32,7 @@ class Core {
     void load(const firmware::Program& prog, const std::string& who);
     bool evaluate(uint64_t now) { return ctrl_.evaluate(now); }
     void onMessage(const noc::Message& m, uint64_t cycle) { ctrl_.onMessage(m, cycle); }
-    bool admit(const noc::Message& m, uint32_t bytes) { return ctrl_.admit(m, bytes); }
+    noc::Admission admit(const noc::Message& m, uint32_t bytes) { return ctrl_.admit(m, bytes); }
     uint64_t rxCapacity() const { return ctrl_.rxCapacity(); }
     const Mailbox& mailbox() const { return mb_; }
     void onMemory(MemoryRequest& r) { ctrl_.onMemory(r); }

@@ -155,8 +155,10 @@ bool CoreArray::done(uint64_t) const {
     return finished_ == cores() && mem_outstanding_ == 0 && mem_done_.empty() && net_.idle();
 }
 
-bool CoreArray::admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes, uint64_t) {
-    if (MessageTag::isMemory(m.tag)) return true;  // NocMemoryPort traffic: the port's own flow
+noc::Admission CoreArray::admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes,
+                                    uint64_t) {
+    // NocMemoryPort traffic: the port's own flow control.
+    if (MessageTag::isMemory(m.tag)) return noc::Admission::TakeRest;
     return cores_[node].admit(m, bytes);
 }
 

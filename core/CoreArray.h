@@ -61,7 +61,8 @@ class CoreArray : public noc::CycleDriver,
     void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t cycle) override;
     // noc::EjectionGate: a core takes a flit when its receive is posted or its receive buffer
     // (core.rx_buffer, in SRAM) has room; memory-port traffic is never refused.
-    bool admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes, uint64_t cycle) override;
+    noc::Admission admitFlit(const noc::Message& m, uint32_t node, uint32_t bytes,
+                             uint64_t cycle) override;
     // CoreEnvironment
     void send(const noc::Message& m, uint64_t now) override { net_.send(m, now); }
     size_t egressQueued(uint32_t core) const override { return net_.ni(core).queued(); }

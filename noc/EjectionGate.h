@@ -11,12 +11,18 @@
 
 namespace wsc::noc {
 
+// A gate's answer. TakeRest promises that every later flit of the same packet at this node would
+// be taken too with nothing to account (a flit streaming into a posted receive): the NI then stops
+// asking for that packet, which spares a visit to the node's state per flit on large meshes.
+enum class Admission : uint8_t { Refuse, Take, TakeRest };
+
 class EjectionGate {
   public:
     virtual ~EjectionGate() = default;
     // A flit carrying `bytes` payload bytes of message `m` reached node `node` at `cycle`.
-    // True takes it (the gate commits to the bytes); false leaves it in the network.
-    virtual bool admitFlit(const Message& m, uint32_t node, uint32_t bytes, uint64_t cycle) = 0;
+    // Take / TakeRest take it (the gate commits to the bytes); Refuse leaves it in the network.
+    virtual Admission admitFlit(const Message& m, uint32_t node, uint32_t bytes,
+                                uint64_t cycle) = 0;
 };
 
 }  // namespace wsc::noc

@@ -302,7 +302,7 @@ uint32_t Network::installRoute(const std::map<std::pair<uint32_t, uint8_t>, uint
                                          topo_.name(r), total, p_.route_limit));
     }
     for (const auto& [key, mask] : entries) table_.table(key.first).add(key.second, route, mask);
-    mc_fanout_[{route, src_node}] = fanout;
+    mc_fanout_[treeKey(route, src_node)] = fanout;
     ++next_route_id_;
     return route;
 }
@@ -377,10 +377,10 @@ void Network::checkRouteLimits() const {
 
 // Destinations of a route: walk the table tree from the source's local port.
 uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
-    auto it = mc_fanout_.find({route, src});
+    auto it = mc_fanout_.find(treeKey(route, src));
     if (it != mc_fanout_.end()) return it->second;
     const uint32_t count = countTree(route, src, topo_.routerOfNode(src), topo_.portOfNode(src));
-    mc_fanout_[{route, src}] = static_cast<uint16_t>(count);
+    mc_fanout_[treeKey(route, src)] = static_cast<uint16_t>(count);
     return static_cast<uint16_t>(count);
 }
 
@@ -422,7 +422,7 @@ uint32_t Network::countTree(uint32_t route, uint32_t src, uint32_t router, uint8
 // between them. Split at the source, each branch is a path that only turns off to eject, so
 // its dependencies all point one way. Ejections at the source router ride on the first branch.
 const std::vector<Network::Branch>& Network::multicastBranches(uint32_t route, uint32_t src) {
-    auto it = mc_branches_.find({route, src});
+    auto it = mc_branches_.find(treeKey(route, src));
     if (it != mc_branches_.end()) return it->second;
     const uint32_t sr = topo_.routerOfNode(src);
     const uint8_t sp = topo_.portOfNode(src);
@@ -448,7 +448,7 @@ const std::vector<Network::Branch>& Network::multicastBranches(uint32_t route, u
             branches.push_back(b);
         }
     }
-    return mc_branches_.emplace(std::make_pair(route, src), std::move(branches)).first->second;
+    return mc_branches_.emplace(treeKey(route, src), std::move(branches)).first->second;
 }
 
 uint32_t Network::allocPacket() {
@@ -522,7 +522,15 @@ uint64_t Network::send(Message m, uint64_t now) {
     rec.packets = packets;
     rec.deliveries_left = m.route == kNoRoute ? 1 : multicastDeliveries(m.route, m.src);
     rec.single = rec.deliveries_left == 1;
-    messages_.emplace(m.id, std::move(rec));
+    uint32_t record;
+    if (!free_records_.empty()) {
+        record = free_records_.back();
+        free_records_.pop_back();
+        records_[record] = std::move(rec);
+    } else {
+        record = static_cast<uint32_t>(records_.size());
+        records_.push_back(std::move(rec));
+    }
     static const std::vector<Branch> kWhole{Branch{}};
     const std::vector<Branch>& branches =
         m.route == kNoRoute ? kWhole : multicastBranches(m.route, m.src);
@@ -534,6 +542,7 @@ uint64_t Network::send(Message m, uint64_t now) {
         for (const Branch& b : branches) {
             uint32_t slot = enqueuePacket(m.src, m.dst, path != kNoRoute ? path : m.route, f, now,
                                           false, m.id, b.mask);
+            packets_[slot].record = record;
             packets_[slot].bytes = static_cast<uint32_t>(
                 std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,
                                    m.bytes - uint64_t(i) * max_packet_flits_ * p_.flit_bytes));
@@ -601,17 +610,15 @@ void Network::flitEjected(uint64_t now, const Flit& f, uint32_t node) {
     if (f.tail()) packetDone(f.packet, node, now);
 }
 
-bool Network::admitFlit(uint32_t node, const Flit& f, uint64_t now) {
-    if (!gate_) return true;
+Admission Network::admitFlit(uint32_t node, const Flit& f, uint64_t now) {
+    if (!gate_) return Admission::TakeRest;
     const PacketInfo& pk = packets_[f.packet];
-    if (!pk.message) return true;
-    const auto it = messages_.find(pk.message);
-    if (it == messages_.end()) return true;
+    if (pk.record == kNoRoute) return Admission::TakeRest;
     // This flit's payload bytes: whole flits, the packet's remainder in its last one.
     const uint64_t before = uint64_t(f.seq) * p_.flit_bytes;
     const uint32_t bytes = static_cast<uint32_t>(
         pk.bytes > before ? std::min<uint64_t>(p_.flit_bytes, pk.bytes - before) : 0);
-    return gate_->admitFlit(it->second.msg, node, bytes, now);
+    return gate_->admitFlit(records_[pk.record].msg, node, bytes, now);
 }
 
 void Network::flitHeld(uint32_t, int64_t delta) {
@@ -639,6 +646,7 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
                     "integrity: packet {} for node {} delivered to node {}", pk.id, pk.dst, node));
         }
     } else {
+        if (mc_received_.size() <= slot) mc_received_.resize(packets_.size());
         auto& seen = mc_received_[slot];
         if (std::find(seen.begin(), seen.end(), node) != seen.end())
             throw std::logic_error(fmt::format(
@@ -648,20 +656,25 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
     ++pk.deliveries_done;
     ++packet_deliveries_;
     if (observer_) observer_->onPacketDelivered(pk, node, now);
-    if (pk.message) {
-        auto it = messages_.find(pk.message);
-        if (it != messages_.end()) {
-            MessageRecord& rec = it->second;
-            uint32_t& got = rec.single ? rec.received_single : rec.received[node];
-            if (++got == rec.packets) {
+    if (pk.record != kNoRoute) {
+        {
+            MessageRecord& rec = records_[pk.record];
+            const uint32_t got = rec.single ? ++rec.received_single
+                                 : rec.packets == 1
+                                     ? 1
+                                     : nis_[node].messagePacket(pk.message, rec.packets);
+            if (got == rec.packets) {
                 if (observer_) observer_->onMessageDelivered(rec.msg, node, now);
-                if (--rec.deliveries_left == 0) messages_.erase(it);
+                if (--rec.deliveries_left == 0) {
+                    rec.msg.payload.reset();
+                    free_records_.push_back(pk.record);
+                }
             }
         }
     }
     if (pk.deliveries_done == pk.deliveries_expected) {
         pk.live = false;
-        mc_received_.erase(slot);
+        if (slot < mc_received_.size()) mc_received_[slot].clear();
         free_packets_.push_back(slot);
         --live_packets_;
     }

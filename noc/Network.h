@@ -202,7 +202,7 @@ class Network {
     }
     void flitEjected(uint64_t now, const Flit& f, uint32_t node);
     // Asks the gate whether `node` takes flit f now (true without a gate or for a bare packet).
-    bool admitFlit(uint32_t node, const Flit& f, uint64_t now);
+    Admission admitFlit(uint32_t node, const Flit& f, uint64_t now);
     void flitHeld(uint32_t node, int64_t delta);
     const Link& linkRef(uint32_t l) const { return links_[l]; }
     PacketInfo& packetMut(uint32_t slot) { return packets_[slot]; }
@@ -285,9 +285,14 @@ class Network {
     bool lanes_fixed_ = false;
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
-    std::unordered_map<uint32_t, std::vector<uint32_t>> mc_received_;  // slot -> nodes reached
-    std::map<std::pair<uint32_t, uint32_t>, uint16_t> mc_fanout_;      // (route, src) -> nodes
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<Branch>> mc_branches_;
+    // Per packet slot, the nodes a multicast packet has reached (kept with their capacity as
+    // slots are reused, so steady state allocates nothing).
+    std::vector<std::vector<uint32_t>> mc_received_;
+    // Keyed by treeKey(route, src); hashed, as every message on a route looks its tree up (an
+    // ordered map over a wafer's 10^5 trees was a chain of cache misses per message).
+    static uint64_t treeKey(uint32_t route, uint32_t src) { return uint64_t{route} << 32 | src; }
+    std::unordered_map<uint64_t, uint16_t> mc_fanout_;  // nodes the tree delivers to
+    std::unordered_map<uint64_t, std::vector<Branch>> mc_branches_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> pair_routes_;  // (src, dst) node -> route
     uint64_t pair_route_flits_ = 0;
     bool reuse_routes_ = false;
@@ -297,13 +302,16 @@ class Network {
         Message msg;
         uint32_t packets = 0;
         uint32_t deliveries_left = 0;
-        // Packets received: by node for a multicast; a message with one destination (unicast,
-        // or a table route to one core) keeps a plain count (no map to allocate per message).
+        // Packets received: a message with one destination (unicast, or a table route to one
+        // core) keeps a plain count; a multicast of several packets counts at each receiving NI
+        // (NetworkInterface::messagePacket: no allocation per message and node).
         bool single = false;
         uint32_t received_single = 0;
-        std::unordered_map<uint32_t, uint32_t> received;  // node -> packets received
     };
-    std::unordered_map<uint64_t, MessageRecord> messages_;
+    // Messages in flight, in reused slots named by their packets (PacketInfo::record): no hash
+    // lookup per flit and no allocation per message.
+    std::vector<MessageRecord> records_;
+    std::vector<uint32_t> free_records_;
     NetworkObserver* observer_ = nullptr;
     EjectionGate* gate_ = nullptr;
     uint64_t held_flits_ = 0;

@@ -80,16 +80,22 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
     return active();
 }
 
+Admission NetworkInterface::admit(const Flit& f, size_t k, uint64_t now, Network& net) const {
+    if (k < rx_.size() && rx_[k].rest) return Admission::TakeRest;
+    return net.admitFlit(node_, f, now);
+}
+
 void NetworkInterface::acceptFlit(const Flit& f, uint64_t now, Network& net) {
     // A VC is a FIFO: behind a refused flit every later flit of its VC waits too.
     bool behind = false;
     for (const Flit& h : held_) behind |= h.vc == f.vc;
-    if (behind || !net.admitFlit(node_, f, now)) {
-        held_.push_back(f);
-        net.flitHeld(node_, +1);
-        return;
+    if (!behind) {
+        const size_t k = findRx(f.packet);
+        const Admission a = admit(f, k, now, net);
+        if (a != Admission::Refuse) return consume(f, k, a == Admission::TakeRest, now, net);
     }
-    consume(f, now, net);
+    held_.push_back(f);
+    net.flitHeld(node_, +1);
 }
 
 uint32_t NetworkInterface::drain(uint64_t now, Network& net) {
@@ -97,10 +103,14 @@ uint32_t NetworkInterface::drain(uint64_t now, Network& net) {
     size_t w = 0;
     for (size_t i = 0; i < held_.size(); ++i) {
         const Flit f = held_[i];
-        if (!(blocked & (1u << f.vc)) && net.admitFlit(node_, f, now)) {
-            consume(f, now, net);
-            ++taken;
-            continue;
+        if (!(blocked & (1u << f.vc))) {
+            const size_t k = findRx(f.packet);
+            const Admission a = admit(f, k, now, net);
+            if (a != Admission::Refuse) {
+                consume(f, k, a == Admission::TakeRest, now, net);
+                ++taken;
+                continue;
+            }
         }
         blocked |= 1u << f.vc;
         held_[w++] = f;
@@ -110,29 +120,28 @@ uint32_t NetworkInterface::drain(uint64_t now, Network& net) {
     return taken;
 }
 
-void NetworkInterface::consume(const Flit& f, uint64_t now, Network& net) {
+void NetworkInterface::consume(const Flit& f, size_t k, bool rest, uint64_t now, Network& net) {
     // In-order check per packet: every flit index exactly once, in order, head first.
-    size_t k = 0;
-    while (k < rx_.size() && rx_[k].first != f.packet) ++k;
     if (f.head()) {
         if (k < rx_.size())
             throw std::logic_error(fmt::format(
                 "integrity: node {}: head of packet slot {} arrived while that packet was still "
                 "arriving (flit {} expected)",
-                node_, f.packet, rx_[k].second));
-        rx_.push_back({f.packet, 0});
+                node_, f.packet, rx_[k].next));
+        rx_.push_back({f.packet, 0, false});
     } else if (k == rx_.size()) {
         throw std::logic_error(fmt::format(
             "integrity: node {} vc {}: flit {} of packet slot {} arrived without its head", node_,
             f.vc, f.seq, f.packet));
     }
-    auto& [slot, next] = rx_[k];
-    if (next != f.seq)
+    Rx& r = rx_[k];
+    if (r.next != f.seq)
         throw std::logic_error(fmt::format(
             "integrity: node {} vc {}: flit {} of packet slot {} arrived out of order (expected "
             "flit {})",
-            node_, f.vc, f.seq, slot, next));
-    ++next;
+            node_, f.vc, f.seq, r.packet, r.next));
+    ++r.next;
+    r.rest |= rest;
     ++flits_out_;
     if (f.tail()) {
         rx_[k] = rx_.back();

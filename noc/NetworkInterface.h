@@ -11,6 +11,7 @@
 #include <deque>
 #include <vector>
 
+#include "noc/EjectionGate.h"
 #include "noc/Flit.h"
 
 namespace wsc::noc {
@@ -45,12 +46,34 @@ class NetworkInterface {
     uint32_t held() const { return static_cast<uint32_t>(held_.size()); }
     const std::vector<Flit>& heldFlits() const { return held_; }
 
+    // Counts a packet of multi-packet message `msg` (of `packets`) delivered here; returns how
+    // many of its packets this node has now (the entry goes once all have arrived).
+    uint32_t messagePacket(uint64_t msg, uint32_t packets) {
+        for (size_t i = 0; i < msgs_.size(); ++i) {
+            if (msgs_[i].first != msg) continue;
+            const uint32_t got = ++msgs_[i].second;
+            if (got == packets) msgs_[i] = msgs_.back(), msgs_.pop_back();
+            return got;
+        }
+        if (packets > 1) msgs_.push_back({msg, 1});
+        return 1;
+    }
+
     uint64_t flitsInjected() const { return flits_in_; }
     uint64_t flitsEjected() const { return flits_out_; }
     uint64_t packetsEjected() const { return packets_out_; }
 
   private:
-    void consume(const Flit& f, uint64_t now, Network& net);
+    // Takes f off the network: `rx` is its packet's entry in rx_ (rx_.size(): none yet), `rest`
+    // the gate's promise to take the packet's later flits (Admission::TakeRest).
+    void consume(const Flit& f, size_t rx, bool rest, uint64_t now, Network& net);
+    size_t findRx(uint32_t packet) const {
+        size_t k = 0;
+        while (k < rx_.size() && rx_[k].packet != packet) ++k;
+        return k;
+    }
+    // Whether f may leave the network now; k is findRx(f.packet).
+    Admission admit(const Flit& f, size_t k, uint64_t now, Network& net) const;
 
     uint32_t node_, router_;
     uint8_t port_, vcs_, depth_, vc_lo_, vc_hi_, vc_rr_ = 0;
@@ -64,7 +87,13 @@ class NetworkInterface {
     std::vector<uint8_t> credits_;
     // Packets being received and the next flit index each expects. Usually one per VC, but a
     // multicast tree's ejection branch may share a VC with another packet, so keyed by packet.
-    std::vector<std::pair<uint32_t, uint16_t>> rx_;
+    struct Rx {
+        uint32_t packet;
+        uint16_t next;  // flit index expected next
+        bool rest;      // the gate takes its remaining flits without being asked
+    };
+    std::vector<Rx> rx_;
+    std::vector<std::pair<uint64_t, uint32_t>> msgs_;  // messagePacket's counts
     // Flits the gate refused, in arrival order (FIFO per VC; empty unless a gate pushes back).
     std::vector<Flit> held_;
     uint64_t flits_in_ = 0, flits_out_ = 0, packets_out_ = 0;

@@ -29,6 +29,7 @@ struct PacketInfo {
     uint64_t created = 0;        // cycle the packet was queued at its NI
     uint64_t injected = kNever;  // cycle its head flit entered the network
     uint32_t hops = 0;           // router-to-router links crossed by the head (first delivery)
+    uint32_t record = kNoRoute;  // the network's record of its message (kNoRoute: none)
 };
 
 // Payload of a message in functional mode: the NoC never looks inside, it only carries it.
