@@ -58,6 +58,22 @@ class Controller {
     // Charges the cycles up to and including `end`.
     void finish(uint64_t end);
     std::string status() const;
+    // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
+    // misses, so the loop asks for a core's object two cores ahead (prefetchObject) and, once
+    // that has landed, for the vectors it will read (prefetchState).
+    void prefetchObject() const {
+        const auto* p = reinterpret_cast<const char*>(this);
+        for (size_t b = 0; b < sizeof(Controller); b += 64) __builtin_prefetch(p + b, 1);
+    }
+    void prefetchState() const {
+        if (done_) return;
+        __builtin_prefetch(streams_.data(), 1);
+        __builtin_prefetch(live_ops_.data(), 1);
+        __builtin_prefetch(readers_.data(), 1);
+        __builtin_prefetch(writers_.data(), 1);
+        __builtin_prefetch(hz_.data());
+        if (!live_ops_.empty()) __builtin_prefetch(&ops_[live_ops_.front()], 1);
+    }
 
   private:
     enum class Block : uint8_t { None, Relay, Barrier };

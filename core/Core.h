@@ -37,6 +37,12 @@ class Core {
     const Mailbox& mailbox() const { return mb_; }
     void onMemory(MemoryRequest& r) { ctrl_.onMemory(r); }
     bool done() const { return ctrl_.done(); }
+    // CoreArray's look-ahead (Controller::prefetchObject / prefetchState).
+    void prefetchObject() const {
+        ctrl_.prefetchObject();
+        __builtin_prefetch(&stats_, 1);
+    }
+    void prefetchState() const { ctrl_.prefetchState(); }
     bool progressed() const { return ctrl_.progressed(); }
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }

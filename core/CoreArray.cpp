@@ -76,6 +76,8 @@ void CoreArray::beforeStep(uint64_t c) {
     }
     progress_ = false;
     for (size_t i = 0; i < active_.size(); ++i) {
+        if (i + 2 < active_.size()) cores_[active_[i + 2]].prefetchObject();
+        if (i + 1 < active_.size()) cores_[active_[i + 1]].prefetchState();
         const uint32_t id = active_[i];
         queued_[id] = 0;
         Core& core = cores_[id];

@@ -737,11 +737,24 @@ void Network::step(uint64_t now) {
         if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
             routers_[e.target].prefetchVc(e.port, e.flit.vc);
     };
+    // Arrivals at NIs are applied at once in both modes: the NI, then what taking a flit reads
+    // (its packet, the ejection link the credit goes back on, the packets being received).
+    auto hintNi = [&](size_t k, bool deep) {
+        const NetEvent& e = due_[k];
+        if (e.kind != NetEvent::FlitToNi) return;
+        const NetworkInterface& ni = nis_[e.target];
+        if (!deep) return ni.prefetchObject();
+        ni.prefetchRx();
+        __builtin_prefetch(&links_[ni.ej_link]);
+        __builtin_prefetch(&packets_[e.flit.packet], 1);
+    };
     for (size_t k = 0; k < due_.size(); ++k) {
         if (!chain) {
             if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
             if (k + kAhead < due_.size()) hint(k + kAhead, true);
         }
+        if (k + 2 * kAhead < due_.size()) hintNi(k + 2 * kAhead, false);
+        if (k + kAhead < due_.size()) hintNi(k + kAhead, true);
         const NetEvent& e = due_[k];
         switch (e.kind) {
             case NetEvent::FlitToRouter:

@@ -59,6 +59,15 @@ class NetworkInterface {
         return 1;
     }
 
+    // Cache hints for the network's event loop (Network::step).
+    void prefetchObject() const {
+        const auto* p = reinterpret_cast<const char*>(this);
+        for (size_t b = 0; b < sizeof(NetworkInterface); b += 64) __builtin_prefetch(p + b, 1);
+    }
+    void prefetchRx() const {
+        if (!rx_.empty()) __builtin_prefetch(rx_.data(), 1);
+    }
+
     uint64_t flitsInjected() const { return flits_in_; }
     uint64_t flitsEjected() const { return flits_out_; }
     uint64_t packetsEjected() const { return packets_out_; }
