@@ -11,6 +11,7 @@
 #include "hw/ConfigOverrides.h"
 #include "hw/YamlReader.h"
 #include "testbench/BuildInfo.h"
+#include "testbench/HugePageHeap.h"
 #include "testbench/NaturalKeyOrder.h"
 
 namespace wsc::tb {
@@ -48,6 +49,7 @@ nlohmann::json RunProvenance::header() const {
     h["start_time_utc"] = start_utc_;
     h["wall_seconds"] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    h["heap_huge_pages"] = HugePageHeap::active();
     h["config_files"] = configs_;
     h["overrides"] = overrides_;
     for (const auto& [k, v] : notes_.items()) h[k] = v;

@@ -44,6 +44,7 @@
 #include "testbench/FaultSweep.h"
 #include "testbench/FirmwareTestbench.h"
 #include "testbench/GemmTestbench.h"
+#include "testbench/HugePageHeap.h"
 #include "testbench/KernelCli.h"
 #include "testbench/LlmCli.h"
 #include "testbench/LlmSearchCli.h"
@@ -332,6 +333,7 @@ extern "C" int sc_main(int, char**) {
 }
 
 int main(int argc, char** argv) {
+    tb::HugePageHeap::enable(argv);  // may start wsc again with huge pages for its heap
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     CLI::App app{"wsc: cycle-level SystemC model of wafer-scale chips"};
     app.set_version_flag("--version", fmt::format("wsc {} ({})", tb::BuildInfo::version(),
