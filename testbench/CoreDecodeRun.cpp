@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "firmware/waferllm/HeadAttentionSchedule.h"
 #include "firmware/waferllm/PrefillLayerSchedule.h"
 #include "hw/ModelConfigLoader.h"
 #include "testbench/KernelCli.h"
@@ -31,11 +32,37 @@ std::string firstLine(const char* what) {
     return nl == std::string::npos ? s : s.substr(0, nl) + " (...)";
 }
 
-// Word-hops per layer beyond which the prefill is not simulated here (about a minute at the
-// ~6 M word-hops/s measured on this machine; docs/results/waferllm_prefill.md).
-constexpr uint64_t kPrefillWordHops = 300'000'000;
+// The closed-form network work of the prefill layer of `s` (throws on a shape it refuses).
+uint64_t prefillWordHops(const KernelSpec& s) {
+    firmware::waferllm::PrefillLayerSchedule::Spec ps;
+    ps.mesh_x = ps.mesh_y = s.p, ps.p = s.p, ps.layer = s.layer;
+    ps.prompt = uint32_t(std::min<uint64_t>(s.prompt, UINT32_MAX));
+    ps.product_attention = s.product_attention;
+    return firmware::waferllm::PrefillLayerSchedule(ps).wordHops();
+}
 
 }  // namespace
+
+bool CoreDecodeRun::scaledLayer(const KernelSpec& s, uint32_t pp, KernelSpec& out) {
+    const firmware::waferllm::LayerShape& L = s.layer;
+    const uint32_t p = s.p;
+    if (pp == 0 || p == 0 || L.hidden % p || L.ffn % p || s.prompt % p) return false;
+    out = s;
+    out.p = pp;
+    out.layer.hidden = L.hidden / p * pp, out.layer.ffn = L.ffn / p * pp;
+    out.prompt = s.prompt / p * pp;
+    using firmware::waferllm::HeadAttentionSchedule;
+    if (!s.product_attention && HeadAttentionSchedule::applies(p, L.hidden, L.heads)) {
+        // Per head, P / H columns a head: the same columns per head on the smaller block.
+        if (uint64_t(L.heads) * pp % p) return false;
+        out.layer.heads = out.layer.kv_heads = L.heads * pp / p;  // K and V are E wide anyway
+        return HeadAttentionSchedule::applies(pp, out.layer.hidden, out.layer.heads);
+    }
+    // One product over the embedding: its cost does not depend on the head count.
+    out.product_attention = true;
+    out.layer.heads = out.layer.kv_heads = 1, out.layer.head_dim = out.layer.hidden;
+    return true;
+}
 
 KernelResult CoreDecodeRun::simulate(const Request& r, const KernelSpec& s,
                                      const std::string& phase, std::ostream& os) {
@@ -66,7 +93,7 @@ KernelResult CoreDecodeRun::simulate(const Request& r, const KernelSpec& s,
     return k;
 }
 
-double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConfig& mc,
+double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConfig&,
                               const KernelSpec& decode, std::ostream& os, bool& complete) {
     complete = true;
     const uint32_t p = std::min(r.hw.wafer.cores_x, r.hw.wafer.cores_y);
@@ -74,31 +101,63 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
     s.op = "prefill", s.algo = "meshgemm", s.p = p;
     s.layer = decode.layer, s.layers = 1, s.model_layers = decode.model_layers;
     s.prompt = r.prompt, s.functional = false;
-    firmware::waferllm::PrefillLayerSchedule::Spec ps;
-    ps.mesh_x = ps.mesh_y = p, ps.p = p, ps.layer = s.layer;
-    ps.prompt = uint32_t(std::min<uint64_t>(r.prompt, UINT32_MAX));
     uint64_t hops = 0;
     try {
-        hops = firmware::waferllm::PrefillLayerSchedule(ps).wordHops();
+        hops = prefillWordHops(s);
     } catch (const std::invalid_argument& e) {
         fmt::print(os, "  prefill                not run: {}\n", e.what());
         return 0;
     }
-    if (hops > kPrefillWordHops) {
-        fmt::print(os,
-                   "  prefill                not simulated: a layer on {}x{} cores moves ~{:.2g} "
-                   "word-hops (MeshGEMM shifts every weight tile every step), about {:.0f} min "
-                   "here; `wsc kernel prefill --model {} --mesh {} --prompt {} --timing-only "
-                   "--config {}` runs it (with --set core.sram.capacity=... if its fp32 buffers "
-                   "pass the SRAM); docs/results/waferllm_prefill.md scales it from smaller "
-                   "meshes\n",
-                   p, p, double(hops), double(hops) / 5e6 / 60, r.model, p, r.prompt, r.hw_path);
-        return 0;
-    }
     KernelResult k;
     std::ostringstream trace;  // printed after the prefill's line
+    std::string how;           // how the layer's cycles were found, when not simulated whole
+    // The two largest blocks P / 2^k (and half of it) within the budget, tiles unchanged.
+    KernelSpec s1, s2;
+    bool scaled = false;
+    if (hops > r.prefill_word_hops)
+        for (uint32_t p2 = p / 2; p2 >= 4 && !scaled; p2 /= 2) {
+            if (p % p2 || p2 % 2 || !scaledLayer(s, p2, s2) || !scaledLayer(s, p2 / 2, s1))
+                continue;
+            try {
+                scaled = prefillWordHops(s2) <= r.prefill_word_hops;
+            } catch (const std::invalid_argument&) {
+            }
+        }
+    if (hops > r.prefill_word_hops && !scaled) {
+        fmt::print(os,
+                   "  prefill                not simulated: a layer on {}x{} cores moves ~{:.2g} "
+                   "word-hops (MeshGEMM shifts every weight tile every step), over the budget "
+                   "of {:.2g} (--prefill-word-hops), and its per-core tiles do not scale to a "
+                   "smaller block within it; `wsc kernel prefill --model {} --mesh {} --prompt "
+                   "{} --timing-only --config {}` runs it\n",
+                   p, p, double(hops), double(r.prefill_word_hops), r.model, p, r.prompt,
+                   r.hw_path);
+        return 0;
+    }
     try {
-        k = simulate(r, s, "prefill", trace);
+        if (!scaled) {
+            k = simulate(r, s, "prefill", trace);
+        } else {
+            const KernelResult k1 = simulate(r, s1, fmt::format("prefill-{}", s1.p), trace);
+            k = simulate(r, s2, fmt::format("prefill-{}", s2.p), trace);
+            // T(P) = a + b P through the two blocks, per phase and whole, read at P.
+            auto at = [&](double t1, double t2) {
+                const double b = (t2 - t1) / double(s2.p - s1.p);
+                return uint64_t(std::llround(t2 + b * double(p - s2.p)));
+            };
+            if (k1.phase_cycles.size() != k.phase_cycles.size())
+                throw std::logic_error("prefill: the scaled blocks have different phases");
+            for (size_t i = 0; i < k.phase_cycles.size(); ++i)
+                k.phase_cycles[i].second =
+                    at(double(k1.phase_cycles[i].second), double(k.phase_cycles[i].second));
+            how = fmt::format(
+                "extrapolated: {}x{} cores would move ~{:.2g} word-hops, over --prefill-word-hops "
+                "{:.2g}, so the same per-core tiles ran on {}x{} ({} cycles) and {}x{} ({} "
+                "cycles) and T(P) = a + b P through them is read at P = {}; ",
+                p, p, double(hops), double(r.prefill_word_hops), s1.p, s1.p, k1.cycles, s2.p, s2.p,
+                k.cycles, p);
+            k.cycles = at(double(k1.cycles), double(k.cycles));
+        }
     } catch (const std::exception& e) {
         // A layer that does not fit the SRAM (at build or as it runs) or that stalls the network:
         // the prefill is a result here, the decode still runs.
@@ -111,22 +170,29 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
     std::string split;
     for (const auto& [name, c] : k.phase_cycles)
         split += fmt::format("{}{} {}", split.empty() ? "" : ", ", name, c);
-    fmt::print(
-        os,
-        "  prefill                {} tokens on {}x{} cores: {} cycles per layer ({}), {} "
-        "layers: at most {} cycles = {:.3f} ms to the first token, {:.0f} prompt "
-        "tokens/s, {}; peak SRAM per core {} B\n",
-        r.prompt, p, p, k.cycles, split, s.model_layers, all, sec * 1e3, double(r.prompt) / sec,
-        k.energy.total_pj > 0 ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * s.model_layers)
-                              : std::string("no energy (the config prices none)"),
-        k.sram_bytes);
+    fmt::print(os,
+               "  prefill                {} tokens on {}x{} cores: {}{} cycles per layer ({}), {} "
+               "layers: at most {} cycles = {:.3f} ms to the first token, {:.0f} prompt "
+               "tokens/s, {}; peak SRAM per core {} B{}\n",
+               r.prompt, p, p, how, k.cycles, split, s.model_layers, all, sec * 1e3,
+               double(r.prompt) / sec,
+               scaled ? std::string("energy not extrapolated")
+               : k.energy.total_pj > 0
+                   ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * s.model_layers)
+                   : std::string("no energy (the config prices none)"),
+               k.sram_bytes,
+               scaled
+                   ? fmt::format(" on the {}x{} block (per-head buffers grow with the heads a row "
+                                 "holds: not extrapolated)",
+                                 s2.p, s2.p)
+                   : std::string());
     os << trace.str();
     // The re-placements move every layer at once: simulated under the same budget, with a word
     // taken to travel P / 2 hops on average.
     const firmware::waferllm::LayerShape& L = s.layer;
     const uint64_t kv_words = 2ull * r.prompt * L.kv_heads * L.head_dim,
                    w_words = 4ull * L.hidden * L.hidden + 3ull * L.hidden * L.ffn;
-    if ((kv_words + w_words) * s.model_layers * (p / 2 + 1) > kPrefillWordHops) {
+    if ((kv_words + w_words) * s.model_layers * (p / 2 + 1) > r.prefill_word_hops) {
         fmt::print(os,
                    "  prefill to decode      not simulated: the KV cache and weights of {} layers "
                    "({:.3g} words) over ~{} hops each pass the budget; `wsc kernel kv-replace` "

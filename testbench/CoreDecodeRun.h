@@ -8,7 +8,11 @@
 // prompt (`wsc kernel prefill`'s program, one layer and the layer rule) on the largest square
 // block, when a layer's network work is small enough to simulate here, then the prompt's KV
 // cache and the weights moved into the decode's layout (KvReplacement, WeightReplacement, every
-// layer at once, one after the other); else the report says why (shape, SRAM, or size) and no
+// layer at once, one after the other). A layer too large to simulate is extrapolated, as
+// docs/results/waferllm_prefill.md does by hand: the same per-core tiles (E / P, F / P, prompt /
+// P, and the attention form) on the two largest blocks P2 = P / 2^k and P2 / 2 within the budget,
+// a line T(P) = a + b P through their cycles (a MeshGEMM is P steps of a P-independent step, plus
+// shifts), read at P; the report says so. When neither applies (shape, SRAM) it says why and no
 // time to first token is given.
 #include <cstdint>
 #include <iosfwd>
@@ -31,6 +35,9 @@ class CoreDecodeRun {
         // One Perfetto trace per simulated run beside this path (out.prefill.json,
         // out.kv-replace.json, out.weight-replace.json, out.decode-step-N.json); empty: none.
         std::string perfetto, perfetto_unit = "ns";
+        // Word-hops per prefill layer (PrefillLayerSchedule::wordHops) up to which the layer is
+        // simulated on the whole block; beyond, it is extrapolated (prefillScaled).
+        uint64_t prefill_word_hops = 300'000'000;
     };
     // A one-die wafer of more than one core: the layout this run needs.
     static bool applies(const hw::HardwareConfig& h);
@@ -47,6 +54,9 @@ class CoreDecodeRun {
     // line says why). `complete`: false when a re-placement was not simulated.
     static double prefill(const Request& r, const firmware::model::ModelConfig& mc,
                           const KernelSpec& decode, std::ostream& os, bool& complete);
+    // The layer of `s` (on its p x p block) scaled to a pp x pp block with the same per-core
+    // tiles; false if the tiles do not scale (per-head attention whose heads do not divide).
+    static bool scaledLayer(const KernelSpec& s, uint32_t pp, KernelSpec& out);
 };
 
 }  // namespace wsc::tb

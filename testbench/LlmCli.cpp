@@ -72,6 +72,10 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
         c->add_option("--kv", o.kv,
                       "core mesh (one die of many cores, no --plan): the KV cache policy, shift "
                       "(WaferLLM) or concat (default shift)");
+        CliArgs::addUInt(c, "--prefill-word-hops", o.prefill_word_hops, 1, uint64_t{1} << 50,
+                         "core mesh: simulate the prefill layer directly up to this many "
+                         "word-hops, else extrapolate it from two smaller blocks with the same "
+                         "per-core tiles (default 3e8, about a minute here)");
         c->add_option("--gating", o.gating,
                       "route tokens with a seeded gating model: uniform, zipf or temporal "
                       "(docs/MOE.md); default: every expert gets tokens x k / E rows");
@@ -196,17 +200,18 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
             const std::string name = opt->get_name();
             if (opt->count() == 0 || name == "--model" || name == "--hw" || name == "--prompt" ||
                 name == "--generate" || name == "--kv" || name == "--set" || name == "--help" ||
-                name == "--perfetto" || name == "--perfetto-unit")
+                name == "--perfetto" || name == "--perfetto-unit" || name == "--prefill-word-hops")
                 continue;
             throw std::invalid_argument(fmt::format(
                 "{} is not used by WaferLLM's decode on a core mesh ({} is one die of {}x{} "
-                "cores; it takes --model, --hw, --prompt, --generate, --kv, --set and "
-                "--perfetto; `wsc kernel decode` writes --stats)",
+                "cores; it takes --model, --hw, --prompt, --generate, --kv, --prefill-word-hops, "
+                "--set and --perfetto; `wsc kernel decode` writes --stats)",
                 name, o.hw, hwc.wafer.cores_y, hwc.wafer.cores_x));
         }
         CoreDecodeRun::Request q;
         q.model = o.model, q.hw_path = o.hw, q.hw = hwc;
         q.prompt = o.prompt, q.generate = o.generate, q.kv = o.kv;
+        q.prefill_word_hops = o.prefill_word_hops;
         if (o.perfetto.empty() && o.perfetto_unit != "ns")
             throw std::invalid_argument("--perfetto-unit needs --perfetto FILE.json");
         if (!o.perfetto.empty()) CliArgs::checkOutputs({{"--perfetto", o.perfetto}}, {o.hw});
@@ -217,6 +222,10 @@ int LlmCli::run(CLI::App* llm, const Options& o, std::ostream& os) {
         throw std::invalid_argument(
             "--kv is for WaferLLM's decode on a core mesh (a one-die config of many cores, "
             "without --plan)");
+    if (!train && llm->get_subcommand("infer")->get_option("--prefill-word-hops")->count())
+        throw std::invalid_argument(
+            "--prefill-word-hops is for WaferLLM's prefill on a core mesh (a one-die config of "
+            "many cores, without --plan)");
     return runWith(o, train, hwc, hw::ModelConfigLoader::loadFile(o.model), os);
 }
 

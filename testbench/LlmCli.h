@@ -23,6 +23,9 @@ class LlmCli {
         std::vector<uint32_t> placement_list;  // placement "list" (a scenario's YAML list)
         uint64_t batch = 0, seq = 0, prompt = 0, generate = 0, micro_batches = 0, seed = 1;
         std::string kv = "shift";  // infer on a core mesh: WaferLLM's KV cache policy
+        // infer on a core mesh: word-hops per layer up to which the prefill is simulated directly
+        // (beyond: extrapolated from smaller blocks; CoreDecodeRun::Request)
+        uint64_t prefill_word_hops = 300'000'000;
         std::string dtype = "fp16";
         std::string recompute = "none";  // train: none, uniform or gcmr
         bool full = false, memory_only = false;
