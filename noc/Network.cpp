@@ -657,23 +657,26 @@ void Network::packetDone(uint32_t slot, uint32_t node, uint64_t now) {
     ++packet_deliveries_;
     if (observer_) observer_->onPacketDelivered(pk, node, now);
     if (pk.record != kNoRoute) {
-        {
-            MessageRecord& rec = records_[pk.record];
-            const uint32_t got = rec.single ? ++rec.received_single
-                                 : rec.packets == 1
-                                     ? 1
-                                     : nis_[node].messagePacket(pk.message, rec.packets);
-            if (got == rec.packets) {
-                if (observer_) observer_->onMessageDelivered(rec.msg, node, now);
-                if (--rec.deliveries_left == 0) {
-                    rec.msg.payload.reset();
-                    free_records_.push_back(pk.record);
-                }
+        // Indices, not references, across the observer's callback: an observer that sent a
+        // message from it would grow records_ and packets_ under them.
+        const uint32_t rid = pk.record;
+        const uint64_t msg = pk.message;
+        MessageRecord& rec = records_[rid];
+        const uint32_t got = rec.single         ? ++rec.received_single
+                             : rec.packets == 1 ? 1
+                                                : nis_[node].messagePacket(msg, rec.packets);
+        if (got == rec.packets) {
+            if (observer_) observer_->onMessageDelivered(records_[rid].msg, node, now);
+            MessageRecord& done = records_[rid];
+            if (--done.deliveries_left == 0) {
+                done.msg.payload.reset();
+                free_records_.push_back(rid);
             }
         }
     }
-    if (pk.deliveries_done == pk.deliveries_expected) {
-        pk.live = false;
+    PacketInfo& pk_after = packets_[slot];
+    if (pk_after.deliveries_done == pk_after.deliveries_expected) {
+        pk_after.live = false;
         if (slot < mc_received_.size()) mc_received_[slot].clear();
         free_packets_.push_back(slot);
         --live_packets_;

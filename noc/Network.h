@@ -201,7 +201,8 @@ class Network {
         if (observer_) observer_->onPacketInjected(node, queued, now);
     }
     void flitEjected(uint64_t now, const Flit& f, uint32_t node);
-    // Asks the gate whether `node` takes flit f now (true without a gate or for a bare packet).
+    // Asks the gate whether `node` takes flit f now (TakeRest without a gate or for a bare
+    // packet).
     Admission admitFlit(uint32_t node, const Flit& f, uint64_t now);
     void flitHeld(uint32_t node, int64_t delta);
     const Link& linkRef(uint32_t l) const { return links_[l]; }

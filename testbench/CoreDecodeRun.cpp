@@ -140,10 +140,11 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
         } else {
             const KernelResult k1 = simulate(r, s1, fmt::format("prefill-{}", s1.p), trace);
             k = simulate(r, s2, fmt::format("prefill-{}", s2.p), trace);
+            const uint64_t k2buf = k.sram_buffer_bytes;
             // T(P) = a + b P through the two blocks, per phase and whole, read at P.
             auto at = [&](double t1, double t2) {
                 const double b = (t2 - t1) / double(s2.p - s1.p);
-                return uint64_t(std::llround(t2 + b * double(p - s2.p)));
+                return uint64_t(std::max(0.0, std::round(t2 + b * double(p - s2.p))));
             };
             if (k1.phase_cycles.size() != k.phase_cycles.size())
                 throw std::logic_error("prefill: the scaled blocks have different phases");
@@ -157,6 +158,18 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                 p, p, double(hops), double(r.prefill_word_hops), s1.p, s1.p, k1.cycles, s2.p, s2.p,
                 k.cycles, p);
             k.cycles = at(double(k1.cycles), double(k.cycles));
+            // The buffers too (what a core must hold; the peak beyond them is early arrivals,
+            // which adapt to the room left): per-head buffers grow with the heads a row holds,
+            // which grow with the block, the rest is the same tiles. A layer whose buffers would
+            // not fit gets no time, as a direct run would stop at its build.
+            const uint64_t buffers = at(double(k1.sram_buffer_bytes), double(k2buf));
+            if (buffers > r.hw.core.sram.capacity_bytes)
+                throw std::runtime_error(fmt::format(
+                    "the layer on {}x{} cores needs about {} B of buffers per core (extrapolated "
+                    "from {} B on {}x{} and {} B on {}x{}), over its {} B of SRAM",
+                    p, p, buffers, k1.sram_buffer_bytes, s1.p, s1.p, k2buf, s2.p, s2.p,
+                    r.hw.core.sram.capacity_bytes));
+            k.sram_bytes = buffers;
         }
     } catch (const std::exception& e) {
         // A layer that does not fit the SRAM (at build or as it runs) or that stalls the network:
@@ -181,11 +194,9 @@ double CoreDecodeRun::prefill(const Request& r, const firmware::model::ModelConf
                    ? fmt::format("{:.3g} uJ", k.energy.total_pj * 1e-6 * s.model_layers)
                    : std::string("no energy (the config prices none)"),
                k.sram_bytes,
-               scaled
-                   ? fmt::format(" on the {}x{} block (per-head buffers grow with the heads a row "
-                                 "holds: not extrapolated)",
-                                 s2.p, s2.p)
-                   : std::string());
+               scaled ? " in buffers, extrapolated like the cycles (the early arrivals a core "
+                        "also holds are not: with little room left the layer may need more)"
+                      : "");
     os << trace.str();
     // The re-placements move every layer at once: simulated under the same budget, with a word
     // taken to travel P / 2 hops on average.

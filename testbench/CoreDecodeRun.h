@@ -32,7 +32,8 @@ class CoreDecodeRun {
         uint64_t prompt = 0, generate = 0;
         std::string kv = "shift";  // shift | concat
         bool functional = false;   // values through every sampled step (small meshes)
-        // One Perfetto trace per simulated run beside this path (out.prefill.json,
+        // One Perfetto trace per simulated run beside this path (out.prefill.json, or
+        // out.prefill-P.json for each block of an extrapolated layer,
         // out.kv-replace.json, out.weight-replace.json, out.decode-step-N.json); empty: none.
         std::string perfetto, perfetto_unit = "ns";
         // Word-hops per prefill layer (PrefillLayerSchedule::wordHops) up to which the layer is

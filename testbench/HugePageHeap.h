@@ -10,15 +10,21 @@
 // the tunable to GLIBC_TUNABLES and executes itself again, once, before doing anything else.
 // Results do not depend on it (only where the heap's pages come from).
 //
+// The second start puts the caller's GLIBC_TUNABLES back, so what wsc starts (sweep points, Slurm
+// jobs, shells) inherits the environment it was given; a child wsc does the same for itself.
 // Not done when GLIBC_TUNABLES already names glibc.malloc.hugetlb (the user's choice stands),
-// when WSC_HUGEPAGES=0 (opt out), or when the re-execution fails (the run goes on as it is).
+// when WSC_HUGEPAGES=0 (opt out), when /proc/self/exe is not the program started (valgrind, an
+// explicit ld.so, an emulator) or LD_PRELOAD is set (sanitizers, profilers' shims), or when the
+// re-execution fails (the run goes on as it is). Debugging tools that trace the first process
+// only may want WSC_HUGEPAGES=0.
 namespace wsc::tb {
 
 class HugePageHeap {
   public:
     // Call first thing in main(); returns only if no re-execution happened.
     static void enable(char** argv);
-    // Whether this process started with the tunable (header.heap_huge_pages).
+    // Whether glibc was given the tunable when this process started (header.heap_huge_pages;
+    // the heap is then on transparent huge pages where the kernel's THP mode grants them).
     static bool active();
 };
 

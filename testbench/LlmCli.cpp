@@ -75,7 +75,8 @@ void addCommon(CLI::App* c, LlmCli::Options& o, bool train) {
         CliArgs::addUInt(c, "--prefill-word-hops", o.prefill_word_hops, 1, uint64_t{1} << 50,
                          "core mesh: simulate the prefill layer directly up to this many "
                          "word-hops, else extrapolate it from two smaller blocks with the same "
-                         "per-core tiles (default 3e8, about a minute here)");
+                         "per-core tiles; the KV and weight re-placements run only within it "
+                         "too (default 300000000, about a minute here)");
         c->add_option("--gating", o.gating,
                       "route tokens with a seeded gating model: uniform, zipf or temporal "
                       "(docs/MOE.md); default: every expert gets tokens x k / E rows");

@@ -182,7 +182,9 @@ std::vector<StatsSchema::Section> build() {
              {"header.start_time_utc", "text", "ISO 8601, UTC, process start"},
              {"header.wall_seconds", "s", "process start to the file's writing"},
              {"header.heap_huge_pages", "bool",
-              "the heap was on transparent huge pages (testbench/HugePageHeap.h; speed only)"},
+              "glibc's malloc.hugetlb tunable was set at start: the heap on transparent huge pages "
+              "where "
+              "the kernel grants them (testbench/HugePageHeap.h; speed only)"},
              {"header.config_files.*", "text",
               "each YAML the run read (key: its path) as resolved: after --set, re-emitted"},
              {"header.overrides.[]", "text", "the --set assignments in order"},
