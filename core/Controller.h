@@ -28,6 +28,7 @@
 #include "core/VectorUnit.h"
 #include "firmware/Program.h"
 #include "noc/EjectionGate.h"
+#include "noc/Prefetch.h"
 
 namespace wsc::core {
 
@@ -61,10 +62,7 @@ class Controller {
     // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
     // misses, so the loop asks for a core's object two cores ahead (prefetchObject) and, once
     // that has landed, for the vectors it will read (prefetchState).
-    void prefetchObject() const {
-        const auto* p = reinterpret_cast<const char*>(this);
-        for (size_t b = 0; b < sizeof(Controller); b += 64) __builtin_prefetch(p + b, 1);
-    }
+    void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     void prefetchState() const {
         if (done_) return;
         __builtin_prefetch(streams_.data(), 1);

@@ -13,6 +13,7 @@
 
 #include "noc/EjectionGate.h"
 #include "noc/Flit.h"
+#include "noc/Prefetch.h"
 
 namespace wsc::noc {
 
@@ -60,10 +61,7 @@ class NetworkInterface {
     }
 
     // Cache hints for the network's event loop (Network::step).
-    void prefetchObject() const {
-        const auto* p = reinterpret_cast<const char*>(this);
-        for (size_t b = 0; b < sizeof(NetworkInterface); b += 64) __builtin_prefetch(p + b, 1);
-    }
+    void prefetchObject() const { prefetchLines(this, sizeof(NetworkInterface)); }
     void prefetchRx() const {
         if (!rx_.empty()) __builtin_prefetch(rx_.data(), 1);
     }

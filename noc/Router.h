@@ -41,6 +41,7 @@
 
 #include "noc/Flit.h"
 #include "noc/NocParams.h"
+#include "noc/Prefetch.h"
 
 namespace wsc::noc {
 
@@ -86,9 +87,7 @@ class Router {
         __builtin_prefetch(&in_[port * vcs_ + vc], 1);
     }
     void prefetchState() const {
-        const auto* p = reinterpret_cast<const char*>(in_);
-        for (uint32_t b = 0; b < uint32_t(ports_) * vcs_ * sizeof(InVc); b += 64)
-            __builtin_prefetch(p + b, 1);
+        prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
         __builtin_prefetch(out_, 1);
     }
     // One cycle of allocation. Returns the next cycle this router needs evaluating if no flit or

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -219,30 +220,26 @@ KernelPlan HeadAttentionSchedule::build(noc::Network& net) const {
             g.add(vectorOp(Opcode::VBSub, b.zero, b.negRow[q], b.Mrow[q], tm));
         for (uint32_t x = 0; x < H; ++x) g.add(vectorOp(op, b.chunk[x], b.M, b.chunk[x], sq));
     };
-    for (uint32_t i = 0; i < P; ++i)
-        for (uint32_t j = 0; j < P; ++j) {
-            Program& g = prog(i, j);
-            const Bufs& b = B[i * P + j];
-            g.add(vectorOp(Opcode::VAdd, b.S, b.mask, b.S, H * sq));
-            chunksThenRows(g, b, Opcode::VMax, Opcode::VRedMax, b.mxRow);
-        }
+    // The same local steps on every core of the block.
+    auto onEachCore = [&](const std::function<void(Program&, const Bufs&)>& f) {
+        for (uint32_t i = 0; i < P; ++i)
+            for (uint32_t j = 0; j < P; ++j) f(prog(i, j), B[i * P + j]);
+    };
+    onEachCore([&](Program& g, const Bufs& b) {
+        g.add(vectorOp(Opcode::VAdd, b.S, b.mask, b.S, H * sq));
+        chunksThenRows(g, b, Opcode::VMax, Opcode::VRedMax, b.mxRow);
+    });
     allreduce(false);
-    for (uint32_t i = 0; i < P; ++i)
-        for (uint32_t j = 0; j < P; ++j) {
-            Program& g = prog(i, j);
-            const Bufs& b = B[i * P + j];
-            rowsApply(g, b, b.mx, Opcode::VSub);
-            g.add(vectorOp(Opcode::VExp, b.S, kNoBuf, b.S, H * sq));
-            chunksThenRows(g, b, Opcode::VAdd, Opcode::VRedSum, b.smRow);
-        }
+    onEachCore([&](Program& g, const Bufs& b) {
+        rowsApply(g, b, b.mx, Opcode::VSub);
+        g.add(vectorOp(Opcode::VExp, b.S, kNoBuf, b.S, H * sq));
+        chunksThenRows(g, b, Opcode::VAdd, Opcode::VRedSum, b.smRow);
+    });
     allreduce(true);
-    for (uint32_t i = 0; i < P; ++i)
-        for (uint32_t j = 0; j < P; ++j) {
-            Program& g = prog(i, j);
-            const Bufs& b = B[i * P + j];
-            g.add(vectorOp(Opcode::VRecip, b.sm, kNoBuf, b.sm, tm));
-            rowsApply(g, b, b.sm, Opcode::VMul);
-        }
+    onEachCore([&](Program& g, const Bufs& b) {
+        g.add(vectorOp(Opcode::VRecip, b.sm, kNoBuf, b.sm, tm));
+        rowsApply(g, b, b.sm, Opcode::VMul);
+    });
 
     // Context: v shifts as k did; the holder of S_h(i, r) multicasts it along the segment.
     std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<LineBroadcast>> from;  // (row*H+h, u)

@@ -25,6 +25,14 @@ firmware::waferllm::LayerShape oneHead() {
     return s;
 }
 
+// tiny-dense's shape (configs/models/tiny-dense.json): E 64, 4 query heads over 2 KV heads of 16,
+// FFN 176.
+firmware::waferllm::LayerShape tinyGqa() {
+    firmware::waferllm::LayerShape s;
+    s.hidden = 64, s.heads = 4, s.kv_heads = 2, s.head_dim = 16, s.ffn = 176;
+    return s;
+}
+
 tb::KernelSpec prefill(uint32_t p, uint32_t layers, uint64_t prompt) {
     tb::KernelSpec s;
     s.op = "prefill", s.algo = "meshgemm";
@@ -82,8 +90,7 @@ TEST_CASE(
     // computed E wide (each query head's copy of its KV head).
     core::CoreParams cp = wseCore();
     cp.sram.capacity_bytes = 256 * 1024;  // two layers at 4x4 need more than 48 KB
-    firmware::waferllm::LayerShape gqa;
-    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    const firmware::waferllm::LayerShape gqa = tinyGqa();
     for (uint32_t p : {4u, 8u}) prefillThenDecode(gqa, p, false, cp, 5);
 }
 
@@ -187,8 +194,7 @@ TEST_CASE(
     "[kernel][prefill]") {
     // One head on 4x4 and 8x8, and tiny-dense's grouped-query shape (4 query heads over 2 KV
     // heads of 16) on 4x4 and a 4x8 decode block; both cache layouts.
-    firmware::waferllm::LayerShape gqa;
-    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    const firmware::waferllm::LayerShape gqa = tinyGqa();
     struct Case {
         firmware::waferllm::LayerShape shape;
         uint32_t p, q;
@@ -216,8 +222,7 @@ TEST_CASE(
     "[kernel][prefill]") {
     // tiny-dense's shape (GQA 4/2, FFN 176) and a one-head model, prefill on P x P and decode on
     // P x P or P x 2P (E padded nowhere; the decode's FFN split over 8 columns).
-    firmware::waferllm::LayerShape gqa;
-    gqa.hidden = 64, gqa.heads = 4, gqa.kv_heads = 2, gqa.head_dim = 16, gqa.ffn = 176;
+    const firmware::waferllm::LayerShape gqa = tinyGqa();
     core::CoreParams cp = wseCore();
     cp.sram.capacity_bytes = 1 << 20;
     struct Case {
