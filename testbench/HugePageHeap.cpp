@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -39,6 +40,12 @@ void HugePageHeap::enable(char** argv) {
         return;
     }
     const char* opt = std::getenv("WSC_HUGEPAGES");
+    if (opt && std::string(opt) != "0" && std::string(opt) != "1") {
+        std::fprintf(stderr,
+                     "error: WSC_HUGEPAGES: expected 0 (off) or 1 (on, the default), got '%s'\n",
+                     opt);
+        std::exit(2);
+    }
     if (opt && std::string(opt) == "0") return;
     const char* old = std::getenv("GLIBC_TUNABLES");
     if (old && std::strstr(old, "glibc.malloc.hugetlb")) {
