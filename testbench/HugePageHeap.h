@@ -13,10 +13,10 @@
 // The second start puts the caller's GLIBC_TUNABLES back, so what wsc starts (sweep points, Slurm
 // jobs, shells) inherits the environment it was given; a child wsc does the same for itself.
 // Not done when GLIBC_TUNABLES already names glibc.malloc.hugetlb (the user's choice stands),
-// when WSC_HUGEPAGES=0 (opt out; 1 is the default, anything else stops wsc with exit 2), when /proc/self/exe is not the program started (valgrind, an
-// explicit ld.so, an emulator) or LD_PRELOAD is set (sanitizers, profilers' shims), or when the
-// re-execution fails (the run goes on as it is). Debugging tools that trace the first process
-// only may want WSC_HUGEPAGES=0.
+// when WSC_HUGEPAGES=0 (opt out; 1 is the default, anything else stops wsc with exit 2), when
+// /proc/self/exe is not the program started (valgrind, an explicit ld.so, an emulator) or
+// LD_PRELOAD is set (sanitizers, profilers' shims), or when the re-execution fails (the run goes on
+// as it is). Debugging tools that trace the first process only may want WSC_HUGEPAGES=0.
 namespace wsc::tb {
 
 class HugePageHeap {
