@@ -78,7 +78,7 @@ double Link::uniform() {
 
 uint64_t Link::transmit(uint64_t now) {
     uint64_t arrival = now + flight_;
-    ++flits_;
+    ++counter();
     // A corrupted flit fails its CRC at the receiver, which NACKs it; the sender replays it from
     // its retry buffer. Later flits may not overtake it (in-order link), so arrivals are monotone.
     while (p_flit_error_ > 0 && uniform() < p_flit_error_) {

@@ -68,22 +68,32 @@ class alignas(64) Link {
 
     // Sends one flit granted at cycle `now`; returns its arrival cycle downstream.
     uint64_t transmit(uint64_t now);
+    // Without bit errors, and sent on by a port that spaces its flits by `serialization` (a
+    // router's), a flit arrives `flight` after its grant and only the count changes: the
+    // sender may then bypass transmit() (Network::forward from a router).
+    bool plain() const { return p_flit_error_ == 0; }
 
-    // Counters.
-    uint64_t flits() const { return flits_; }
+    // Counters. The flit count may live in a dense table the owner gives (useCounter): a
+    // router's sends then touch one shared line instead of each link's record.
+    void useCounter(uint64_t* c) {
+        *c = flits();
+        count_ = c;
+    }
+    uint64_t flits() const { return count_ ? *count_ : flits_; }
     // Every send and resend occupies the link for `serialization` cycles and carries a flit.
-    uint64_t busyCycles() const { return (flits_ + retries_) * serialization_; }
+    uint64_t busyCycles() const { return (flits() + retries_) * serialization_; }
     uint64_t retries() const { return retries_; }
-    uint64_t bitsSent() const { return (flits_ + retries_) * flit_bits_; }
+    uint64_t bitsSent() const { return (flits() + retries_) * flit_bits_; }
     double energyPj() const { return bitsSent() * spec_.energy_pj_per_bit; }
-    void markWindow() { window_flits_ = flits_, window_busy_ = busyCycles(); }
-    uint64_t flitsSinceMark() const { return flits_ - window_flits_; }
+    void markWindow() { window_flits_ = flits(), window_busy_ = busyCycles(); }
+    uint64_t flitsSinceMark() const { return flits() - window_flits_; }
     uint64_t busySinceMark() const { return busyCycles() - window_busy_; }
 
   private:
     static uint64_t oneWay(const Spec& s) { return uint64_t{s.latency} + s.serdes + s.fec; }
     uint64_t retryPenalty() const { return uint64_t{credit_latency_} + flight_; }  // NACK + resend
     double uniform();
+    uint64_t& counter() { return count_ ? *count_ : flits_; }
 
     Kind kind_;
     uint32_t serialization_;
@@ -93,6 +103,7 @@ class alignas(64) Link {
     double p_flit_error_;
     uint64_t last_arrival_ = 0;
     uint64_t flits_ = 0, retries_ = 0;
+    uint64_t* count_ = nullptr;  // the flit count, when kept outside (useCounter)
     // Cold: only with a bit-error rate, in reports and windows.
     uint64_t rng_;
     Spec spec_;

@@ -168,9 +168,9 @@ void Network::build() {
             }
             uint8_t in = Topology::opposite(port);
             uint32_t l = addLink(s, r, port, n, in);
-            routers_[r].connectOut(port, l, links_[l].serialization());
+            routers_[r].connectOut(port, l, links_[l].serialization(), outPeer(l));
             routers_[r].setOutCredits(port, depth);
-            routers_[n].connectIn(in, l);
+            routers_[n].connectIn(in, l, inPeer(l));
         }
     }
     const uint32_t V = p_.router.vcs;
@@ -188,14 +188,18 @@ void Network::build() {
         s.energy_pj_per_bit = p_.local_link.energy_pj_per_bit;
         s.kind = Link::Kind::Injection;
         uint32_t in = addLink(s, node, 0, r, port);
-        routers_[r].connectIn(port, in);
+        routers_[r].connectIn(port, in, inPeer(in));
         s.kind = Link::Kind::Ejection;
         uint32_t out = addLink(s, r, port, node, 0);
-        routers_[r].connectOut(port, out, links_[out].serialization());
+        routers_[r].connectOut(port, out, links_[out].serialization(), outPeer(out));
         routers_[r].setOutCredits(port, depth);  // the NI's ejection buffer, drained each cycle
         nis_.back().inj_link = in;
         nis_.back().ej_link = out;
     }
+    // Flit counts in one dense table: a router's sends touch a line it shares with its
+    // neighbours' links instead of each link's record (a cache miss per flit on large meshes).
+    link_flits_.assign(links_.size(), 0);
+    for (size_t l = 0; l < links_.size(); ++l) links_[l].useCounter(&link_flits_[l]);
     router_active_.assign(R, 0);
     ev_head_.assign(R, kNoEvent);
     ev_tail_.assign(R, kNoEvent);
@@ -584,6 +588,60 @@ void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, S
             ++packets_[f.packet].hops;
     }
     schedule(now, at, e, lane);
+}
+
+Router::Peer Network::outPeer(uint32_t l) const {
+    const Link& k = links_[l];
+    Router::Peer p;
+    p.node = k.dst;
+    p.port = k.dst_port;
+    p.to_ni = k.kind() == Link::Kind::Ejection;
+    p.cycles = k.flight();
+    p.plain = k.plain();
+    return p;
+}
+
+Router::Peer Network::inPeer(uint32_t l) const {
+    const Link& k = links_[l];
+    Router::Peer p;
+    p.node = k.src;
+    p.port = k.src_port;
+    p.to_ni = k.kind() == Link::Kind::Injection;
+    p.cycles = k.creditLatency();
+    return p;
+}
+
+void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_t now,
+                      uint32_t delay, StepLane* lane) {
+    uint64_t at;
+    if (to.plain) {
+        at = now + delay + to.cycles;
+        ++link_flits_[l];  // the link's count (Link::useCounter), without touching its record
+    } else {
+        at = links_[l].transmit(now + delay);
+    }
+    NetEvent e;
+    e.target = to.node;
+    e.port = to.port;
+    e.kind = to.to_ni ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
+    e.flit = f;
+    if (f.head() && !to.to_ni) {  // a router-to-router hop (on die or D2D)
+        if (lane)
+            lane->head_hops.push_back(f.packet);
+        else
+            ++packets_[f.packet].hops;
+    }
+    schedule(now, at, e, lane);
+}
+
+void Network::returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
+                           StepLane* lane) {
+    NetEvent e;
+    e.target = to.node;
+    e.port = to.port;
+    e.vc = vc;
+    e.kind = to.to_ni ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
+    schedule(now, now + delay + to.cycles, e, lane);
 }
 
 void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {

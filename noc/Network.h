@@ -184,6 +184,11 @@ class Network {
                  StepLane* lane = nullptr);
     void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now, uint32_t delay = 0,
                       StepLane* lane = nullptr);
+    // The same from a router, with the link's far end as the router caches it (Router::Peer).
+    void forward(uint32_t link, const Router::Peer& to, const Flit& f, uint64_t now, uint32_t delay,
+                 StepLane* lane);
+    void returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
+                      StepLane* lane);
     void flitsMoved(uint64_t now, uint32_t copies, bool popped, StepLane* lane = nullptr) {
         if (lane) {
             lane->traversals += copies;
@@ -214,6 +219,10 @@ class Network {
     uint32_t installRoute(const std::map<std::pair<uint32_t, uint8_t>, uint8_t>& entries,
                           uint32_t src_node, uint16_t fanout);
     uint32_t addLink(const Link::Spec& s, uint32_t src, uint8_t sp, uint32_t dst, uint8_t dp);
+    // A link's far end as the router sending on it (outPeer) or receiving from it (inPeer)
+    // caches it.
+    Router::Peer outPeer(uint32_t link) const;
+    Router::Peer inPeer(uint32_t link) const;
     void build();
     void installDestinationRoutes();
     uint32_t allocPacket();
@@ -250,6 +259,7 @@ class Network {
     std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
     LinkTable links_;
+    std::vector<uint64_t, HugePageAllocator<uint64_t>> link_flits_;  // each link's flit count
     std::vector<NetworkInterface> nis_;
     EventWheel wheel_;
     std::vector<NetEvent> due_;

@@ -325,7 +325,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         last_send_[o] = now;
         last_send_flit_[o] = out;
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
-        net.forward(out_link_[o], out, now, staged_ ? sa_ + st_ : 0, lane);
+        net.forward(out_link_[o], out_peer_[o], out, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;
     }
     traversals_ += copies;
@@ -336,7 +336,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         --iv.count;
         if (iv.count) iv.front_ready = buf_[slot(i, iv.head)].ready;
         --buffered_;
-        net.returnCredit(in_link_[p], v, now, staged_ ? sa_ : 0, lane);
+        net.returnCredit(in_peer_[p], v, now, staged_ ? sa_ : 0, lane);
         if (f.tail()) {
             iv.out_mask = 0;
             iv.shared = 0;

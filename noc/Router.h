@@ -64,15 +64,31 @@ class Router {
     uint32_t vcs() const { return vcs_; }
     uint32_t depth() const { return depth_; }
 
-    // `serialization`: cycles the link is busy per flit (cached here: reading the link would be
-    // a cache miss per grant on large meshes).
-    void connectOut(uint8_t port, uint32_t link, uint32_t serialization) {
+    // The far end of a port's link and the cycles to reach it, cached here because reading the
+    // link record would be a cache miss per flit and per credit on large meshes.
+    struct Peer {
+        uint32_t node = 0;    // router, or NI for an ejection flit / injection credit
+        uint32_t cycles = 0;  // out port: the link's flight; in port: its credit latency
+        uint8_t port = 0;     // the far end's port
+        uint8_t to_ni = 0;
+        // Out port: no bit errors, so arrival = grant + flight (Link::transmit's retries and
+        // in-order clamp cannot apply: the port sends at most once per serialization).
+        uint8_t plain = 0;
+    };
+    // `serialization`: cycles the link is busy per flit.
+    void connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
         out_link_[port] = link;
         out_ser_[port] = serialization;
+        out_peer_[port] = to;
     }
     uint32_t outSerialization(uint8_t port) const { return out_ser_[port]; }
-    void connectIn(uint8_t port, uint32_t link) { in_link_[port] = link; }
+    void connectIn(uint8_t port, uint32_t link, const Peer& from) {
+        in_link_[port] = link;
+        in_peer_[port] = from;
+    }
     uint32_t outLink(uint8_t port) const { return out_link_[port]; }
+    const Peer& outPeer(uint8_t port) const { return out_peer_[port]; }
+    const Peer& inPeer(uint8_t port) const { return in_peer_[port]; }
     uint32_t inLink(uint8_t port) const { return in_link_[port]; }
     // Initial credits on an output port = the downstream buffer depth per VC.
     void setOutCredits(uint8_t port, uint8_t credits);
@@ -180,6 +196,8 @@ class Router {
     uint32_t out_link_[kMaxPorts];
     uint32_t out_ser_[kMaxPorts] = {};
     uint32_t in_link_[kMaxPorts];
+    Peer out_peer_[kMaxPorts];
+    Peer in_peer_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
     uint8_t ovc_rr_[kMaxPorts] = {};  // staged: next output VC to hand out, per output port
     uint8_t mc_rr_ = 0;               // rotates which multicast head is tried first
