@@ -18,8 +18,9 @@
 
 namespace wsc::noc {
 
-// Aligned, with the fields a flit's crossing touches first (src ... retries_: one cache line), so
-// a traversal costs one line of link state however many links a wafer has.
+// Aligned, with the fields Link::transmit touches first (src ... retries_: one cache line), so a
+// send costs one line of link state plus a line of the owner's count table (useCounter). A
+// router's sends on a link without bit errors skip the record altogether (Network::forward).
 class alignas(64) Link {
   public:
     enum class Kind : uint8_t { OnDie, D2D, Injection, Ejection };
@@ -46,6 +47,12 @@ class alignas(64) Link {
     // Throws std::invalid_argument when the spec cannot make progress (a BER that corrupts most
     // flits) or a derived cycle count exceeds kMaxCycles.
     Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed);
+    // Not copyable: a copy would keep counting into its owner's table (useCounter). Moves are
+    // for building the owner's table, before useCounter.
+    Link(const Link&) = delete;
+    Link& operator=(const Link&) = delete;
+    Link(Link&&) = default;
+    Link& operator=(Link&&) = default;
 
     // Bound on flight, credit latency and serialization in NoC cycles: the engine adds a few of
     // them (a retry is flight + credit + flight) in 32 bits, and 2^28 leaves room for that.
@@ -102,9 +109,11 @@ class alignas(64) Link {
     uint32_t flit_bits_;
     double p_flit_error_;
     uint64_t last_arrival_ = 0;
-    uint64_t flits_ = 0, retries_ = 0;
     uint64_t* count_ = nullptr;  // the flit count, when kept outside (useCounter)
-    // Cold: only with a bit-error rate, in reports and windows.
+    uint64_t retries_ = 0;
+    // Cold: the count of a link with no table, state only with a bit-error rate, in reports and
+    // windows.
+    uint64_t flits_ = 0;
     uint64_t rng_;
     Spec spec_;
     uint64_t window_flits_ = 0, window_busy_ = 0;
