@@ -571,6 +571,27 @@ RouteDecision Network::route(uint32_t r, uint8_t in_port, uint8_t in_vc, uint32_
     return dor_.route(r, in_port, in_vc, pk);
 }
 
+namespace {
+// A link's far end as Router::Peer: downstream (where its flits go) or upstream (where its
+// credits go).
+Router::Peer peerOf(const Link& k, bool downstream) {
+    Router::Peer p;
+    p.node = downstream ? k.dst : k.src;
+    p.port = downstream ? k.dst_port : k.src_port;
+    p.to_ni = k.kind() == (downstream ? Link::Kind::Ejection : Link::Kind::Injection);
+    p.cycles = downstream ? k.flight() : k.creditLatency();
+    p.plain = downstream && k.plain();
+    return p;
+}
+}  // namespace
+
+Router::Peer Network::outPeer(uint32_t l) const {
+    return peerOf(links_[l], true);
+}
+Router::Peer Network::inPeer(uint32_t l) const {
+    return peerOf(links_[l], false);
+}
+
 void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, StepLane* lane) {
     // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
     Link& link = links_[l];
@@ -590,25 +611,8 @@ void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, S
     schedule(now, at, e, lane);
 }
 
-Router::Peer Network::outPeer(uint32_t l) const {
-    const Link& k = links_[l];
-    Router::Peer p;
-    p.node = k.dst;
-    p.port = k.dst_port;
-    p.to_ni = k.kind() == Link::Kind::Ejection;
-    p.cycles = k.flight();
-    p.plain = k.plain();
-    return p;
-}
-
-Router::Peer Network::inPeer(uint32_t l) const {
-    const Link& k = links_[l];
-    Router::Peer p;
-    p.node = k.src;
-    p.port = k.src_port;
-    p.to_ni = k.kind() == Link::Kind::Injection;
-    p.cycles = k.creditLatency();
-    return p;
+void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {
+    returnCredit(inPeer(l), vc, now, delay, lane);
 }
 
 void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_t now,
@@ -642,16 +646,6 @@ void Network::returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uin
     e.vc = vc;
     e.kind = to.to_ni ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
     schedule(now, now + delay + to.cycles, e, lane);
-}
-
-void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {
-    const Link& link = links_[l];
-    NetEvent e;
-    e.target = link.src;
-    e.port = link.src_port;
-    e.vc = vc;
-    e.kind = link.kind() == Link::Kind::Injection ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
-    schedule(now, now + delay + link.creditLatency(), e, lane);
 }
 
 void Network::flitInjected(uint64_t now, uint32_t slot) {
