@@ -581,6 +581,7 @@ Router::Peer peerOf(const Link& k, bool downstream) {
     p.to_ni = k.kind() == (downstream ? Link::Kind::Ejection : Link::Kind::Injection);
     p.cycles = downstream ? k.flight() : k.creditLatency();
     p.plain = downstream && k.plain();
+    p.hop = downstream && (k.kind() == Link::Kind::OnDie || k.kind() == Link::Kind::D2D);
     return p;
 }
 }  // namespace
@@ -593,22 +594,10 @@ Router::Peer Network::inPeer(uint32_t l) const {
 }
 
 void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, StepLane* lane) {
-    // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
-    Link& link = links_[l];
-    uint64_t at = link.transmit(now + delay);
-    NetEvent e;
-    e.target = link.dst;
-    e.port = link.dst_port;
-    e.kind = link.kind() == Link::Kind::Ejection ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
-    e.flit = f;
-    if (f.head() && (link.kind() == Link::Kind::OnDie || link.kind() == Link::Kind::D2D)) {
-        // A multicast head forks at several routers in one cycle, possibly in several lanes.
-        if (lane)
-            lane->head_hops.push_back(f.packet);
-        else
-            ++packets_[f.packet].hops;
-    }
-    schedule(now, at, e, lane);
+    // An NI's injection: through Link::transmit (an NI does not keep its link's far end).
+    Router::Peer to = outPeer(l);
+    to.plain = 0;
+    forward(l, to, f, now, delay, lane);
 }
 
 void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {
@@ -617,6 +606,7 @@ void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay,
 
 void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_t now,
                       uint32_t delay, StepLane* lane) {
+    // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
     uint64_t at;
     if (to.plain) {
         at = now + delay + to.cycles;
@@ -629,7 +619,8 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_
     e.port = to.port;
     e.kind = to.to_ni ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
     e.flit = f;
-    if (f.head() && !to.to_ni) {  // a router-to-router hop (on die or D2D)
+    if (f.head() && to.hop) {
+        // A multicast head forks at several routers in one cycle, possibly in several lanes.
         if (lane)
             lane->head_hops.push_back(f.packet);
         else

@@ -71,6 +71,7 @@ class Router {
         uint32_t cycles = 0;  // out port: the link's flight; in port: its credit latency
         uint8_t port = 0;     // the far end's port
         uint8_t to_ni = 0;
+        uint8_t hop = 0;  // out port: a router-to-router link (on die or D2D), counted as a hop
         // Out port: no bit errors, so arrival = grant + flight (Link::transmit's retries and
         // in-order clamp cannot apply: the port sends at most once per serialization).
         uint8_t plain = 0;
