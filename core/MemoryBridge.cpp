@@ -14,7 +14,7 @@ MemoryBridge::MemoryBridge(sc_module_name name, uint32_t max_outstanding, uint32
     if (max_outstanding == 0)
         throw std::invalid_argument("memory bridge: max_outstanding must be > 0");
     for (uint32_t i = 0; i < max_outstanding; ++i) {
-        slots_[i].payload = std::make_unique<tlm_generic_payload>(this);
+        slots_[i].payload = std::make_unique<Payload>(this, i);
         free_slots_.push_back(max_outstanding - 1 - i);
     }
     socket.register_nb_transport_bw(this, &MemoryBridge::nb_transport_bw);
@@ -30,8 +30,7 @@ void MemoryBridge::setMaxOutstanding(uint32_t n) {
             fmt::format("{}: max_outstanding changed with transactions in flight", name()));
     const auto old = static_cast<uint32_t>(slots_.size());
     slots_.resize(n);  // payload objects move by pointer: their addresses stay valid
-    for (uint32_t i = old; i < n; ++i)
-        slots_[i].payload = std::make_unique<tlm_generic_payload>(this);
+    for (uint32_t i = old; i < n; ++i) slots_[i].payload = std::make_unique<Payload>(this, i);
     free_slots_.clear();
     for (uint32_t i = 0; i < n; ++i) free_slots_.push_back(n - 1 - i);
 }
@@ -50,10 +49,13 @@ void MemoryBridge::push(MemoryRequest&& r) {
     wake_.notify(SC_ZERO_TIME);
 }
 
-MemoryBridge::Slot& MemoryBridge::slotOf(tlm_generic_payload& t) {
-    for (Slot& s : slots_)
-        if (s.payload.get() == &t) return s;
-    throw std::logic_error("memory bridge: unknown transaction");
+uint32_t MemoryBridge::slotIndex(const tlm_generic_payload& t) const {
+    // Only this bridge's payloads come back here (it is their memory manager and the
+    // initiator); the check catches a target that answers with a payload of its own.
+    const auto i = static_cast<const Payload&>(t).slot;
+    if (i >= slots_.size() || slots_[i].payload.get() != &t)
+        throw std::logic_error(fmt::format("{}: unknown transaction", name()));
+    return i;
 }
 
 void MemoryBridge::debugAccess(uint64_t addr, void* data, uint32_t len, bool write) {
@@ -70,11 +72,9 @@ void MemoryBridge::debugAccess(uint64_t addr, void* data, uint32_t len, bool wri
 }
 
 void MemoryBridge::free(tlm_generic_payload* t) {
-    for (uint32_t i = 0; i < slots_.size(); ++i)
-        if (slots_[i].payload.get() == t) {
-            slots_[i].busy = false;
-            free_slots_.push_back(i);
-        }
+    const uint32_t i = slotIndex(*t);
+    slots_[i].busy = false;
+    free_slots_.push_back(i);
     if (!queue_.empty()) wake_.notify(SC_ZERO_TIME);
 }
 
@@ -135,7 +135,7 @@ tlm_sync_enum MemoryBridge::nb_transport_bw(tlm_generic_payload& t, tlm_phase& p
 }
 
 void MemoryBridge::complete(tlm_generic_payload& t) {
-    Slot& s = slotOf(t);
+    Slot& s = slots_[slotIndex(t)];
     if (t.is_response_error())
         throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}",
                                              name(), s.req.write ? "write" : "read", s.req.bytes,

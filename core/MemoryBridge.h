@@ -59,8 +59,14 @@ class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::t
     void setMaxOutstanding(uint32_t n);
 
   private:
+    // A payload that knows its slot, so an answer and a release find their slot in O(1)
+    // (a scan over 10^3 slots per transaction was 12% of a WATOS step's simulation).
+    struct Payload : tlm::tlm_generic_payload {
+        Payload(tlm::tlm_mm_interface* mm, uint32_t i) : tlm::tlm_generic_payload(mm), slot(i) {}
+        uint32_t slot;
+    };
     struct Slot {
-        std::unique_ptr<tlm::tlm_generic_payload> payload;
+        std::unique_ptr<Payload> payload;
         MemoryRequest req;
         bool busy = false;
     };
@@ -68,7 +74,7 @@ class MemoryBridge : public sc_core::sc_module, public MemoryPort, public tlm::t
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
                                        sc_core::sc_time& delay);
     void complete(tlm::tlm_generic_payload& t);
-    Slot& slotOf(tlm::tlm_generic_payload& t);
+    uint32_t slotIndex(const tlm::tlm_generic_payload& t) const;
 
     std::vector<Slot> slots_;
     std::vector<uint32_t> free_slots_;
