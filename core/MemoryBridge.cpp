@@ -46,7 +46,9 @@ void MemoryBridge::push(MemoryRequest&& r) {
         throw std::invalid_argument(fmt::format("{}: request of {} bytes exceeds the burst size {}",
                                                 name(), r.bytes, scratch_.size()));
     queue_.push_back(std::move(r));
-    wake_.notify(SC_ZERO_TIME);
+    // process() can send only with the request phase closed and a slot free; otherwise END_REQ
+    // or a release wakes it (a wake-up that finds nothing to do is a delta cycle wasted).
+    if (!req_open_ && !free_slots_.empty()) wake_.notify(SC_ZERO_TIME);
 }
 
 uint32_t MemoryBridge::slotIndex(const tlm_generic_payload& t) const {
@@ -121,14 +123,14 @@ void MemoryBridge::process() {
 tlm_sync_enum MemoryBridge::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time&) {
     if (ph == END_REQ) {
         if (req_open_ == &t) req_open_ = nullptr;
-        wake_.notify(SC_ZERO_TIME);
+        if (!queue_.empty()) wake_.notify(SC_ZERO_TIME);
         return TLM_ACCEPTED;
     }
     if (ph == BEGIN_RESP) {
         if (req_open_ == &t) req_open_ = nullptr;  // BEGIN_RESP implies END_REQ
         complete(t);
         t.release();
-        wake_.notify(SC_ZERO_TIME);
+        if (!queue_.empty()) wake_.notify(SC_ZERO_TIME);
         return TLM_COMPLETED;
     }
     throw std::logic_error(fmt::format("{}: unexpected phase on the backward path", name()));
