@@ -4,6 +4,7 @@
 #
 #   bench/booksim_compare.sh WSC BOOKSIM [RATES]          # BOOKSIM: a built booksim binary
 #   bench/booksim_compare.sh WSC --build DIR [RATES]      # clone BookSim2 into DIR and build it
+#   SATURATION=1 bench/booksim_compare.sh WSC BOOKSIM      # also the saturation table
 #
 # --build clones $BOOKSIM_GIT (default https://github.com/booksim/booksim2) and runs make (needs
 # g++, flex, bison). BookSim's code stays in DIR; nothing of it enters this repository. The tests
@@ -78,4 +79,45 @@ A 2 4 0 1 four_stage
 B 2 4 1 0 lookahead
 C 4 8 0 1 four_stage
 D 4 8 1 0 lookahead
+CASES
+
+[ "${SATURATION:-0}" = 1 ] || exit 0
+# Saturation, one rule for both: the highest rate on a 0.01 grid whose packet latency stays under
+# 3x the case's zero-load latency (BookSim's at 0.02; wsc + 1 compared with the same bound), over
+# a long window (BookSim sample_period 10000, wsc 20000 measured cycles). A simulator that stops
+# without statistics (BookSim's "unstable") is past it.
+sat() {  # sim name start -> highest rate under the bound
+    local sim=$1 name=$2 r=$3 best=none bound lat
+    bound=$(awk -v z="$4" 'BEGIN {print 3 * z}')
+    while :; do
+        if [ "$sim" = booksim ]; then
+            lat=$("$booksim" "$tmp/$name.cfg" "injection_rate=$r" sample_period=10000 2>&1 |
+                awk '/Overall Traffic Statistics/ {o = 1} o && /Packet latency average/ {l = $5}
+                     END {print (l == "" ? "unstable" : l)}')
+        else
+            lat=$(wsc_run "$5" "$6" "$7" "$r" | awk '{print $1 + 1}')
+        fi
+        if [ "$lat" = unstable ] || awk -v l="$lat" -v b="$bound" 'BEGIN {exit !(l >= b)}'; then
+            break
+        fi
+        best=$r
+        r=$(awk -v r="$r" 'BEGIN {printf "%.2f", r + 0.01}')
+    done
+    echo "$best"
+}
+echo
+echo "| case | zero-load (BookSim) | bound | BookSim saturation | wsc saturation | difference |"
+echo "|---|---:|---:|---:|---:|---:|"
+while read -r name vcs buf spec rd preset start; do
+    bs_config "$name" "$vcs" "$buf" "$spec" "$rd"
+    read -r z _ < <(bs_run "$name" 0.02)
+    b=$(sat booksim "$name" "$start" "$z")
+    w=$(sat wsc "$name" "$start" "$z" "$preset" "$vcs" "$buf")
+    awk -v n="$name ($preset, $vcs x $buf)" -v z="$z" -v b="$b" -v w="$w" \
+        'BEGIN {printf "| %s | %.2f | %.1f | %s | %s | %+.1f%% |\n", n, z, 3 * z, b, w, 100 * (w - b) / b}'
+done <<CASES
+A 2 4 0 1 four_stage 0.22
+B 2 4 1 0 lookahead 0.32
+C 4 8 0 1 four_stage 0.36
+D 4 8 1 0 lookahead 0.36
 CASES

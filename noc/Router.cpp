@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 
@@ -200,6 +201,15 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             mc_rr_ = static_cast<uint8_t>(k + 1);
         }
     }
+    // Staged: plain unicast heads go through iSLIP; whatever it considered is settled for the
+    // cycle (a requester whose grant was taken elsewhere waits, as in a separable allocator).
+    uint64_t done[2] = {0, 0};
+    if (staged_) {
+        uint8_t won[kMaxPorts * 16];
+        const uint32_t wins = islipVa(req, nreq, done, won);
+        for (uint32_t k = 0; k < wins; ++k) activate(won[k]);
+        granted |= wins > 0;
+    }
     for (uint8_t om = requested; om; om &= om - 1) {
         const uint32_t o = __builtin_ctz(om);
         uint32_t k = 0;
@@ -209,6 +219,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             const uint32_t i = req[k];
             InVc& iv = in_[i];
             if (iv.tree || iv.need_vc != (1u << o)) continue;  // unicast only (trees done above)
+            if (done[i >> 6] >> (i & 63) & 1) continue;        // settled by iSLIP
             uint32_t out = o, ov = freeVc(o, iv);
             // With an escape alternative the primary VC must also be empty downstream (all its
             // credits back): a head queued behind another packet in an adaptive VC could wait
@@ -235,6 +246,58 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         }
     }
     return granted;
+}
+
+uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint8_t* won) {
+    // One iteration of iSLIP over input VCs x output VCs, BookSim2's default VC allocator (its
+    // iq router builds it with one iteration). Each requester asks for every unowned VC of its
+    // class at its output port, full or not. Each requested output VC grants the first
+    // requester at or after its grant pointer (cyclic over all input VCs); each requester
+    // accepts the first grant at or after its accept pointer (cyclic over all output VCs).
+    // Pointers move past the partner only on an accept, and a grant not accepted leaves its
+    // VC idle this cycle. So a lone head gets the lowest free VC of its port unless its own
+    // last packet left through that port, and two heads can both miss a port with two free
+    // VCs: what sets the 4-stage router's knee with few VCs (docs/results/noc_booksim.md).
+    const uint32_t n = uint32_t(ports_) * vcs_;
+    uint8_t grant[kMaxPorts * 16];  // per output VC: the input VC it grants, or kFree
+    std::memset(grant, kFree, n);
+    auto plain = [](const InVc& iv) {
+        return !iv.tree && !(iv.need_vc & (iv.need_vc - 1)) && iv.alt_port == 0xFF;
+    };
+    for (uint32_t k = 0; k < nreq; ++k) {  // grant
+        const uint32_t i = req[k];
+        const InVc& iv = in_[i];
+        if (!plain(iv)) continue;
+        done[i >> 6] |= uint64_t{1} << (i & 63);
+        const uint32_t o = __builtin_ctz(iv.need_vc);
+        for (uint32_t v = iv.vc_lo; v < iv.vc_hi; ++v) {
+            const uint32_t j = o * vcs_ + v;
+            if (out_[j].owner != kFree) continue;
+            const uint32_t g = out_[j].va_grant;
+            if (grant[j] == kFree || (i + n - g) % n < (grant[j] + n - g) % n)
+                grant[j] = static_cast<uint8_t>(i);
+        }
+    }
+    uint32_t wins = 0;
+    for (uint32_t k = 0; k < nreq; ++k) {  // accept
+        const uint32_t i = req[k];
+        InVc& iv = in_[i];
+        if (!plain(iv)) continue;
+        const uint32_t o = __builtin_ctz(iv.need_vc), a = iv.va_accept;
+        uint32_t best = kFree;
+        for (uint32_t v = iv.vc_lo; v < iv.vc_hi; ++v) {
+            const uint32_t j = o * vcs_ + v;
+            if (grant[j] == i && (best == kFree || (j + n - a) % n < (best + n - a) % n)) best = j;
+        }
+        if (best == kFree) continue;
+        out_[best].owner = static_cast<uint8_t>(i);
+        out_[best].va_grant = static_cast<uint8_t>(i + 1 == n ? 0 : i + 1);
+        iv.va_accept = static_cast<uint8_t>(best + 1 == n ? 0 : best + 1);
+        iv.out_vc[o] = static_cast<uint8_t>(best - o * vcs_);
+        iv.need_vc = 0;
+        won[wins++] = static_cast<uint8_t>(i);
+    }
+    return wins;
 }
 
 uint64_t Router::evaluate(uint64_t now, Network& net, StepLane* lane) {

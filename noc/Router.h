@@ -20,7 +20,10 @@
 //
 // Allocators are separable and round-robin:
 //  - VA: each output port hands its free VCs (lowest index first, within the packet's VC class)
-//    to the input VCs requesting it, in round-robin order of input VC. A multicast head is served
+//    to the input VCs requesting it, in round-robin order of input VC. Staged routers run a
+//    separable iSLIP allocator instead, as BookSim2's input-queued router does: every output VC
+//    grants one requester, every requester accepts one grant, a grant not accepted is lost
+//    for the cycle (islipVa). A multicast head is served
 //    first and all or nothing: it gets a VC on every branch in one cycle or none, so no head
 //    holds some branches while waiting for others (a circular wait between multicasts). Its
 //    ejection (local) branches do not own a VC at all: the NI drains every cycle and reassembles
@@ -154,6 +157,9 @@ class Router {
         uint8_t shared = 0;  // multicast ejection branches that use a VC without owning it
         uint8_t tree = 0;    // the packet follows a table route (a possibly multicast tree)
         uint8_t out_vc[kMaxPorts] = {};
+        // Staged VA (iSLIP, one iteration): the output VC index (port * vcs + vc) this input
+        // VC's accept arbiter starts from.
+        uint8_t va_accept = 0;
         // Cycle the front flit may be allocated (its slot's `ready`, kept here so allocation
         // reads one cache line per VC).
         uint64_t front_ready = 0;
@@ -165,9 +171,14 @@ class Router {
     struct OutVc {
         uint8_t credits = 0;
         uint8_t owner = kFree;  // input VC index holding it, or kFree
+        uint8_t va_grant = 0;   // staged VA: the input VC its grant arbiter starts from
     };
 
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
+    // Staged routers' unicast VA: one iSLIP iteration over input VCs x output VCs (see .cpp).
+    // Marks every requester it considered in `done` (bit per input VC), winners or not, gives
+    // the winners their VCs and lists them in `won`; returns how many won.
+    uint32_t islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint8_t* won);
     void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net, StepLane* lane);
     uint64_t nextWake(uint64_t now) const;
     size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
