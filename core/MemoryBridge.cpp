@@ -52,8 +52,9 @@ void MemoryBridge::push(MemoryRequest&& r) {
 }
 
 uint32_t MemoryBridge::slotIndex(const tlm_generic_payload& t) const {
-    // Only this bridge's payloads come back here (it is their memory manager and the
-    // initiator); the check catches a target that answers with a payload of its own.
+    // Only this bridge's payloads come back here: it is their memory manager and the
+    // initiator, and both targets answer with the payload they were sent. The check is a
+    // guard for that contract, not a type test.
     const auto i = static_cast<const Payload&>(t).slot;
     if (i >= slots_.size() || slots_[i].payload.get() != &t)
         throw std::logic_error(fmt::format("{}: unknown transaction", name()));

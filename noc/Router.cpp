@@ -150,9 +150,9 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     };
     auto freeIn = [&](uint32_t o, uint32_t lo, uint32_t hi) {
         if (staged_ && hi > lo + 1) {
-            // Staged: the free VC at or after the port's rotating pointer, so consecutive
-            // packets spread over the VCs (as a separable allocator's round-robin output-VC
-            // arbiters do) instead of queueing behind each other in the lowest one.
+            // Staged heads that islipVa does not take (multicast, or every head of a cycle
+            // with an escape alternative): the free VC at or after the port's rotating
+            // pointer, so consecutive packets spread over the VCs.
             const uint32_t n = hi - lo,
                            start = ovc_rr_[o] >= lo && ovc_rr_[o] < hi ? ovc_rr_[o] : lo;
             for (uint32_t k = 0; k < n; ++k) {
@@ -204,7 +204,13 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     // Staged: plain unicast heads go through iSLIP; whatever it considered is settled for the
     // cycle (a requester whose grant was taken elsewhere waits, as in a separable allocator).
     uint64_t done[2] = {0, 0};
-    if (staged_) {
+    // With escape routing (faults) a head may have an alternative port, which iSLIP does not
+    // model; such a cycle keeps the per-port rules for every head, so neither kind is served
+    // ahead of the other.
+    bool alternatives = false;
+    for (uint32_t k = 0; k < nreq && !alternatives; ++k)
+        alternatives = in_[req[k]].alt_port != 0xFF;
+    if (staged_ && !alternatives) {
         uint8_t won[kMaxPorts * 16];
         const uint32_t wins = islipVa(req, nreq, done, won);
         for (uint32_t k = 0; k < wins; ++k) activate(won[k]);
@@ -256,13 +262,15 @@ uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint
     // accepts the first grant at or after its accept pointer (cyclic over all output VCs).
     // Pointers move past the partner only on an accept, and a grant not accepted leaves its
     // VC idle this cycle. So a lone head gets the lowest free VC of its port unless its own
-    // last packet left through that port, and two heads can both miss a port with two free
-    // VCs: what sets the 4-stage router's knee with few VCs (docs/results/noc_booksim.md).
+    // input VC's last packet took that one, and when two heads ask for a port with two free
+    // VCs and equal pointers, both VCs grant the same head and the other waits a cycle. Which
+    // VC a head gets is what sets the 4-stage router's knee with few VCs
+    // (docs/results/noc_booksim.md).
     const uint32_t n = uint32_t(ports_) * vcs_;
     uint8_t grant[kMaxPorts * 16];  // per output VC: the input VC it grants, or kFree
     std::memset(grant, kFree, n);
     auto plain = [](const InVc& iv) {
-        return !iv.tree && !(iv.need_vc & (iv.need_vc - 1)) && iv.alt_port == 0xFF;
+        return iv.need_vc && !iv.tree && !(iv.need_vc & (iv.need_vc - 1)) && iv.alt_port == 0xFF;
     };
     for (uint32_t k = 0; k < nreq; ++k) {  // grant
         const uint32_t i = req[k];

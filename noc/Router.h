@@ -211,8 +211,9 @@ class Router {
     Peer out_peer_[kMaxPorts];
     Peer in_peer_[kMaxPorts];
     uint8_t va_rr_[kMaxPorts] = {};
-    uint8_t ovc_rr_[kMaxPorts] = {};  // staged: next output VC to hand out, per output port
-    uint8_t mc_rr_ = 0;               // rotates which multicast head is tried first
+    // Staged, heads islipVa does not take: next output VC to hand out, per output port.
+    uint8_t ovc_rr_[kMaxPorts] = {};
+    uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
 };
