@@ -207,14 +207,16 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     // With escape routing (faults) a head may have an alternative port, which iSLIP does not
     // model; such a cycle keeps the per-port rules for every head, so neither kind is served
     // ahead of the other.
-    bool alternatives = false;
-    for (uint32_t k = 0; k < nreq && !alternatives; ++k)
-        alternatives = in_[req[k]].alt_port != 0xFF;
-    if (staged_ && !alternatives) {
-        uint8_t won[kMaxPorts * 16];
-        const uint32_t wins = islipVa(req, nreq, done, won);
-        for (uint32_t k = 0; k < wins; ++k) activate(won[k]);
-        granted |= wins > 0;
+    if (staged_) {  // the scan stays off the delay line's path
+        bool alternatives = false;
+        for (uint32_t k = 0; k < nreq && !alternatives; ++k)
+            alternatives = in_[req[k]].alt_port != 0xFF;
+        if (!alternatives) {
+            uint8_t won[kMaxPorts * 16];
+            const uint32_t wins = islipVa(req, nreq, done, won);
+            for (uint32_t k = 0; k < wins; ++k) activate(won[k]);
+            granted |= wins > 0;
+        }
     }
     for (uint8_t om = requested; om; om &= om - 1) {
         const uint32_t o = __builtin_ctz(om);
@@ -269,8 +271,9 @@ uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint
     const uint32_t n = uint32_t(ports_) * vcs_;
     uint8_t grant[kMaxPorts * 16];  // per output VC: the input VC it grants, or kFree
     std::memset(grant, kFree, n);
+    // Unicast heads still asking (the caller runs this only when no head has an alternative).
     auto plain = [](const InVc& iv) {
-        return iv.need_vc && !iv.tree && !(iv.need_vc & (iv.need_vc - 1)) && iv.alt_port == 0xFF;
+        return iv.need_vc && !iv.tree && !(iv.need_vc & (iv.need_vc - 1));
     };
     for (uint32_t k = 0; k < nreq; ++k) {  // grant
         const uint32_t i = req[k];
@@ -290,7 +293,7 @@ uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint
     for (uint32_t k = 0; k < nreq; ++k) {  // accept
         const uint32_t i = req[k];
         InVc& iv = in_[i];
-        if (!plain(iv)) continue;
+        if (!(done[i >> 6] >> (i & 63) & 1)) continue;  // not a requester of the grant pass
         const uint32_t o = __builtin_ctz(iv.need_vc), a = iv.va_accept;
         uint32_t best = kFree;
         for (uint32_t v = iv.vc_lo; v < iv.vc_hi; ++v) {
