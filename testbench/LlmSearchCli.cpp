@@ -76,6 +76,9 @@ namespace {
 
 struct Screened {
     std::string plan, mb, recompute, offload, why;  // why: "" when it fits
+    // When it fits with some placements: the others and why they cannot run it (a ring that
+    // does not tile the die array, a Helper out of reach), excluded one by one.
+    std::vector<std::pair<std::string, std::string>> refused;
 };
 
 std::string planText(uint32_t tp, uint32_t pp) {
@@ -156,15 +159,28 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                         spec.batch = o.batch, spec.seq = o.seq;
                         spec.recompute = firmware::llm::RecomputePlanner::parse(rc);
                         spec.offload = off == "true";
-                        try {
-                            LlmTestbench::check(hwc, spec);
-                        } catch (const firmware::llm::OutOfMemoryError& e) {
-                            s.why = std::string("does not fit: ") + e.what();
-                        } catch (const std::invalid_argument& e) {
-                            s.why = e.what();
-                        } catch (const hw::ConfigError& e) {
-                            s.why = e.what();
+                        // Each placement searched: a combination is a misfit only if none can
+                        // run it (checking one default placement refused every candidate on a
+                        // 7 x 8 wafer, where rings of 8 cannot tile).
+                        std::vector<std::pair<std::string, std::string>> refused;
+                        for (const auto& pl : pls) {
+                            spec.placement = pl;
+                            std::string why;
+                            try {
+                                LlmTestbench::check(hwc, spec);
+                            } catch (const firmware::llm::OutOfMemoryError& e) {
+                                why = std::string("does not fit: ") + e.what();
+                            } catch (const std::invalid_argument& e) {
+                                why = e.what();
+                            } catch (const hw::ConfigError& e) {
+                                why = e.what();
+                            }
+                            if (!why.empty()) refused.push_back({pl, why});
                         }
+                        if (refused.size() == pls.size())
+                            s.why = refused.front().second;
+                        else
+                            s.refused = std::move(refused);
                     }
                     ok += s.why.empty();
                     screened.push_back(std::move(s));
@@ -180,6 +196,13 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
         if (why.size() > 110) why = why.substr(0, 107) + "...";
         fmt::print(os, "  {:<14} mb={:<4} {:<8} offload={:<5} {}\n", s.plan, s.mb, s.recompute,
                    s.offload, why.empty() ? "fits" : why);
+        for (const auto& [pl, w] : s.refused) {
+            // Placement errors name their placement already.
+            std::string line =
+                w.rfind("placement " + pl, 0) == 0 ? w : "placement " + pl + ": " + w;
+            if (line.size() > 110) line = line.substr(0, 107) + "...";
+            fmt::print(os, "    {}\n", line);
+        }
     }
     if (!ok)
         throw std::invalid_argument(
@@ -212,12 +235,19 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
     e << YAML::EndSeq;
     // What cannot run: the pre-screen's misfits, and the link allocation without a pipeline.
     std::vector<std::vector<std::pair<std::string, std::string>>> excl;
-    for (const auto& s : screened)
+    for (const auto& s : screened) {
         if (!s.why.empty())
             excl.push_back({{"plan", s.plan},
                             {"micro-batches", s.mb},
                             {"recompute", s.recompute},
                             {"offload", s.offload}});
+        for (const auto& r : s.refused)
+            excl.push_back({{"plan", s.plan},
+                            {"micro-batches", s.mb},
+                            {"recompute", s.recompute},
+                            {"offload", s.offload},
+                            {"placement", r.first}});
+    }
     if (std::find(links.begin(), links.end(), "watos") != links.end()) {
         for (const auto& p : plans)
             if (firmware::plan::ParallelPlan::parse(p).pp < 2)

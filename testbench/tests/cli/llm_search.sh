@@ -3,6 +3,7 @@
 # pre-screen drops the combinations whose memory does not fit (8 of 36, their ledgers say so),
 # the GA evaluates part of the grid as simulated runs, the best it prints is the least step time
 # among the points it ran, and a rerun reads every point from the folder instead of running it.
+# Then a placement that cannot run a plan is excluded with it, not the whole combination.
 set -u
 wsc=$1; src=$2; out=$3
 rm -rf "$out"
@@ -25,5 +26,23 @@ fi
 again=$("$wsc" "${args[@]}" 2>&1) || { echo "rerun failed"; echo "$again"; exit 1; }
 if grep -E 'ga generation [0-9]+: [0-9]+ points \([0-9]+ new, [1-9][0-9]* run\)' <<<"$again"; then
     echo "the rerun ran points again"; exit 1
+fi
+# A placement that cannot run a plan excludes that plan with it, not the plan: on a 1 x 4 column
+# of dies a tp=4 ring needs a 2 x 2 block, so ring is refused and snake (one column) fits.
+col="$out/col"
+mkdir -p "$col"
+sed 's/dies: {x: 2, y: 2}/dies: {x: 1, y: 4}/' "$src/tests/llm/hw_offload_2x2.yaml" > "$col/hw.yaml"
+grep -q 'x: 1, y: 4' "$col/hw.yaml" || { echo "1 x 4 config not made"; exit 1; }
+colargs=(llm search --model "$src/tests/llm/tiny-dense-8l.json" --hw "$col/hw.yaml" --batch 24
+         --seq 64 --plans "tp=4" --micro-batches 8 --recompute gcmr --offload false
+         --placement ring,snake --prescreen-only --out "$col/search")
+clog=$("$wsc" "${colargs[@]}" 2>&1) || { echo "1 x 4 pre-screen failed"; echo "$clog"; exit 1; }
+grep -q 'offload): 1 of 1 fit' <<<"$clog" || { echo "1 x 4 count"; echo "$clog"; exit 1; }
+grep -q '^    placement ring: no block of 4 dies .*tiles the 1 x 4 die array' <<<"$clog" \
+    || { echo "ring not refused"; echo "$clog"; exit 1; }
+grep -q 'placement: "ring"' "$col/search/search.yaml" \
+    || { echo "ring not excluded"; cat "$col/search/search.yaml"; exit 1; }
+if grep -q 'placement: "snake"' "$col/search/search.yaml"; then
+    echo "snake excluded"; cat "$col/search/search.yaml"; exit 1
 fi
 echo "ok: best step $best of $(($(wc -l < "$out/search.csv") - 1)) evaluations"
