@@ -177,10 +177,17 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                             }
                             if (!why.empty()) refused.push_back({pl, why});
                         }
-                        if (refused.size() == pls.size())
+                        if (refused.size() == pls.size()) {
+                            // No placement runs it: say so by its memory if that is why.
                             s.why = refused.front().second;
-                        else
+                            for (const auto& r : refused)
+                                if (r.second.rfind("does not fit", 0) == 0) {
+                                    s.why = r.second;
+                                    break;
+                                }
+                        } else {
                             s.refused = std::move(refused);
+                        }
                     }
                     ok += s.why.empty();
                     screened.push_back(std::move(s));

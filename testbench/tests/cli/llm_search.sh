@@ -3,7 +3,7 @@
 # pre-screen drops the combinations whose memory does not fit (8 of 36, their ledgers say so),
 # the GA evaluates part of the grid as simulated runs, the best it prints is the least step time
 # among the points it ran, and a rerun reads every point from the folder instead of running it.
-# Then a placement that cannot run a plan is excluded with it, not the whole combination.
+# Then a placement that cannot run a combination is excluded with it, not the combination.
 set -u
 wsc=$1; src=$2; out=$3
 rm -rf "$out"
@@ -27,8 +27,9 @@ again=$("$wsc" "${args[@]}" 2>&1) || { echo "rerun failed"; echo "$again"; exit 
 if grep -E 'ga generation [0-9]+: [0-9]+ points \([0-9]+ new, [1-9][0-9]* run\)' <<<"$again"; then
     echo "the rerun ran points again"; exit 1
 fi
-# A placement that cannot run a plan excludes that plan with it, not the plan: on a 1 x 4 column
-# of dies a tp=4 ring needs a 2 x 2 block, so ring is refused and snake (one column) fits.
+# A placement that cannot run a combination is excluded with it, and the combination stays for
+# the others: on a 1 x 4 column of dies a tp=4 ring needs a 2 x 2 block, so ring is refused and
+# snake (one column) fits.
 col="$out/col"
 mkdir -p "$col"
 sed 's/dies: {x: 2, y: 2}/dies: {x: 1, y: 4}/' "$src/tests/llm/hw_offload_2x2.yaml" > "$col/hw.yaml"
