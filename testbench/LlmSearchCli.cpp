@@ -144,7 +144,7 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
         for (const auto& mb : mbs)
             for (const auto& rc : recs)
                 for (const auto& off : offs) {
-                    Screened s{p, mb, rc, off, ""};
+                    Screened s{p, mb, rc, off, "", {}};
                     LlmSpec spec;
                     spec.train = true;
                     spec.model = model;
