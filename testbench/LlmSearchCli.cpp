@@ -163,6 +163,7 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                         // run it (checking one default placement refused every candidate on a
                         // 7 x 8 wafer, where rings of 8 cannot tile).
                         std::vector<std::pair<std::string, std::string>> refused;
+                        std::string misfit;  // the memory ledger's answer, when it is a reason
                         for (const auto& pl : pls) {
                             spec.placement = pl;
                             std::string why;
@@ -170,6 +171,7 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                                 LlmTestbench::check(hwc, spec);
                             } catch (const firmware::llm::OutOfMemoryError& e) {
                                 why = std::string("does not fit: ") + e.what();
+                                if (misfit.empty()) misfit = why;
                             } catch (const std::invalid_argument& e) {
                                 why = e.what();
                             } catch (const hw::ConfigError& e) {
@@ -177,17 +179,11 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                             }
                             if (!why.empty()) refused.push_back({pl, why});
                         }
-                        if (refused.size() == pls.size()) {
-                            // No placement runs it: say so by its memory if that is why.
-                            s.why = refused.front().second;
-                            for (const auto& r : refused)
-                                if (r.second.rfind("does not fit", 0) == 0) {
-                                    s.why = r.second;
-                                    break;
-                                }
-                        } else {
+                        // No placement runs it: say so by its memory if that is a reason.
+                        if (refused.size() == pls.size())
+                            s.why = misfit.empty() ? refused.front().second : misfit;
+                        else
                             s.refused = std::move(refused);
-                        }
                     }
                     ok += s.why.empty();
                     screened.push_back(std::move(s));
