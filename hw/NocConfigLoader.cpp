@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "hw/FaultConfigLoader.h"
 #include "hw/InputLimits.h"
@@ -100,8 +102,9 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
         }
         if (p.router.staged && !p.rtl_routers.empty())
             n.fail("rtl_routers",
-                   "no RTL routers with router.stages or router.preset: the Verilated router "
-                   "implements the delay-line pipeline (router.pipeline)");
+                   "router.model: delay_line with RTL routers: the Verilated router implements "
+                   "the delay line, not the stage-accurate router (router.pipeline, preset or "
+                   "stages without model)");
     }
     if (const auto f = n.optionalChild("faults"))
         p.faults = FaultConfigLoader::load(*f, p.topology, p.router.vcs);
@@ -154,31 +157,62 @@ void NocConfigLoader::loadTopology(const YamlReader& t, noc::NocParams& p) {
     topo.wrap = t.getBool("wrap", false);
 }
 
+namespace {
+// The stage-accurate presets, indexed by their zero-load cycles per hop, which is what the
+// shorthand `pipeline: N cycles` names (docs/NOC.md "Router stages"): rc, va, sa, st.
+struct Preset {
+    const char* name;
+    noc::RouterParams::Stages stages;
+};
+constexpr Preset kPresets[] = {
+    {"single_cycle", {0, 0, 0, 0}},  // WSE-2-style: allocated and sent in the arrival cycle
+    {"one_stage", {0, 0, 1, 0}},     // lookahead RC, VA + SA at arrival, leaves a cycle later
+    {"lookahead", {0, 0, 1, 1}},     // lookahead RC, speculative VA + SA, then ST
+    {"speculative", {1, 0, 1, 1}},   // RC, speculative VA + SA, ST
+    {"four_stage", {1, 1, 1, 1}},    // RC, VA, SA, ST
+};
+
+void usePreset(noc::RouterParams& r, const Preset& pr) {
+    r.staged = true;
+    r.stages = pr.stages;
+}
+}  // namespace
+
 void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
     const auto r = n.optionalChild("router");
+    // No router map: the 2-cycle preset, as `pipeline: 2 cycles` would give.
+    if (!r) usePreset(p.router, kPresets[p.router.pipeline]);
     if (r) {
-        r->checkKeys({"pipeline", "vcs", "vc_buffer", "stages", "preset"});
-        // Stage-accurate timing instead of the delay line (noc::RouterParams::Stages).
+        r->checkKeys({"model", "pipeline", "vcs", "vc_buffer", "stages", "preset"});
+        // model: staged (allocation in its own stage, validated against BookSim2) or delay_line
+        // (every stage at once after `pipeline` cycles: the model the shipped configs and their
+        // results use). pipeline: N cycles is the delay line's length, or under staged the
+        // shorthand for the preset with N cycles per hop.
+        const bool delay = r->getEnum("model", {"staged", "delay_line"}, "staged") == "delay_line";
         const bool stages = r->has("stages"), preset = r->has("preset");
-        // 0: the router forwards in the cycle a flit arrives (a hop costs the link only). Read
-        // (and its default recorded for config --resolved) only for the delay-line model.
-        if (!stages && !preset)
-            p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
+        if (delay && (stages || preset))
+            r->fail(stages ? "stages" : "preset",
+                    "no stages or preset with model: delay_line (its timing is pipeline: N "
+                    "cycles); remove model for the stage-accurate router");
         if ((stages || preset) && r->has("pipeline"))
             r->fail(stages ? "stages" : "preset",
-                    "either pipeline (the delay-line model) or stages/preset (stage-accurate "
-                    "allocation), not both");
+                    "one of pipeline (shorthand for the preset with that many cycles per hop), "
+                    "preset or stages, not two");
         if (stages && preset) r->fail("stages", "either preset or stages, not both");
+        if (!stages && !preset) {
+            // 0 under the delay line: the router forwards in the cycle a flit arrives.
+            p.router.pipeline = r->getCycles("pipeline", p.clock_hz, 0, 4, p.router.pipeline);
+            if (delay)
+                p.router.staged = false;
+            else
+                usePreset(p.router, kPresets[p.router.pipeline]);
+        }
         if (preset) {
-            const std::string name =
-                r->getEnum("preset", {"four_stage", "speculative", "lookahead", "single_cycle"});
-            // rc, va, sa, st: the classic 4-stage router; VA and SA speculatively in one
-            // stage; that with lookahead routing; the WSE-2-style one-cycle hop.
-            p.router.stages = name == "four_stage"    ? noc::RouterParams::Stages{1, 1, 1, 1}
-                              : name == "speculative" ? noc::RouterParams::Stages{1, 0, 1, 1}
-                              : name == "lookahead"   ? noc::RouterParams::Stages{0, 0, 1, 1}
-                                                      : noc::RouterParams::Stages{0, 0, 0, 0};
-            p.router.staged = true;
+            std::vector<std::string> names;
+            for (const Preset& pr : kPresets) names.push_back(pr.name);
+            const std::string name = r->getEnum("preset", names);
+            for (const Preset& pr : kPresets)
+                if (name == pr.name) usePreset(p.router, pr);
         }
         if (stages) {
             const YamlReader s = r->entry("stages");

@@ -39,13 +39,15 @@ TEST_CASE("a --set override changes a key with its unit and adds a key the file 
                                        "noc.clock=2 GHz", "noc.router.vcs=3"});
     CHECK(h.noc.router.vcs == 3);  // the later assignment of the same key wins
     CHECK(h.noc.router.pipeline == 3);
+    CHECK_FALSE(h.noc.router.staged);  // the file's model: delay_line stays
     CHECK(h.noc.clock_hz == Approx(2e9));
     CHECK(h.noc.router.vc_buffer_flits == base.noc.router.vc_buffer_flits);  // untouched keys stay
 
     // A whole map as a YAML value, and a section the file does not have (created on the way).
     const HardwareConfig m =
         loadWith({"noc.router={pipeline: 1 cycle, vcs: 2, vc_buffer: 4 flits}"});
-    CHECK(m.noc.router.pipeline == 1);
+    CHECK(m.noc.router.staged);  // the new map has no model: the one_stage preset
+    CHECK(m.noc.router.hopCycles() == 1);
     CHECK(m.noc.router.vc_buffer_flits == 4);
     const HardwareConfig c = loadWith({"core.sram.capacity=64 KB"});
     CHECK(c.core.sram.capacity_bytes == 64 * 1024);
@@ -59,7 +61,7 @@ TEST_CASE("errors about an overridden key name the --set flag", "[hw][overrides]
           }).rfind("--set noc.router.pipeline=2: key 'noc.router.pipeline': expected", 0) == 0);
     CHECK(errorOf([] { loadWith({"noc.router.vcz=2"}); }) ==
           "--set noc.router.vcz=2: key 'noc.router.vcz': unknown key (did you mean 'vcs'?); "
-          "expected one of: pipeline, vcs, vc_buffer, stages, preset");
+          "expected one of: model, pipeline, vcs, vc_buffer, stages, preset");
     // An unknown section the flag created is the flag's mistake too.
     CHECK(errorOf([] {
               loadWith({"nocc.router.vcs=2"});

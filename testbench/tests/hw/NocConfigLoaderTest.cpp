@@ -1,5 +1,7 @@
 // The `noc:` section: the shipped config loads into the expected NocParams, optional keys and
 // defaults, and one test per bad-config case checking file, line:column, key and expectation.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <functional>
 #include <sstream>
@@ -17,7 +19,8 @@ namespace noc = wsc::noc;
 
 namespace {
 
-// Same content as configs/mesh8x8.yaml without comments, so that line numbers are fixed here.
+// Same content as configs/mesh8x8.yaml without comments, so that line numbers are fixed here, and
+// without its `model: delay_line`: the router here is the stage-accurate default.
 const char* const kBase =
     "noc:\n"                         // 1
     "  clock: 1 GHz\n"               // 2
@@ -200,7 +203,7 @@ TEST_CASE("noc config: D2D width is bandwidth / clock rounded down", "[hw][noc-c
 TEST_CASE("noc config error: unknown key", "[hw][noc-config]") {
     CHECK(errorOf(withLine(11, "    vc: 4")) ==
           "bad.yaml:11:5: key 'noc.router.vc': unknown key (did you mean 'vcs'?); expected one "
-          "of: pipeline, vcs, vc_buffer, stages, preset");
+          "of: model, pipeline, vcs, vc_buffer, stages, preset");
     CHECK(errorOf(insertAfter(1, "  hbm: 1")) ==
           "bad.yaml:2:3: key 'noc.hbm': unknown key; expected one of: clock, flit_size, "
           "topology, routing, route_limit, router, link, local_link, d2d, w2w, watchdog, "
@@ -436,38 +439,72 @@ TEST_CASE("noc config: router presets and stage maps select the stage-accurate r
         const char* preset;
         uint32_t rc, va, sa, st;
     };
-    for (Case c : {Case{"four_stage", 1, 1, 1, 1}, Case{"speculative", 1, 0, 1, 1},
-                   Case{"lookahead", 0, 0, 1, 1}, Case{"single_cycle", 0, 0, 0, 0}}) {
-        const auto p = load(withLine(10, std::string("    preset: ") + c.preset));
+    // In the order of their cycles per hop, which is what `pipeline: N cycles` names.
+    const Case presets[] = {{"single_cycle", 0, 0, 0, 0},
+                            {"one_stage", 0, 0, 1, 0},
+                            {"lookahead", 0, 0, 1, 1},
+                            {"speculative", 1, 0, 1, 1},
+                            {"four_stage", 1, 1, 1, 1}};
+    for (uint32_t n = 0; n < 5; ++n) {
+        const Case c = presets[n];
         INFO(c.preset);
-        CHECK(p.router.staged);
-        CHECK(p.router.stages.rc == c.rc);
-        CHECK(p.router.stages.va == c.va);
-        CHECK(p.router.stages.sa == c.sa);
-        CHECK(p.router.stages.st == c.st);
-        CHECK(p.router.hopCycles() == c.rc + c.va + c.sa + c.st);
+        const auto by_name = load(withLine(10, std::string("    preset: ") + c.preset));
+        const auto by_cycles = load(withLine(10, fmt::format("    pipeline: {} cycles", n)));
+        for (const auto& p : {by_name, by_cycles}) {
+            CHECK(p.router.staged);
+            CHECK(p.router.stages.rc == c.rc);
+            CHECK(p.router.stages.va == c.va);
+            CHECK(p.router.stages.sa == c.sa);
+            CHECK(p.router.stages.st == c.st);
+            CHECK(p.router.hopCycles() == n);
+        }
+        // model: delay_line keeps the delay line of the same length.
+        const auto d =
+            load(withLine(10, fmt::format("    model: delay_line\n    pipeline: {} cycles", n)));
+        CHECK_FALSE(d.router.staged);
+        CHECK(d.router.pipeline == n);
+        CHECK(d.router.hopCycles() == n);
     }
     const auto m =
         load(withLine(10, "    stages: {rc: 2 cycles, va: 0 cycles, sa: 1 cycle, st: 3 cycles}"));
     CHECK(m.router.staged);
     CHECK(m.router.hopCycles() == 6);
-    CHECK_FALSE(load(kBase).router.staged);
+    // kBase's `pipeline: 2 cycles` under the default model, and no router map at all: lookahead.
+    CHECK(load(kBase).router.staged);
+    CHECK(load(kBase).router.stages.rc == 0);
+    CHECK(load(kBase).router.stages.sa == 1);
     CHECK(load(kBase).router.hopCycles() == 2);
+    std::string bare = kBase;
+    bare.erase(bare.find("  router:\n"), bare.find("  link:\n") - bare.find("  router:\n"));
+    CHECK(load(bare).router.staged);
+    CHECK(load(bare).router.hopCycles() == 2);
+    CHECK(load(bare).router.stages.st == 1);
 }
 
 TEST_CASE(
-    "noc config: pipeline with stages, an unknown preset and RTL routers with stages are refused",
+    "noc config: pipeline with stages, an unknown preset or model and RTL routers with the staged "
+    "router are refused",
     "[hw][noc-config][stages]") {
     CHECK_THAT(errorOf(insertAfter(10, "    preset: four_stage")),
                Catch::Contains("bad.yaml:11:") &&
-                   Catch::Contains("either pipeline (the delay-line model) or stages/preset"));
-    CHECK_THAT(errorOf(withLine(10, "    preset: five_stage")),
+                   Catch::Contains("one of pipeline (shorthand for the preset with that many "
+                                   "cycles per hop), preset or stages, not two"));
+    CHECK_THAT(errorOf(withLine(10, "    model: delay_line\n    preset: four_stage")),
                Catch::Contains("key 'noc.router.preset'") &&
-                   Catch::Contains("one of four_stage, speculative, lookahead, single_cycle"));
+                   Catch::Contains("no stages or preset with model: delay_line"));
+    CHECK_THAT(
+        errorOf(withLine(10, "    model: delay_lines")),
+        Catch::Contains("key 'noc.router.model'") && Catch::Contains("one of staged, delay_line"));
+    CHECK_THAT(
+        errorOf(withLine(10, "    preset: five_stage")),
+        Catch::Contains("key 'noc.router.preset'") &&
+            Catch::Contains("one of single_cycle, one_stage, lookahead, speculative, four_stage"));
     CHECK_THAT(errorOf(withLine(10, "    stages: {rc: 5 cycles}")),
                Catch::Contains("noc.router.stages.rc"));
     CHECK_THAT(errorOf(withLine(10, "    stages: {rc: 1 cycle, vc: 1 cycle}")),
                Catch::Contains("noc.router.stages.vc"));
     CHECK_THAT(errorOf(withLine(10, "    preset: lookahead") + "  rtl_routers: [3]\n"),
-               Catch::Contains("no RTL routers with router.stages or router.preset"));
+               Catch::Contains("router.model: delay_line with RTL routers"));
+    CHECK_THAT(errorOf(kBase + std::string("  rtl_routers: [3]\n")),
+               Catch::Contains("router.model: delay_line with RTL routers"));
 }

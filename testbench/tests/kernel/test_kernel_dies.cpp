@@ -30,7 +30,7 @@ noc:
   clock: 1 GHz
   flit_size: 4 B
   route_limit: 24
-  router: {{pipeline: 0 cycles, vcs: 2, vc_buffer: {} flits}}
+  router: {{model: delay_line, pipeline: 0 cycles, vcs: 2, vc_buffer: {} flits}}
   link: {{latency: 1 cycle, width: 4 B}}
   local_link: {{latency: 2 cycles, width: 4 B}}
   d2d: {{bandwidth: 4 GB/s, latency: {} ns}}

@@ -130,8 +130,8 @@ TEST_CASE(
     struct S {
         uint32_t rc, va, sa, st;
     };
-    for (S st : {S{1, 1, 1, 1}, S{1, 0, 1, 1}, S{0, 0, 1, 1}, S{0, 0, 0, 0}, S{2, 1, 0, 1},
-                 S{0, 2, 1, 0}, S{1, 1, 2, 2}})
+    for (S st : {S{1, 1, 1, 1}, S{1, 0, 1, 1}, S{0, 0, 1, 1}, S{0, 0, 1, 0}, S{0, 0, 0, 0},
+                 S{2, 1, 0, 1}, S{0, 2, 1, 0}, S{1, 1, 2, 2}})
         for (uint32_t F : {1u, 5u}) {
             auto p = test::meshParams(5, 4, 2, 2, 8);
             p.router.staged = true;

@@ -19,7 +19,8 @@ std::string config(const std::string& rtl) {
            "    mesh: {x: 4, y: 4}\n"
            "  link:\n"
            "    latency: 1 cycle\n"
-           "    width: 16 B\n" +
+           "    width: 16 B\n"
+           "  router: {model: delay_line}\n" +  // the model RTL routers implement
            rtl;
 }
 
@@ -44,7 +45,7 @@ TEST_CASE("noc.rtl_routers lists router indices, default empty", "[rtl][config]"
 
 TEST_CASE("noc.rtl_routers rejects bad entries with the position", "[rtl][config]") {
     std::string e = errorOf("  rtl_routers: [3, 16]\n");
-    CHECK_THAT(e, Catch::Contains("t.yaml:9"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:10"));
     CHECK_THAT(e, Catch::Contains("a router index in [0, 15]"));
     CHECK_THAT(errorOf("  rtl_routers: [2, 2]\n"), Catch::Contains("each router at most once"));
     CHECK_THAT(errorOf("  rtl_routers: [-1]\n"), Catch::Contains("a router index"));
