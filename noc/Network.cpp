@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -207,6 +208,9 @@ void Network::build() {
     ni_active_.assign(topo_.nodes(), 0);
     ni_retry_.assign(topo_.nodes(), 0);
     settle_ = p_.router.hopCycles() + 2;
+    dor_in_flit_ =
+        !updown_ && !escape_ &&
+        uint64_t(p_.topology.x) + p_.topology.y - 2 <= std::numeric_limits<uint16_t>::max();
     // The watchdog must outlast the slowest link's round trip, or it would fire on a flit that
     // is merely in flight.
     uint64_t worst = 0;
@@ -621,7 +625,9 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_
     e.flit = f;
     if (f.head() && to.hop) {
         // A multicast head forks at several routers in one cycle, possibly in several lanes.
-        if (lane)
+        if (f.dimensionOrder())
+            ++e.flit.hops;
+        else if (lane)
             lane->head_hops.push_back(f.packet);
         else
             ++packets_[f.packet].hops;
@@ -650,6 +656,7 @@ void Network::flitEjected(uint64_t now, const Flit& f, uint32_t node) {
     ++flits_ejected_;
     --flits_in_network_;
     last_progress_ = now;
+    if (f.head() && f.dimensionOrder()) packets_[f.packet].hops = f.hops;
     if (f.tail()) packetDone(f.packet, node, now);
 }
 

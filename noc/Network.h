@@ -177,6 +177,16 @@ class Network {
 
     // ---- called by routers and NIs -----------------------------------------------------------
     RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, uint32_t slot) const;
+    // The same for the head flit `f`: a dimension-order head carries its destination, so with
+    // no fault routing this reads no packet record.
+    RouteDecision route(uint32_t router, uint8_t in_port, uint8_t in_vc, const Flit& f) const {
+        if (f.dimensionOrder())
+            return dor_.routeTo(router, in_port, in_vc, f.dst_x, f.dst_y, f.dst_port);
+        return route(router, in_port, in_vc, f.packet);
+    }
+    // Whether an NI puts a dimension-order packet's destination in its flits (Flit::dst_x): no
+    // fault routing (which reads the record), and every path short enough for Flit::hops.
+    bool dorInFlit() const { return dor_in_flit_; }
     // `delay`: cycles after `now` at which the flit enters the link, or the credit leaves (a
     // staged router's switch-traversal stages).
     // `lane`: a threaded step's collector for the calling router's effects (nullptr: apply now).
@@ -328,6 +338,7 @@ class Network {
     uint64_t held_flits_ = 0;
     std::vector<uint32_t> retry_nis_;  // NIs with refused flits to offer again next step
     std::vector<uint8_t> ni_retry_;
+    bool dor_in_flit_ = false;
     uint64_t settle_ = 0;  // cycles of no movement after which a network without events is frozen
     uint32_t next_route_id_;
     uint32_t max_packet_flits_ = 16;

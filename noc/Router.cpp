@@ -120,10 +120,9 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             if (iv.front_ready > now) continue;
             if (iv.out_mask == 0) {
                 const Flit& f = buf_[slot(i, iv.head)].f;
-                RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f.packet);
-                iv.tree =
-                    net.packet(f.packet).route != kNoRoute &&
-                    net.packet(f.packet).route >= net.nodes();  // a route id, not a destination
+                RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f);
+                iv.tree = !f.dimensionOrder() && net.packet(f.packet).route != kNoRoute &&
+                          net.packet(f.packet).route >= net.nodes();  // a route id, not a node
                 iv.out_mask = iv.need_vc = d.out_mask;
                 iv.vc_lo = d.vc_lo;
                 iv.vc_hi = d.vc_hi;
