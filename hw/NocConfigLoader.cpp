@@ -102,9 +102,9 @@ noc::NocParams NocConfigLoader::load(const YamlReader& n, const noc::TopologyPar
         }
         if (p.router.staged && !p.rtl_routers.empty())
             n.fail("rtl_routers",
-                   "router.model: delay_line with RTL routers: the Verilated router implements "
-                   "the delay line, not the stage-accurate router (router.pipeline, preset or "
-                   "stages without model)");
+                   "no RTL routers unless router.model is delay_line (the Verilated router "
+                   "implements the delay line; without that key the router is the "
+                   "stage-accurate one)");
     }
     if (const auto f = n.optionalChild("faults"))
         p.faults = FaultConfigLoader::load(*f, p.topology, p.router.vcs);
@@ -157,31 +157,10 @@ void NocConfigLoader::loadTopology(const YamlReader& t, noc::NocParams& p) {
     topo.wrap = t.getBool("wrap", false);
 }
 
-namespace {
-// The stage-accurate presets, indexed by their zero-load cycles per hop, which is what the
-// shorthand `pipeline: N cycles` names (docs/NOC.md "Router stages"): rc, va, sa, st.
-struct Preset {
-    const char* name;
-    noc::RouterParams::Stages stages;
-};
-constexpr Preset kPresets[] = {
-    {"single_cycle", {0, 0, 0, 0}},  // WSE-2-style: allocated and sent in the arrival cycle
-    {"one_stage", {0, 0, 1, 0}},     // lookahead RC, VA + SA at arrival, leaves a cycle later
-    {"lookahead", {0, 0, 1, 1}},     // lookahead RC, speculative VA + SA, then ST
-    {"speculative", {1, 0, 1, 1}},   // RC, speculative VA + SA, ST
-    {"four_stage", {1, 1, 1, 1}},    // RC, VA, SA, ST
-};
-
-void usePreset(noc::RouterParams& r, const Preset& pr) {
-    r.staged = true;
-    r.stages = pr.stages;
-}
-}  // namespace
-
 void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
     const auto r = n.optionalChild("router");
     // No router map: the 2-cycle preset, as `pipeline: 2 cycles` would give.
-    if (!r) usePreset(p.router, kPresets[p.router.pipeline]);
+    if (!r) p.router.usePreset(p.router.pipeline);
     if (r) {
         r->checkKeys({"model", "pipeline", "vcs", "vc_buffer", "stages", "preset"});
         // model: staged (allocation in its own stage, validated against BookSim2) or delay_line
@@ -193,11 +172,13 @@ void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
         if (delay && (stages || preset))
             r->fail(stages ? "stages" : "preset",
                     "no stages or preset with model: delay_line (its timing is pipeline: N "
-                    "cycles); remove model for the stage-accurate router");
+                    "cycles); for the stage-accurate router drop model, or with --set replace "
+                    "the whole map: --set \"noc.router={preset: NAME, vcs: V, vc_buffer: B "
+                    "flits}\"");
         if ((stages || preset) && r->has("pipeline"))
             r->fail(stages ? "stages" : "preset",
-                    "one of pipeline (shorthand for the preset with that many cycles per hop), "
-                    "preset or stages, not two");
+                    "only one of pipeline (shorthand for the preset with that many cycles per "
+                    "hop), preset and stages");
         if (stages && preset) r->fail("stages", "either preset or stages, not both");
         if (!stages && !preset) {
             // 0 under the delay line: the router forwards in the cycle a flit arrives.
@@ -205,14 +186,15 @@ void NocConfigLoader::loadRouter(const YamlReader& n, noc::NocParams& p) {
             if (delay)
                 p.router.staged = false;
             else
-                usePreset(p.router, kPresets[p.router.pipeline]);
+                p.router.usePreset(p.router.pipeline);
         }
         if (preset) {
             std::vector<std::string> names;
-            for (const Preset& pr : kPresets) names.push_back(pr.name);
+            for (uint32_t c = 0; c < noc::RouterParams::kPresets; ++c)
+                names.push_back(noc::RouterParams::presetName(c));
             const std::string name = r->getEnum("preset", names);
-            for (const Preset& pr : kPresets)
-                if (name == pr.name) usePreset(p.router, pr);
+            for (uint32_t c = 0; c < noc::RouterParams::kPresets; ++c)
+                if (name == names[c]) p.router.usePreset(c);
         }
         if (stages) {
             const YamlReader s = r->entry("stages");

@@ -57,7 +57,8 @@ struct RouterParams {
     // hop costs only the link (docs/NOC.md, "Timing"). The delay-line model: allocation happens
     // once the cycles have passed, all stages at once.
     uint32_t pipeline = 2;
-    // Stage-accurate timing (router.stages or router.preset; docs/NOC.md, "Router stages"):
+    // Stage-accurate timing (YAML router.pipeline as a preset's shorthand, router.preset or
+    // router.stages; docs/NOC.md, "Router stages"):
     // each stage takes its cycles and allocation happens in its own stage. A head may request
     // VC allocation `rc` cycles after it arrives (rc 0: lookahead routing); once granted it
     // requests switch allocation `va` cycles later (va 0: speculative, VA and SA in one cycle);
@@ -69,6 +70,29 @@ struct RouterParams {
     };
     bool staged = false;
     Stages stages;
+    // The named stage-accurate presets, indexed by their cycles per hop (0..4): what the YAML
+    // shorthand `pipeline: N cycles` and `wsc traffic --pipelines` name (docs/NOC.md, "Router
+    // stages").
+    static constexpr uint32_t kPresets = 5;
+    static const char* presetName(uint32_t cycles) {
+        constexpr const char* names[kPresets] = {"single_cycle", "one_stage", "lookahead",
+                                                 "speculative", "four_stage"};
+        return names[cycles];
+    }
+    static Stages presetStages(uint32_t cycles) {
+        constexpr Stages stages[kPresets] = {{0, 0, 0, 0},   // everything in the arrival cycle
+                                             {0, 0, 1, 0},   // VA + SA at arrival, leave after
+                                             {0, 0, 1, 1},   // lookahead RC, VA + SA, ST
+                                             {1, 0, 1, 1},   // RC, VA + SA, ST
+                                             {1, 1, 1, 1}};  // RC, VA, SA, ST
+        return stages[cycles];
+    }
+    // This router becomes the preset with `cycles` per hop.
+    void usePreset(uint32_t cycles) {
+        staged = true;
+        stages = presetStages(cycles);
+        pipeline = cycles;
+    }
     // Zero-load cycles a flit spends in a router (the per-hop router term of every closed form).
     uint32_t hopCycles() const {
         return staged ? stages.rc + stages.va + stages.sa + stages.st : pipeline;

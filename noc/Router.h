@@ -1,17 +1,19 @@
 #pragma once
 // Input-queued virtual-channel router with credit-based wormhole flow control.
 //
-// Timing, delay-line model (router.pipeline; docs/NOC.md): a flit that arrives in an input buffer
-// at cycle a becomes eligible for allocation at a + pipeline. Route computation and VC allocation
-// (heads only) and switch allocation then happen in that cycle; a granted flit leaves the buffer,
-// its credit goes upstream, and it arrives downstream after the link's flight time. Body flits skip
-// RC/VA but pay the same pipeline, so every flit takes `pipeline` cycles per router. Pipeline 0 is
-// the single-cycle hop (a WSE-2 router): a flit is allocated and sent in the cycle it arrives, as a
-// router with lookahead route computation and a bypass path does at zero load; a hop then costs
-// only the link. Arrivals are delivered before any router evaluates in a cycle and every link
-// takes at least one cycle, so this stays independent of visiting order.
+// Timing, delay-line model (YAML router.model: delay_line, pipeline: N; docs/NOC.md): a flit that
+// arrives in an input buffer at cycle a becomes eligible for allocation at a + pipeline. Route
+// computation and VC allocation (heads only) and switch allocation then happen in that cycle; a
+// granted flit leaves the buffer, its credit goes upstream, and it arrives downstream after the
+// link's flight time. Body flits skip RC/VA but pay the same pipeline, so every flit takes
+// `pipeline` cycles per router. Pipeline 0 is the single-cycle hop (a WSE-2 router): a flit is
+// allocated and sent in the cycle it arrives, as a router with lookahead route computation and a
+// bypass path does at zero load; a hop then costs only the link. Arrivals are delivered before any
+// router evaluates in a cycle and every link takes at least one cycle, so this stays independent of
+// visiting order.
 //
-// Timing, stage-accurate model (router.stages or router.preset: RouterParams::Stages): a head
+// Timing, stage-accurate model (YAML router.pipeline as a preset's shorthand, router.preset or
+// router.stages: RouterParams::Stages): a head
 // arriving at a requests VA from a + rc, and SA from v + va after winning VA at v (va 0: the
 // same cycle, speculatively); a body requests SA from a + rc + va; a flit winning SA at s leaves
 // its buffer, returning its credit, at s + sa and enters the link at s + sa + st. So VA and SA

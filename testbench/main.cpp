@@ -435,8 +435,10 @@ int main(int argc, char** argv) {
     traffic->add_option("--rates", rates,
                         "sweep rates, comma-separated (default 0.02, 0.05, then steps of 0.05)");
     traffic->add_option("--svg", svg, "sweep: write the latency/throughput curve as SVG");
-    traffic->add_option("--pipelines", pipelines,
-                        "sweep: repeat for these router pipeline depths, e.g. 1,2,4");
+    traffic->add_option(
+        "--pipelines", pipelines,
+        "sweep: repeat for these router cycles per hop, e.g. 1,2,4 (the delay line's "
+        "length, or a stage-accurate router's preset)");
     std::string fault_rates;
     uint32_t fault_seeds = 3;
     traffic->add_option(
@@ -701,7 +703,12 @@ int main(int argc, char** argv) {
             std::vector<tb::TrafficResult> all;
             double ylim = 50;
             for (uint32_t d : depths) {
-                sc.noc.router.pipeline = d;
+                // A stage-accurate router takes the preset with d cycles per hop, as the YAML
+                // shorthand pipeline: d does; a delay line becomes d cycles long.
+                if (sc.noc.router.staged)
+                    sc.noc.router.usePreset(d);
+                else
+                    sc.noc.router.pipeline = d;
                 fmt::print("wsc traffic sweep: {}\n  {} traffic, {}-flit packets\n",
                            tb::TrafficTestbench::describe(sc.noc), tp.pattern, tp.packet_flits);
                 auto results = tb::TrafficTestbench::sweep(sc.noc, tp, rs, shell, &std::cout);

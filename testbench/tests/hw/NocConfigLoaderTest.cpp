@@ -487,8 +487,8 @@ TEST_CASE(
     "[hw][noc-config][stages]") {
     CHECK_THAT(errorOf(insertAfter(10, "    preset: four_stage")),
                Catch::Contains("bad.yaml:11:") &&
-                   Catch::Contains("one of pipeline (shorthand for the preset with that many "
-                                   "cycles per hop), preset or stages, not two"));
+                   Catch::Contains("only one of pipeline (shorthand for the preset with that "
+                                   "many cycles per hop), preset and stages"));
     CHECK_THAT(errorOf(withLine(10, "    model: delay_line\n    preset: four_stage")),
                Catch::Contains("key 'noc.router.preset'") &&
                    Catch::Contains("no stages or preset with model: delay_line"));
@@ -504,7 +504,7 @@ TEST_CASE(
     CHECK_THAT(errorOf(withLine(10, "    stages: {rc: 1 cycle, vc: 1 cycle}")),
                Catch::Contains("noc.router.stages.vc"));
     CHECK_THAT(errorOf(withLine(10, "    preset: lookahead") + "  rtl_routers: [3]\n"),
-               Catch::Contains("router.model: delay_line with RTL routers"));
+               Catch::Contains("no RTL routers unless router.model is delay_line"));
     CHECK_THAT(errorOf(kBase + std::string("  rtl_routers: [3]\n")),
-               Catch::Contains("router.model: delay_line with RTL routers"));
+               Catch::Contains("no RTL routers unless router.model is delay_line"));
 }
