@@ -13,8 +13,9 @@ struct Flit {
     uint16_t seq = 0;     // index of this flit within its packet
     uint8_t flags = 0;
     uint8_t vc = 0;  // virtual channel on the channel it is crossing / buffered in
-    // Destination of a packet routed in dimension order (route kNoRoute) on a network without
-    // fault routing (Network::dorInFlit): its router's coordinates and its NI's port there, as
+    // In a head flit (the only one routed): the destination of a packet routed in dimension
+    // order (route kNoRoute) on a network without fault routing (Network::dorInFlit): its
+    // router's coordinates and its NI's port there, as
     // dimension-order routing reads them (a node's coordinates looked up per hop missed in
     // cache too). dst_x kTableRoute: routed and counted by the packet record (a table route, a
     // tree, or a route around failures). Mesh sides are at most 65535, so no router has

@@ -66,7 +66,8 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
     f.seq = next_seq_;
     f.vc = cur_vc_;
     f.flags = (next_seq_ == 0 ? Flit::kHead : 0) | (next_seq_ + 1 == pk.flits ? Flit::kTail : 0);
-    if (pk.route == kNoRoute && net.dorInFlit()) {
+    // Only a head is routed, so only a head carries its destination (once per packet).
+    if (next_seq_ == 0 && pk.route == kNoRoute && net.dorInFlit()) {
         const Topology& t = net.topology();
         const uint32_t dr = t.routerOfNode(pk.dst);
         f.dst_x = static_cast<uint16_t>(t.x(dr));

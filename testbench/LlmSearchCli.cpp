@@ -194,18 +194,14 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
                "pre-screen (memory ledger of every plan, micro-batches, recompute, offload): "
                "{} of {} fit\n",
                ok, screened.size());
+    // One line per reason, cut to 110 characters.
+    auto clip = [](std::string t) { return t.size() > 110 ? t.substr(0, 107) + "..." : t; };
     for (const auto& s : screened) {
-        std::string why = s.why;
-        if (why.size() > 110) why = why.substr(0, 107) + "...";
         fmt::print(os, "  {:<14} mb={:<4} {:<8} offload={:<5} {}\n", s.plan, s.mb, s.recompute,
-                   s.offload, why.empty() ? "fits" : why);
-        for (const auto& [pl, w] : s.refused) {
-            // Placement errors name their placement already.
-            std::string line =
-                w.rfind("placement " + pl, 0) == 0 ? w : "placement " + pl + ": " + w;
-            if (line.size() > 110) line = line.substr(0, 107) + "...";
-            fmt::print(os, "    {}\n", line);
-        }
+                   s.offload, s.why.empty() ? "fits" : clip(s.why));
+        for (const auto& [pl, w] : s.refused)  // placement errors name their placement already
+            fmt::print(os, "    {}\n",
+                       clip(w.rfind("placement " + pl, 0) == 0 ? w : "placement " + pl + ": " + w));
     }
     if (!ok)
         throw std::invalid_argument(
@@ -239,17 +235,16 @@ int LlmSearchCli::run(const Options& o, std::ostream& os) {
     // What cannot run: the pre-screen's misfits, and the link allocation without a pipeline.
     std::vector<std::vector<std::pair<std::string, std::string>>> excl;
     for (const auto& s : screened) {
-        if (!s.why.empty())
-            excl.push_back({{"plan", s.plan},
-                            {"micro-batches", s.mb},
-                            {"recompute", s.recompute},
-                            {"offload", s.offload}});
-        for (const auto& r : s.refused)
-            excl.push_back({{"plan", s.plan},
-                            {"micro-batches", s.mb},
-                            {"recompute", s.recompute},
-                            {"offload", s.offload},
-                            {"placement", r.first}});
+        const std::vector<std::pair<std::string, std::string>> combination{
+            {"plan", s.plan},
+            {"micro-batches", s.mb},
+            {"recompute", s.recompute},
+            {"offload", s.offload}};
+        if (!s.why.empty()) excl.push_back(combination);
+        for (const auto& r : s.refused) {
+            excl.push_back(combination);
+            excl.back().push_back({"placement", r.first});
+        }
     }
     if (std::find(links.begin(), links.end(), "watos") != links.end()) {
         for (const auto& p : plans)
