@@ -147,8 +147,10 @@ void Network::build() {
     links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
     const size_t words = Router::storageWords(P, p_.router);
     router_storage_.resize(words * R);
-    for (uint32_t r = 0; r < R; ++r)
+    for (uint32_t r = 0; r < R; ++r) {
         routers_.emplace_back(r, P, p_.router, router_storage_.data() + words * r);
+        routers_.back().deferArrivals(true);
+    }
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
     for (uint32_t r = 0; r < R; ++r) {
         for (uint8_t port = 0; port < Topology::kFirstLocal; ++port) {
@@ -591,7 +593,29 @@ Router::Peer peerOf(const Link& k, bool downstream) {
 }  // namespace
 
 Router::Peer Network::outPeer(uint32_t l) const {
-    return peerOf(links_[l], true);
+    Router::Peer p = peerOf(links_[l], true);
+    if (!p.to_ni && !isExternal(p.node)) p.defer = routers_[p.node].deferral();
+    return p;
+}
+
+void Network::observeRouter(uint32_t r) {
+    if (r >= routers_.size()) throw std::invalid_argument("observeRouter: no such router");
+    if (last_step_ != kNever) throw std::logic_error("observeRouter after the simulation started");
+    routers_[r].observe();
+    refreshInPeers(r);
+}
+
+void Network::refreshInPeers(uint32_t r) {
+    // The routers sending to r cache whether r defers its arrivals (Router::Peer::defer); an NI
+    // reads it per flit (forward without a peer).
+    for (uint8_t port = 0; port < routers_[r].ports(); ++port) {
+        const uint32_t l = routers_[r].inLink(port);
+        if (l == Router::kNoLink) continue;
+        const Link& k = links_[l];
+        if (k.kind() != Link::Kind::OnDie && k.kind() != Link::Kind::D2D) continue;
+        Router& up = routers_[k.src];
+        up.connectOut(k.src_port, l, up.outSerialization(k.src_port), outPeer(l));
+    }
 }
 Router::Peer Network::inPeer(uint32_t l) const {
     return peerOf(links_[l], false);
@@ -613,10 +637,10 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_
     // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
     uint64_t at;
     if (to.plain) {
-        at = now + delay + to.cycles;
+        at = now + delay + to.cycles + to.defer;
         ++link_flits_[l];  // the link's count (Link::useCounter), without touching its record
     } else {
-        at = links_[l].transmit(now + delay);
+        at = links_[l].transmit(now + delay) + to.defer;
     }
     NetEvent e;
     e.target = to.node;
@@ -738,6 +762,7 @@ void Network::replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext) {
     if (last_step_ != kNever) throw std::logic_error("replaceRouter after the simulation started");
     if (external_.empty()) external_.resize(routers_.size());
     external_[r] = std::move(ext);
+    refreshInPeers(r);  // an external router takes its flits on the cycle they arrive
 }
 
 void Network::radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp) {

@@ -105,6 +105,9 @@ class Network {
 
     // Replaces the C++ router at position r (e.g. by a Verilated RTL router). Before any step.
     void replaceRouter(uint32_t r, std::unique_ptr<ExternalRouter> ext);
+    // Router r's state is read cycle by cycle (VCD probes, tests): its arrivals are not
+    // deferred and it records its last sends (Router::observe). Before any step.
+    void observeRouter(uint32_t r);
     bool isExternal(uint32_t r) const { return !external_.empty() && external_[r] != nullptr; }
 
     // ---- faults ------------------------------------------------------------------------------
@@ -234,6 +237,7 @@ class Network {
     Router::Peer outPeer(uint32_t link) const;
     Router::Peer inPeer(uint32_t link) const;
     void build();
+    void refreshInPeers(uint32_t r);
     void installDestinationRoutes();
     uint32_t allocPacket();
     uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);

@@ -95,7 +95,7 @@ void NocShell::tick() {
     }
 }
 
-void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
+void NocShell::traceRouters(const std::string& vcd_path, Network& net,
                             const std::vector<uint32_t>& routers) {
     std::string base = vcd_path;
     if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
@@ -123,6 +123,7 @@ void NocShell::traceRouters(const std::string& vcd_path, const Network& net,
             gtkw.comment(fmt::format("router {} = {}: RTL, see --rtl-fst", r, rn));
             continue;
         }
+        net.observeRouter(r);  // exact occupancy and last sends, cycle by cycle
         auto p = std::make_unique<Probe>();
         const Router& rt = net.router(r);
         p->router = r;

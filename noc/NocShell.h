@@ -35,7 +35,7 @@ class NocShell : public sc_core::sc_module {
     // VC and the last flit's identity (packet id, flit index, source and destination node, tail);
     // per output VC credits. Writes a GTKWave save file beside it (FILE.gtkw). Must be called
     // before run(); forces a step every cycle so "valid" drops to 0.
-    void traceRouters(const std::string& vcd_path, const Network& net,
+    void traceRouters(const std::string& vcd_path, Network& net,
                       const std::vector<uint32_t>& routers);
 
   private:

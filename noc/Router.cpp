@@ -73,10 +73,19 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
                         id_, port, f.vc, depth_));
     uint32_t k = iv.head + iv.count;
     size_t s = slot(ivc, k >= depth_ ? k - depth_ : k);
-    buf_[s].f = f;
     // Staged: a head may request VA after route computation, a body the switch after the
     // head's RC and VA stages; the delay line: everything after `pipeline` cycles.
-    buf_[s].ready = now + (staged_ ? (f.head() ? rc_ : rc_ + va_) : pipeline_);
+    const uint64_t entered = now - defer_;
+    uint64_t ready = entered + (staged_ ? (f.head() ? rc_ : rc_ + va_) : pipeline_);
+    if (staged_ && defer_ && iv.count == 0 && f.head()) {
+        // A deferred head into a VC whose last tail left at or after `entered` was behind that
+        // tail then: its RC starts the cycle after the tail left (as send() rules for a head
+        // already buffered). The stamp is that cycle + 1 (read before the slot is reused).
+        const size_t b = slot(ivc, iv.head ? iv.head - 1u : depth_ - 1u);
+        if (buf_[b].ready > entered) ready = std::max<uint64_t>(ready, buf_[b].ready + rc_);
+    }
+    buf_[s].f = f;
+    buf_[s].ready = ready;
     if (iv.count == 0) iv.front_ready = buf_[s].ready;
     if (iv.count == 0 && iv.state == kIdle) {
         if (!f.head())
@@ -93,7 +102,19 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
     }
     ++iv.count;
     ++buffered_;
-    if (iv.count > max_occupancy_) max_occupancy_ = iv.count;
+    uint32_t occ = iv.count;
+    // A deferred flit entered at `entered`: the flits that left this VC since (at most one a
+    // cycle, the last ones to leave, so in the slots just before the front, stamped with the
+    // cycle they left + 1) were still in the buffer with it then. Skipped when they could not
+    // raise the maximum.
+    if (defer_ && occ + defer_ > max_occupancy_) {
+        for (uint32_t j = 1; j <= defer_ && occ < depth_; ++j) {
+            const uint32_t b = iv.head >= j ? iv.head - j : iv.head + depth_ - j;
+            if (buf_[slot(ivc, b)].ready <= entered) break;
+            ++occ;
+        }
+    }
+    if (occ > max_occupancy_) max_occupancy_ = occ;
 }
 
 void Router::acceptCredit(uint8_t port, uint8_t vc) {
@@ -395,8 +416,10 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         out.vc = iv.out_vc[o];
         --out_[o * vcs_ + out.vc].credits;
         busy_until_[o] = now + out_ser_[o];
-        last_send_[o] = now;
-        last_send_flit_[o] = out;
+        if (observed_) {
+            last_send_[o] = now;
+            last_send_flit_[o] = out;
+        }
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
         net.forward(out_link_[o], out_peer_[o], out, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;
@@ -405,6 +428,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
     iv.pending &= ~g;
     bool popped = iv.pending == 0;
     if (popped) {
+        buf_[slot(i, iv.head)].ready = now + 1;  // the cycle it left, for acceptFlit
         iv.head = static_cast<uint8_t>(iv.head + 1 == depth_ ? 0 : iv.head + 1);
         --iv.count;
         if (iv.count) iv.front_ready = buf_[slot(i, iv.head)].ready;

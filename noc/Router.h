@@ -75,11 +75,15 @@ class Router {
         uint32_t node = 0;    // router, or NI for an ejection flit / injection credit
         uint32_t cycles = 0;  // out port: the link's flight; in port: its credit latency
         uint8_t port = 0;     // the far end's port
-        uint8_t to_ni = 0;
-        uint8_t hop = 0;  // out port: a router-to-router link (on die or D2D), counted as a hop
+        uint8_t to_ni : 1;
+        uint8_t hop : 1;  // out port: a router-to-router link (on die or D2D), counted as a hop
         // Out port: no bit errors, so arrival = grant + flight (Link::transmit's retries and
         // in-order clamp cannot apply: the port sends at most once per serialization).
-        uint8_t plain = 0;
+        uint8_t plain : 1;
+        // Out port: cycles the far end's router holds arrivals back (its deferral()), added to
+        // the flit's arrival event.
+        uint8_t defer = 0;
+        Peer() : to_ni(0), hop(0), plain(0) {}
     };
     // `serialization`: cycles the link is busy per flit.
     void connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
@@ -99,10 +103,32 @@ class Router {
     // Initial credits on an output port = the downstream buffer depth per VC.
     void setOutCredits(uint8_t port, uint8_t credits);
 
+    // `now`: the cycle the flit is applied, deferral() cycles after it entered the buffer.
     void acceptFlit(uint8_t port, const Flit& f, uint64_t now);
     void acceptCredit(uint8_t port, uint8_t vc);
 
     uint32_t buffered() const { return buffered_; }
+
+    // Deferred arrivals. A flit that enters a buffer at a cannot be allocated before a + the
+    // pipeline (delay line) or a + rc (staged), and its arrival frees nothing, so a router
+    // handed the flit only at that cycle grants exactly what it would have. The network then
+    // schedules the flit's arrival that many cycles later (Router::Peer::defer), which spares
+    // the router a visit per flit at arrival (on a large mesh, its cache misses). What the
+    // buffer held meanwhile stays exact: maxOccupancy counts the flits that left the VC after
+    // the flit entered (acceptFlit). Off for a router built alone; Network turns it on for its
+    // routers and off again for observed ones.
+    void deferArrivals(bool on) {
+        defer_ = on && !observed_ ? static_cast<uint8_t>(staged_ ? rc_ : pipeline_) : 0;
+    }
+    uint8_t deferral() const { return defer_; }
+    // A router whose state is read cycle by cycle (VCD probes, tests): arrivals go into its
+    // buffers on the cycle they enter them, and it keeps its last send per port
+    // (lastSendCycle/lastSendVc/lastSendFlit, which an unobserved router does not record).
+    void observe() {
+        observed_ = true;
+        defer_ = 0;
+    }
+    bool observed() const { return observed_; }
     // Cache hints for the network's loops (large meshes miss in cache on every router touched):
     // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
     void prefetchVc(uint8_t port, uint8_t vc) const {
@@ -168,7 +194,9 @@ class Router {
     };
     struct Slot {
         Flit f;
-        uint64_t ready = 0;  // cycle this flit may be allocated
+        // Cycle this flit may be allocated; once it has left, the cycle it left + 1 (what
+        // acceptFlit reads back for a deferred arrival's occupancy).
+        uint64_t ready = 0;
     };
     struct OutVc {
         uint8_t credits = 0;
@@ -191,6 +219,8 @@ class Router {
     bool staged_ = false;
     uint8_t rc_ = 0, va_ = 0, sa_ = 0, st_ = 0;
     uint32_t buffered_ = 0;
+    uint8_t defer_ = 0;  // deferArrivals
+    bool observed_ = false;
     // Per input port, bit v set when VC v needs VA (head at the front without all its output
     // VCs) or can take part in SA (holds its VCs and has a flit). Evaluation walks set bits only.
     uint16_t routing_vcs_[kMaxPorts] = {};

@@ -16,6 +16,7 @@ class CppRouterProbe : public noc::ExternalRouter {
   public:
     CppRouterProbe(const noc::Network& net, uint32_t r, rtl::RtlRouter::Listener* l)
         : r_(r, net.topology().ports(), net.params().router), listener_(l) {
+        r_.observe();  // lastSendVc below
         const noc::Router& w = net.router(r);
         for (uint8_t p = 0; p < w.ports(); ++p) {
             r_.connectOut(p, w.outLink(p), w.outSerialization(p), w.outPeer(p));
@@ -33,6 +34,15 @@ class CppRouterProbe : public noc::ExternalRouter {
     const noc::Router& router() const { return r_; }
 
     void evaluate(uint64_t now, noc::Network& net) override {
+        if (!peers_current_) {
+            // Its out ports' far ends as the network has them once every position is replaced:
+            // whether a neighbour defers its arrivals (Router::Peer::defer) changes when the
+            // neighbour becomes external, after this probe was built.
+            const noc::Router& w = net.router(r_.id());
+            for (uint8_t p = 0; p < w.ports(); ++p)
+                r_.connectOut(p, w.outLink(p), w.outSerialization(p), w.outPeer(p));
+            peers_current_ = true;
+        }
         fronts_.clear();
         r_.stuckFlits(fronts_);
         counts_.clear();
@@ -56,6 +66,7 @@ class CppRouterProbe : public noc::ExternalRouter {
     rtl::RtlRouter::Listener* listener_;
     std::vector<noc::Router::Stuck> fronts_;
     std::vector<uint32_t> counts_;
+    bool peers_current_ = false;
 };
 
 }  // namespace wsc::test
