@@ -890,9 +890,10 @@ void Network::step(uint64_t now) {
     } else {
         w = 0;
         for (size_t i = 0; i < active_.size(); ++i) {
-            if (i + 8 < active_.size()) __builtin_prefetch(&routers_[active_[i + 8]], 1);
-            if (i + 4 < active_.size() && !isExternal(active_[i + 4]))
-                routers_[active_[i + 4]].prefetchState();
+            if (i + 12 < active_.size()) __builtin_prefetch(&routers_[active_[i + 12]], 1);
+            if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
+                routers_[active_[i + 8]].prefetchState();
+            if (chain && i + 4 < active_.size()) prefetchArrivals(active_[i + 4]);
             const uint32_t r = active_[i];
             if (visitRouter(r, now, nullptr)) active_[w++] = r;
         }
@@ -935,6 +936,16 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
         schedule(now, next, e, lane);
     }
     return false;
+}
+
+void Network::prefetchArrivals(uint32_t r) const {
+    // The slots router r's chained flits will be written to (allocation reads them back in the
+    // same visit; on a large mesh each is a miss). After prefetchState: this reads the VCs.
+    if (isExternal(r)) return;
+    for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
+        const NetEvent& e = due_[k];
+        if (e.kind == NetEvent::FlitToRouter) routers_[r].prefetchArrival(e.port, e.flit.vc);
+    }
 }
 
 void Network::setChainRouters(size_t n) {
@@ -1008,8 +1019,9 @@ void Network::laneVisit(StepLane& lane, uint64_t now) {
     radixSort(lane.active, lane.sort_tmp);
     const std::vector<uint32_t>& a = lane.active;
     for (size_t i = 0; i < a.size(); ++i) {
-        if (i + 8 < a.size()) __builtin_prefetch(&routers_[a[i + 8]], 1);
-        if (i + 4 < a.size()) routers_[a[i + 4]].prefetchState();
+        if (i + 12 < a.size()) __builtin_prefetch(&routers_[a[i + 12]], 1);
+        if (i + 8 < a.size()) routers_[a[i + 8]].prefetchState();
+        if (i + 4 < a.size()) prefetchArrivals(a[i + 4]);
         if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
     }
     lane.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

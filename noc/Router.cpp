@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -46,10 +48,19 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
     in_ = new (base) InVc[nvc];
     out_ = new (base + in_bytes) OutVc[nvc];
     buf_ = new (base + in_bytes + out_bytes) Slot[nvc * depth_];
-    for (uint32_t i = 0; i < kMaxPorts; ++i) {
-        out_link_[i] = in_link_[i] = kNoLink;
-        last_send_[i] = kNever;
-    }
+    for (uint32_t i = 0; i < kMaxPorts; ++i) last_send_[i] = kNever;
+    static_assert(sizeof(Port) == 16 && offsetof(Router, busy_until_) == 128,
+                  "a visit's lines: header, allocation, busy outputs, then the ports");
+}
+
+void Router::connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
+    if (serialization > UINT16_MAX)
+        throw std::invalid_argument(
+            fmt::format("router {} port {}: a link busy {} cycles per flit (at most 65535)", id_,
+                        port, serialization));
+    out_port_[port].link = link;
+    out_port_[port].peer = to;
+    out_port_[port].peer.ser = static_cast<uint16_t>(serialization);
 }
 
 void Router::setOutCredits(uint8_t port, uint8_t credits) {
@@ -415,13 +426,14 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         Flit out = f;
         out.vc = iv.out_vc[o];
         --out_[o * vcs_ + out.vc].credits;
-        busy_until_[o] = now + out_ser_[o];
+        const Port& op = out_port_[o];
+        busy_until_[o] = now + op.peer.ser;
         if (observed_) {
             last_send_[o] = now;
             last_send_flit_[o] = out;
         }
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
-        net.forward(out_link_[o], out_peer_[o], out, now, staged_ ? sa_ + st_ : 0, lane);
+        net.forward(op.link, op.peer, out, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;
     }
     traversals_ += copies;
@@ -433,7 +445,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         --iv.count;
         if (iv.count) iv.front_ready = buf_[slot(i, iv.head)].ready;
         --buffered_;
-        net.returnCredit(in_peer_[p], v, now, staged_ ? sa_ : 0, lane);
+        net.returnCredit(in_port_[p].peer, v, now, staged_ ? sa_ : 0, lane);
         if (f.tail()) {
             iv.out_mask = 0;
             iv.shared = 0;

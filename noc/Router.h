@@ -53,7 +53,7 @@ namespace wsc::noc {
 class Network;
 struct StepLane;
 
-class Router {
+class alignas(64) Router {
   public:
     static constexpr uint32_t kMaxPorts = 8;
     static constexpr uint32_t kNoLink = 0xFFFFFFFFu;
@@ -74,32 +74,29 @@ class Router {
     struct Peer {
         uint32_t node = 0;    // router, or NI for an ejection flit / injection credit
         uint32_t cycles = 0;  // out port: the link's flight; in port: its credit latency
+        uint16_t ser = 0;     // out port: cycles the link is busy per flit (connectOut sets it)
         uint8_t port = 0;     // the far end's port
         uint8_t to_ni : 1;
         uint8_t hop : 1;  // out port: a router-to-router link (on die or D2D), counted as a hop
         // Out port: no bit errors, so arrival = grant + flight (Link::transmit's retries and
         // in-order clamp cannot apply: the port sends at most once per serialization).
         uint8_t plain : 1;
-        // Out port: cycles the far end's router holds arrivals back (its deferral()), added to
-        // the flit's arrival event.
-        uint8_t defer = 0;
-        Peer() : to_ni(0), hop(0), plain(0) {}
+        // Out port: cycles the far end's router holds arrivals back (its deferral(), at most
+        // 4), added to the flit's arrival event.
+        uint8_t defer : 3;
+        Peer() : to_ni(0), hop(0), plain(0), defer(0) {}
     };
     // `serialization`: cycles the link is busy per flit.
-    void connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
-        out_link_[port] = link;
-        out_ser_[port] = serialization;
-        out_peer_[port] = to;
-    }
-    uint32_t outSerialization(uint8_t port) const { return out_ser_[port]; }
+    void connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to);
+    uint32_t outSerialization(uint8_t port) const { return out_port_[port].peer.ser; }
     void connectIn(uint8_t port, uint32_t link, const Peer& from) {
-        in_link_[port] = link;
-        in_peer_[port] = from;
+        in_port_[port].link = link;
+        in_port_[port].peer = from;
     }
-    uint32_t outLink(uint8_t port) const { return out_link_[port]; }
-    const Peer& outPeer(uint8_t port) const { return out_peer_[port]; }
-    const Peer& inPeer(uint8_t port) const { return in_peer_[port]; }
-    uint32_t inLink(uint8_t port) const { return in_link_[port]; }
+    uint32_t outLink(uint8_t port) const { return out_port_[port].link; }
+    const Peer& outPeer(uint8_t port) const { return out_port_[port].peer; }
+    const Peer& inPeer(uint8_t port) const { return in_port_[port].peer; }
+    uint32_t inLink(uint8_t port) const { return in_port_[port].link; }
     // Initial credits on an output port = the downstream buffer depth per VC.
     void setOutCredits(uint8_t port, uint8_t credits);
 
@@ -133,6 +130,16 @@ class Router {
     // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
     void prefetchVc(uint8_t port, uint8_t vc) const {
         __builtin_prefetch(&in_[port * vcs_ + vc], 1);
+    }
+    // The buffer slot a flit arriving on (port, vc) is written to (reads the VC's record, so
+    // the record should be on its way already: prefetchState a few routers earlier).
+    void prefetchArrival(uint8_t port, uint8_t vc) const {
+        const uint32_t ivc = port * vcs_ + vc;
+        const InVc& iv = in_[ivc];
+        const uint32_t k = iv.head + iv.count;
+        const Slot* s = &buf_[slot(ivc, k >= depth_ ? k - depth_ : k)];
+        __builtin_prefetch(s, 1);
+        __builtin_prefetch(reinterpret_cast<const char*>(s + 1) - 1, 1);
     }
     void prefetchState() const {
         prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
@@ -213,41 +220,47 @@ class Router {
     uint64_t nextWake(uint64_t now) const;
     size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
 
+    // Members in the order a visit touches them, so a visit reads few cache lines of the
+    // router (on a large mesh each is a miss): line 0 every visit, line 1 allocation, then the
+    // outputs' busy cycles and the ports' far ends; what only observers read comes last.
     uint32_t id_;
     uint8_t ports_, vcs_, depth_, pipeline_;
     // Stage-accurate timing (RouterParams::staged): the stages' cycles.
     bool staged_ = false;
     uint8_t rc_ = 0, va_ = 0, sa_ = 0, st_ = 0;
-    uint32_t buffered_ = 0;
     uint8_t defer_ = 0;  // deferArrivals
     bool observed_ = false;
+    uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
+    uint32_t buffered_ = 0;
+    uint32_t max_occupancy_ = 0;
     // Per input port, bit v set when VC v needs VA (head at the front without all its output
     // VCs) or can take part in SA (holds its VCs and has a flit). Evaluation walks set bits only.
     uint16_t routing_vcs_[kMaxPorts] = {};
     uint16_t active_vcs_[kMaxPorts] = {};
-    uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
-    uint32_t max_occupancy_ = 0;
-    uint64_t traversals_ = 0;
     // One allocation per router holds its VCs, output VCs and buffers, so a router's state is
     // contiguous (on large meshes it is a cache miss per line touched, not per array).
-    std::unique_ptr<uint64_t[]> storage_;  // when not given one
-    InVc* in_ = nullptr;                   // [port][vc]
-    OutVc* out_ = nullptr;                 // [out port][vc]
-    Slot* buf_ = nullptr;                  // [port][vc][depth]
-    uint64_t busy_until_[kMaxPorts] = {};
-    uint64_t last_send_[kMaxPorts];
-    Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
-    uint32_t out_link_[kMaxPorts];
-    uint32_t out_ser_[kMaxPorts] = {};
-    uint32_t in_link_[kMaxPorts];
-    Peer out_peer_[kMaxPorts];
-    Peer in_peer_[kMaxPorts];
+    InVc* in_ = nullptr;  // [port][vc]
+    // Line 1.
+    OutVc* out_ = nullptr;  // [out port][vc]
+    Slot* buf_ = nullptr;   // [port][vc][depth]
+    uint64_t traversals_ = 0;
     uint8_t va_rr_[kMaxPorts] = {};
     // Staged, heads islipVa does not take: next output VC to hand out, per output port.
     uint8_t ovc_rr_[kMaxPorts] = {};
-    uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
+    uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
+    alignas(64) uint64_t busy_until_[kMaxPorts] = {};
+    struct Port {
+        Peer peer;
+        uint32_t link = kNoLink;
+    };
+    Port out_port_[kMaxPorts];
+    Port in_port_[kMaxPorts];
+    // Observed routers only (observe()).
+    uint64_t last_send_[kMaxPorts];
+    Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
+    std::unique_ptr<uint64_t[]> storage_;  // when not given one
 };
 
 }  // namespace wsc::noc
