@@ -849,7 +849,7 @@ void Network::step(uint64_t now) {
                     chainArrival(e.target, uint32_t(k));
                     activate(e.target);
                 } else if (e.kind == NetEvent::FlitToRouter) {
-                    routers_[e.target].acceptFlit(e.port, e.flit, now);
+                    routers_[e.target].acceptFlit(e.port, e.flit, now, this);
                     activate(e.target);
                 } else {
                     routers_[e.target].acceptCredit(e.port, e.vc);
@@ -890,7 +890,7 @@ void Network::step(uint64_t now) {
     } else {
         w = 0;
         for (size_t i = 0; i < active_.size(); ++i) {
-            if (i + 12 < active_.size()) __builtin_prefetch(&routers_[active_[i + 12]], 1);
+            if (i + 12 < active_.size()) prefetchRouter(active_[i + 12]);
             if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
                 routers_[active_[i + 8]].prefetchState();
             if (chain && i + 4 < active_.size()) prefetchArrivals(active_[i + 4]);
@@ -917,7 +917,7 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
         for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
             const NetEvent& e = due_[k];
             if (e.kind == NetEvent::FlitToRouter)
-                rt.acceptFlit(e.port, e.flit, now);
+                rt.acceptFlit(e.port, e.flit, now, this);
             else
                 rt.acceptCredit(e.port, e.vc);
         }
@@ -936,6 +936,13 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
         schedule(now, next, e, lane);
     }
     return false;
+}
+
+void Network::prefetchRouter(uint32_t r) const {
+    // The lines of the router object a visit reads (Router's member order) and the first of
+    // its chained arrivals (the chain is walked a few routers later).
+    routers_[r].prefetchObject();
+    if (ev_head_[r] != kNoEvent) __builtin_prefetch(&due_[ev_head_[r]]);
 }
 
 void Network::prefetchArrivals(uint32_t r) const {
@@ -1019,7 +1026,7 @@ void Network::laneVisit(StepLane& lane, uint64_t now) {
     radixSort(lane.active, lane.sort_tmp);
     const std::vector<uint32_t>& a = lane.active;
     for (size_t i = 0; i < a.size(); ++i) {
-        if (i + 12 < a.size()) __builtin_prefetch(&routers_[a[i + 12]], 1);
+        if (i + 12 < a.size()) prefetchRouter(a[i + 12]);
         if (i + 8 < a.size()) routers_[a[i + 8]].prefetchState();
         if (i + 4 < a.size()) prefetchArrivals(a[i + 4]);
         if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);

@@ -245,6 +245,7 @@ class Network {
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
     // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
+    void prefetchRouter(uint32_t r) const;
     void prefetchArrivals(uint32_t r) const;
     void chainArrival(uint32_t r, uint32_t k) {
         ev_next_[k] = kNoEvent;

@@ -73,7 +73,7 @@ uint32_t Router::occupancy(uint8_t port) const {
     return n;
 }
 
-void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
+void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network* net) {
     uint32_t ivc = port * vcs_ + f.vc;
     InVc& iv = in_[ivc];
     // Credit flow control guarantees room; a full buffer here is a model bug, never data loss.
@@ -106,6 +106,7 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now) {
                             id_, port, f.vc, f.packet));
         iv.state = kRouting;
         iv.out_mask = 0;
+        if (net) routeFront(ivc, f, *net);
         routing_vcs_[port] |= 1u << f.vc;
         routing_ports_ |= 1u << port;
     } else if (iv.state == kActive) {
@@ -150,18 +151,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             uint32_t i = p * vcs_ + v;
             InVc& iv = in_[i];
             if (iv.front_ready > now) continue;
-            if (iv.out_mask == 0) {
-                const Flit& f = buf_[slot(i, iv.head)].f;
-                RouteDecision d = net.route(id_, static_cast<uint8_t>(p), f.vc, f);
-                iv.tree = !f.dimensionOrder() && net.packet(f.packet).route != kNoRoute &&
-                          net.packet(f.packet).route >= net.nodes();  // a route id, not a node
-                iv.out_mask = iv.need_vc = d.out_mask;
-                iv.vc_lo = d.vc_lo;
-                iv.vc_hi = d.vc_hi;
-                iv.alt_port = d.alt_port;
-                iv.alt_vc_lo = d.alt_vc_lo;
-                iv.alt_vc_hi = d.alt_vc_hi;
-            }
+            if (iv.out_mask == 0) routeFront(i, buf_[slot(i, iv.head)].f, net);
             req[nreq++] = static_cast<uint8_t>(i);
             requested |= iv.need_vc;
             has_multicast |= iv.tree || (iv.need_vc & (iv.need_vc - 1)) != 0;
@@ -285,6 +275,19 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         }
     }
     return granted;
+}
+
+void Router::routeFront(uint32_t i, const Flit& f, const Network& net) {
+    InVc& iv = in_[i];
+    RouteDecision d = net.route(id_, static_cast<uint8_t>(i / vcs_), f.vc, f);
+    iv.tree = !f.dimensionOrder() && net.packet(f.packet).route != kNoRoute &&
+              net.packet(f.packet).route >= net.nodes();  // a route id, not a node
+    iv.out_mask = iv.need_vc = d.out_mask;
+    iv.vc_lo = d.vc_lo;
+    iv.vc_hi = d.vc_hi;
+    iv.alt_port = d.alt_port;
+    iv.alt_vc_lo = d.alt_vc_lo;
+    iv.alt_vc_hi = d.alt_vc_hi;
 }
 
 uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint8_t* won) {
@@ -452,6 +455,13 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
             iv.state = iv.count ? kRouting : kIdle;
             active_vcs_[p] &= ~(1u << v);
             if (iv.count) {
+                const Flit& next = buf_[slot(i, iv.head)].f;
+                if (!next.head())
+                    throw std::logic_error(
+                        fmt::format("router {} port {} vc {}: body flit follows a "
+                                    "tail in one VC",
+                                    id_, p, v));
+                routeFront(i, next, net);  // its slot is in hand now
                 routing_vcs_[p] |= 1u << v;
                 routing_ports_ |= 1u << p;
                 // Staged: the next packet's head reaches the front of its VC now, and its route
@@ -461,11 +471,6 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
                     r = std::max<uint64_t>(r, now + 1 + rc_);
                 }
             }
-            if (iv.count && !buf_[slot(i, iv.head)].f.head())
-                throw std::logic_error(
-                    fmt::format("router {} port {} vc {}: body flit follows a "
-                                "tail in one VC",
-                                id_, p, v));
         } else {
             iv.pending = iv.out_mask;
             if (!iv.count) active_vcs_[p] &= ~(1u << v);

@@ -40,6 +40,7 @@
 // A router touches only its own state while evaluating; everything it does to a neighbour is
 // an event at least one cycle in the future. That makes evaluate-then-update per router
 // equivalent to a global two-phase cycle, independent of visiting order.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -101,7 +102,10 @@ class alignas(64) Router {
     void setOutCredits(uint8_t port, uint8_t credits);
 
     // `now`: the cycle the flit is applied, deferral() cycles after it entered the buffer.
-    void acceptFlit(uint8_t port, const Flit& f, uint64_t now);
+    // `net`: a head reaching the front of an idle VC is routed at once, from the flit in hand
+    // (routing is a function of the router, port, VC and packet, not of time; allocation would
+    // otherwise read the flit back from its slot). Null: allocation routes it.
+    void acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network* net = nullptr);
     void acceptCredit(uint8_t port, uint8_t vc);
 
     uint32_t buffered() const { return buffered_; }
@@ -141,6 +145,8 @@ class alignas(64) Router {
         __builtin_prefetch(s, 1);
         __builtin_prefetch(reinterpret_cast<const char*>(s + 1) - 1, 1);
     }
+    // The object's lines up to its ports' far ends (not what only observers read).
+    void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
     void prefetchState() const {
         prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
         __builtin_prefetch(out_, 1);
@@ -212,6 +218,8 @@ class alignas(64) Router {
     };
 
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
+    // Route computation for the head `f` at the front of input VC i.
+    void routeFront(uint32_t i, const Flit& f, const Network& net);
     // Staged routers' unicast VA: one iSLIP iteration over input VCs x output VCs (see .cpp).
     // Marks every requester it considered in `done` (bit per input VC), winners or not, gives
     // the winners their VCs and lists them in `won`; returns how many won.
