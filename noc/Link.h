@@ -61,6 +61,9 @@ class alignas(64) Link {
     // Endpoints: a router (port) or an NI. Set by the network builder.
     uint32_t src = 0, dst = 0;
     uint8_t src_port = 0, dst_port = 0;
+    // Cycles the destination router holds this link's flits back (Router::deferArrivals), 0 for
+    // an NI, an external router or an observed one; set by Network.
+    uint8_t dst_defer = 0;
 
     Kind kind() const { return kind_; }
     const Spec& spec() const { return spec_; }

@@ -147,10 +147,8 @@ void Network::build() {
     links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
     const size_t words = Router::storageWords(P, p_.router);
     router_storage_.resize(words * R);
-    for (uint32_t r = 0; r < R; ++r) {
+    for (uint32_t r = 0; r < R; ++r)
         routers_.emplace_back(r, P, p_.router, router_storage_.data() + words * r);
-        routers_.back().deferArrivals(true);
-    }
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
     for (uint32_t r = 0; r < R; ++r) {
         for (uint8_t port = 0; port < Topology::kFirstLocal; ++port) {
@@ -203,6 +201,7 @@ void Network::build() {
     // neighbours' links instead of each link's record (a cache miss per flit on large meshes).
     link_flits_.assign(links_.size(), 0);
     for (size_t l = 0; l < links_.size(); ++l) links_[l].useCounter(&link_flits_[l]);
+    applyDeferral();
     router_active_.assign(R, 0);
     ev_head_.assign(R, kNoEvent);
     ev_tail_.assign(R, kNoEvent);
@@ -594,7 +593,7 @@ Router::Peer peerOf(const Link& k, bool downstream) {
 
 Router::Peer Network::outPeer(uint32_t l) const {
     Router::Peer p = peerOf(links_[l], true);
-    if (!p.to_ni && !isExternal(p.node)) p.defer = routers_[p.node].deferral();
+    p.defer = links_[l].dst_defer;
     return p;
 }
 
@@ -606,16 +605,28 @@ void Network::observeRouter(uint32_t r) {
 }
 
 void Network::refreshInPeers(uint32_t r) {
-    // The routers sending to r cache whether r defers its arrivals (Router::Peer::defer); an NI
-    // reads it per flit (forward without a peer).
+    // The links into r carry whether r defers its arrivals (Link::dst_defer: an NI's injection
+    // reads it per flit) and the routers sending on them cache it (Router::Peer::defer).
+    const uint8_t d = isExternal(r) ? 0 : routers_[r].deferral();
     for (uint8_t port = 0; port < routers_[r].ports(); ++port) {
         const uint32_t l = routers_[r].inLink(port);
         if (l == Router::kNoLink) continue;
-        const Link& k = links_[l];
+        Link& k = links_[l];
+        k.dst_defer = d;
         if (k.kind() != Link::Kind::OnDie && k.kind() != Link::Kind::D2D) continue;
         Router& up = routers_[k.src];
         up.connectOut(k.src_port, l, up.outSerialization(k.src_port), outPeer(l));
     }
+}
+
+void Network::applyDeferral() {
+    // Only where arrivals are chained: routers are then visited in index order, so handing a
+    // flit over later changes no order of same-cycle events. Below that, routers are visited
+    // in the order they were woken, which deferral would change (and with it the order of
+    // same-cycle deliveries, which an endpoint such as a shared memory stack may depend on).
+    const bool on = routers_.size() >= chain_routers_;
+    for (Router& rt : routers_) rt.deferArrivals(on);
+    for (uint32_t r = 0; r < routers_.size(); ++r) refreshInPeers(r);
 }
 Router::Peer Network::inPeer(uint32_t l) const {
     return peerOf(links_[l], false);
@@ -890,7 +901,7 @@ void Network::step(uint64_t now) {
     } else {
         w = 0;
         for (size_t i = 0; i < active_.size(); ++i) {
-            if (i + 12 < active_.size()) prefetchRouter(active_[i + 12]);
+            if (chain && i + 12 < active_.size()) prefetchRouter(active_[i + 12]);
             if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
                 routers_[active_[i + 8]].prefetchState();
             if (chain && i + 4 < active_.size()) prefetchArrivals(active_[i + 4]);
@@ -960,6 +971,7 @@ void Network::setChainRouters(size_t n) {
     if (last_step_ != kNever)
         throw std::logic_error("setChainRouters after the simulation started");
     chain_routers_ = n;
+    applyDeferral();
 }
 
 std::vector<uint32_t> Network::laneBoundaries() const {

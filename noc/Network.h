@@ -238,6 +238,7 @@ class Network {
     Router::Peer inPeer(uint32_t link) const;
     void build();
     void refreshInPeers(uint32_t r);
+    void applyDeferral();
     void installDestinationRoutes();
     uint32_t allocPacket();
     uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);

@@ -97,7 +97,7 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network
     }
     buf_[s].f = f;
     buf_[s].ready = ready;
-    if (iv.count == 0) iv.front_ready = buf_[s].ready;
+    if (iv.count == 0) iv.front_ready = ready;
     if (iv.count == 0 && iv.state == kIdle) {
         if (!f.head())
             throw std::logic_error(

@@ -18,8 +18,7 @@ class CppRouterProbe : public noc::ExternalRouter {
         : r_(r, net.topology().ports(), net.params().router), listener_(l) {
         r_.observe();  // lastSendVc below
         const noc::Router& w = net.router(r);
-        for (uint8_t p = 0; p < w.ports(); ++p) {
-            r_.connectOut(p, w.outLink(p), w.outSerialization(p), w.outPeer(p));
+        for (uint8_t p = 0; p < w.ports(); ++p) {  // out ports: at the first evaluate
             r_.connectIn(p, w.inLink(p), w.inPeer(p));
             r_.setOutCredits(p, static_cast<uint8_t>(w.credits(p, 0)));
         }
