@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,10 @@ noc::LinkParams NocConfigLoader::loadLink(const YamlReader& l, const noc::NocPar
     link.latency = l.getCycles("latency", p.clock_hz, 1, kMaxLatency, opt(defaults.latency));
     const auto width = required ? std::nullopt : std::optional<uint64_t>(defaults.width_bytes);
     link.width_bytes = static_cast<uint32_t>(l.getBytes("width", 1, limits::kMaxWidthBytes, width));
+    // A router keeps a port's cycles per flit in 16 bits (Router::Peer::ser).
+    if ((uint64_t{p.flit_bytes} + link.width_bytes - 1) / link.width_bytes > UINT16_MAX)
+        l.fail("width", fmt::format("a width that moves a {}-byte flit in at most {} cycles",
+                                    p.flit_bytes, UINT16_MAX));
     link.credit_latency =
         l.getCycles("credit_latency", p.clock_hz, 1, kMaxLatency, defaults.credit_latency);
     link.energy_pj_per_bit =
@@ -320,7 +325,10 @@ noc::D2DParams NocConfigLoader::loadLinkClass(const YamlReader& s, const noc::No
     spec.noc_clock_hz = p.clock_hz;
     spec.sync = d.sync;
     try {
-        noc::Link(spec, p.flit_bytes, 0);
+        if (noc::Link(spec, p.flit_bytes, 0).serialization() > UINT16_MAX)
+            s.fail("bandwidth", fmt::format("a bandwidth that moves a {}-byte flit in at most {} "
+                                            "NoC cycles",
+                                            p.flit_bytes, UINT16_MAX));
     } catch (const std::invalid_argument& e) {
         throw s.errorHere(e.what());
     }
