@@ -48,7 +48,6 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
     in_ = new (base) InVc[nvc];
     out_ = new (base + in_bytes) OutVc[nvc];
     buf_ = new (base + in_bytes + out_bytes) Slot[nvc * depth_];
-    for (uint32_t i = 0; i < kMaxPorts; ++i) last_send_[i] = kNever;
     static_assert(sizeof(Port) == 16 && offsetof(Router, busy_until_) == 128,
                   "a visit's lines: header, allocation, busy outputs, then the ports");
 }
@@ -61,6 +60,13 @@ void Router::connectOut(uint8_t port, uint32_t link, uint32_t serialization, con
     out_port_[port].link = link;
     out_port_[port].peer = to;
     out_port_[port].peer.ser = static_cast<uint16_t>(serialization);
+}
+
+const Router::LastSend& Router::checkedLastSend(uint8_t port) const {
+    if (!observed_)
+        throw std::logic_error(fmt::format(
+            "router {}: last sends are recorded only for observed routers (observeRouter)", id_));
+    return last_send_[port];
 }
 
 void Router::setOutCredits(uint8_t port, uint8_t credits) {
@@ -431,10 +437,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         --out_[o * vcs_ + out.vc].credits;
         const Port& op = out_port_[o];
         busy_until_[o] = now + op.peer.ser;
-        if (observed_) {
-            last_send_[o] = now;
-            last_send_flit_[o] = out;
-        }
+        if (observed_) last_send_[o] = {now, out};
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
         net.forward(op.link, op.peer, out, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;

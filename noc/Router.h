@@ -47,6 +47,7 @@
 
 #include "noc/Flit.h"
 #include "noc/NocParams.h"
+#include "noc/Packet.h"
 #include "noc/Prefetch.h"
 
 namespace wsc::noc {
@@ -129,7 +130,6 @@ class alignas(64) Router {
         observed_ = true;
         defer_ = 0;
     }
-    bool observed() const { return observed_; }
     // Cache hints for the network's loops (large meshes miss in cache on every router touched):
     // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
     void prefetchVc(uint8_t port, uint8_t vc) const {
@@ -165,12 +165,13 @@ class alignas(64) Router {
     uint32_t occupancy(uint8_t port) const;
     uint32_t occupancy(uint8_t port, uint8_t vc) const { return in_[port * vcs_ + vc].count; }
     uint32_t credits(uint8_t port, uint8_t vc) const { return out_[port * vcs_ + vc].credits; }
-    // Cycle of the last grant on an output port and the VC it used (VCD "flit valid").
-    uint64_t lastSendCycle(uint8_t port) const { return last_send_[port]; }
-    uint8_t lastSendVc(uint8_t port) const { return last_send_flit_[port].vc; }
+    // Cycle of the last grant on an output port and the VC it used (VCD "flit valid"). Only an
+    // observed router records them (observe()); asking another is a model bug, not a reading.
+    uint64_t lastSendCycle(uint8_t port) const { return checkedLastSend(port).cycle; }
+    uint8_t lastSendVc(uint8_t port) const { return checkedLastSend(port).flit.vc; }
     // The flit that left `port` at lastSendCycle (its packet slot, index and head/tail): what a
     // VCD shows as the flit's identity.
-    const Flit& lastSendFlit(uint8_t port) const { return last_send_flit_[port]; }
+    const Flit& lastSendFlit(uint8_t port) const { return checkedLastSend(port).flit; }
     struct Stuck {
         uint8_t port, vc;
         Flit flit;
@@ -266,8 +267,12 @@ class alignas(64) Router {
     Port out_port_[kMaxPorts];
     Port in_port_[kMaxPorts];
     // Observed routers only (observe()).
-    uint64_t last_send_[kMaxPorts];
-    Flit last_send_flit_[kMaxPorts] = {};  // with the VC it took (lastSendVc)
+    struct LastSend {
+        uint64_t cycle = kNever;
+        Flit flit;  // with the VC it took (lastSendVc)
+    };
+    LastSend last_send_[kMaxPorts];
+    const LastSend& checkedLastSend(uint8_t port) const;
     std::unique_ptr<uint64_t[]> storage_;  // when not given one
 };
 
