@@ -65,12 +65,12 @@ class Controller {
     void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     void prefetchState() const {
         if (done_) return;
-        __builtin_prefetch(streams_.data(), 1);
-        __builtin_prefetch(live_ops_.data(), 1);
-        __builtin_prefetch(readers_.data(), 1);
-        __builtin_prefetch(writers_.data(), 1);
-        __builtin_prefetch(hz_.data());
-        if (!live_ops_.empty()) __builtin_prefetch(&ops_[live_ops_.front()], 1);
+        noc::prefetchLine(streams_.data());
+        noc::prefetchLine(live_ops_.data());
+        noc::prefetchLine(readers_.data());
+        noc::prefetchLine(writers_.data());
+        noc::prefetchLine(hz_.data());
+        if (!live_ops_.empty()) noc::prefetchLine(&ops_[live_ops_.front()]);
     }
 
   private:

@@ -40,7 +40,7 @@ class Core {
     // CoreArray's look-ahead (Controller::prefetchObject / prefetchState).
     void prefetchObject() const {
         ctrl_.prefetchObject();
-        __builtin_prefetch(&stats_, 1);
+        noc::prefetchLine(&stats_);
     }
     void prefetchState() const { ctrl_.prefetchState(); }
     bool progressed() const { return ctrl_.progressed(); }

@@ -822,7 +822,7 @@ void Network::step(uint64_t now) {
     auto hint = [&](size_t k, bool deep) {
         const NetEvent& e = due_[k];
         if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
-        if (!deep) return __builtin_prefetch(&routers_[e.target], 1);
+        if (!deep) return prefetchLine(&routers_[e.target]);
         if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
             routers_[e.target].prefetchVc(e.port, e.flit.vc);
     };
@@ -834,8 +834,8 @@ void Network::step(uint64_t now) {
         const NetworkInterface& ni = nis_[e.target];
         if (!deep) return ni.prefetchObject();
         ni.prefetchRx();
-        __builtin_prefetch(&links_[ni.ej_link]);
-        __builtin_prefetch(&packets_[e.flit.packet], 1);
+        prefetchLine(&links_[ni.ej_link]);
+        prefetchLine(&packets_[e.flit.packet]);
     };
     for (size_t k = 0; k < due_.size(); ++k) {
         if (!chain) {
@@ -953,7 +953,7 @@ void Network::prefetchRouter(uint32_t r) const {
     // The lines of the router object a visit reads (Router's member order) and the first of
     // its chained arrivals (the chain is walked a few routers later).
     routers_[r].prefetchObject();
-    if (ev_head_[r] != kNoEvent) __builtin_prefetch(&due_[ev_head_[r]]);
+    if (ev_head_[r] != kNoEvent) prefetchLine(&due_[ev_head_[r]]);
 }
 
 void Network::prefetchArrivals(uint32_t r) const {

@@ -63,7 +63,7 @@ class NetworkInterface {
     // Cache hints for the network's event loop (Network::step).
     void prefetchObject() const { prefetchLines(this, sizeof(NetworkInterface)); }
     void prefetchRx() const {
-        if (!rx_.empty()) __builtin_prefetch(rx_.data(), 1);
+        if (!rx_.empty()) prefetchLine(rx_.data());
     }
 
     uint64_t flitsInjected() const { return flits_in_; }

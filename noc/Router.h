@@ -132,9 +132,7 @@ class alignas(64) Router {
     }
     // Cache hints for the network's loops (large meshes miss in cache on every router touched):
     // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
-    void prefetchVc(uint8_t port, uint8_t vc) const {
-        __builtin_prefetch(&in_[port * vcs_ + vc], 1);
-    }
+    void prefetchVc(uint8_t port, uint8_t vc) const { prefetchLine(&in_[port * vcs_ + vc]); }
     // The buffer slot a flit arriving on (port, vc) is written to (reads the VC's record, so
     // the record should be on its way already: prefetchState a few routers earlier).
     void prefetchArrival(uint8_t port, uint8_t vc) const {
@@ -142,14 +140,14 @@ class alignas(64) Router {
         const InVc& iv = in_[ivc];
         const uint32_t k = iv.head + iv.count;
         const Slot* s = &buf_[slot(ivc, k >= depth_ ? k - depth_ : k)];
-        __builtin_prefetch(s, 1);
-        __builtin_prefetch(reinterpret_cast<const char*>(s + 1) - 1, 1);
+        prefetchLine(s);
+        prefetchLine(reinterpret_cast<const char*>(s + 1) - 1);
     }
     // The object's lines up to its ports' far ends (not what only observers read).
     void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
     void prefetchState() const {
         prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
-        __builtin_prefetch(out_, 1);
+        prefetchLine(out_);
     }
     // One cycle of allocation. Returns the next cycle this router needs evaluating if no flit or
     // credit arrives before: now + 1 after it granted anything, the earliest cycle a buffered
