@@ -62,8 +62,8 @@ class Controller {
     // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
     // misses, so the loop asks for a core's object two cores ahead (prefetchObject) and, once
     // that has landed, for the vectors it will read (prefetchState).
-    void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
-    void prefetchState() const {
+    WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
+    WSC_PREFETCH void prefetchState() const {
         if (done_) return;
         noc::prefetchLine(streams_.data());
         noc::prefetchLine(live_ops_.data());

@@ -38,11 +38,11 @@ class Core {
     void onMemory(MemoryRequest& r) { ctrl_.onMemory(r); }
     bool done() const { return ctrl_.done(); }
     // CoreArray's look-ahead (Controller::prefetchObject / prefetchState).
-    void prefetchObject() const {
+    WSC_PREFETCH void prefetchObject() const {
         ctrl_.prefetchObject();
         noc::prefetchLine(&stats_);
     }
-    void prefetchState() const { ctrl_.prefetchState(); }
+    WSC_PREFETCH void prefetchState() const { ctrl_.prefetchState(); }
     bool progressed() const { return ctrl_.progressed(); }
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }

@@ -147,6 +147,8 @@ void Network::build() {
     links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
     const size_t words = Router::storageWords(P, p_.router);
     router_storage_.resize(words * R);
+    router_words_ = words;
+    vc_ports_.assign(R, 0);
     for (uint32_t r = 0; r < R; ++r)
         routers_.emplace_back(r, P, p_.router, router_storage_.data() + words * r);
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
@@ -624,7 +626,7 @@ void Network::applyDeferral() {
     // flit over later changes no order of same-cycle events. Below that, routers are visited
     // in the order they were woken, which deferral would change (and with it the order of
     // same-cycle deliveries, which an endpoint such as a shared memory stack may depend on).
-    const bool on = routers_.size() >= chain_routers_;
+    const bool on = chained_ = routers_.size() >= chain_routers_;
     for (Router& rt : routers_) rt.deferArrivals(on);
     for (uint32_t r = 0; r < routers_.size(); ++r) refreshInPeers(r);
 }
@@ -813,7 +815,7 @@ void Network::step(uint64_t now) {
     // Only where one thread would chain too: the lanes repeat the chained step's order, and below
     // the threshold one thread applies arrivals as they come (another, equally valid, order of
     // same-cycle deliveries), which threads could not repeat.
-    const bool chain = routers_.size() >= chain_routers_;
+    const bool chain = chained_;
     const bool threaded = threads_ && chain && external_.empty();
     if (chain) ev_next_.resize(due_.size());
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
@@ -902,8 +904,12 @@ void Network::step(uint64_t now) {
         w = 0;
         for (size_t i = 0; i < active_.size(); ++i) {
             if (chain && i + 12 < active_.size()) prefetchRouter(active_[i + 12]);
-            if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
-                routers_[active_[i + 8]].prefetchState();
+            if (i + 8 < active_.size()) {
+                if (chain)
+                    prefetchVcs(active_[i + 8]);
+                else if (!isExternal(active_[i + 8]))
+                    routers_[active_[i + 8]].prefetchState();
+            }
             if (chain && i + 4 < active_.size()) prefetchArrivals(active_[i + 4]);
             const uint32_t r = active_[i];
             if (visitRouter(r, now, nullptr)) active_[w++] = r;
@@ -936,6 +942,7 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
         // A router that cannot move anything sleeps until an arrival (flit or credit) or the
         // cycle it named: no per-cycle re-evaluation of blocked flits.
         next = rt.evaluate(now, *this, lane);
+        if (chained_) vc_ports_[r] = rt.busyInPorts();  // for prefetchVcs
     }
     if (next == now + 1) return true;
     router_active_[r] = 0;
@@ -949,14 +956,27 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
     return false;
 }
 
-void Network::prefetchRouter(uint32_t r) const {
+WSC_PREFETCH void Network::prefetchRouter(uint32_t r) const {
     // The lines of the router object a visit reads (Router's member order) and the first of
     // its chained arrivals (the chain is walked a few routers later).
     routers_[r].prefetchObject();
     if (ev_head_[r] != kNoEvent) prefetchLine(&due_[ev_head_[r]]);
 }
 
-void Network::prefetchArrivals(uint32_t r) const {
+WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
+    // The VC records a visit reads: those busy after its last visit and those its chained
+    // flits reach, found without reading the router object (asked for a few routers earlier,
+    // it is often still on its way). Asking for all of a router's VCs instead filled the
+    // core's outstanding-miss slots with lines a visit mostly does not read.
+    if (isExternal(r)) return;
+    uint8_t m = vc_ports_[r];
+    for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k])
+        if (due_[k].kind == NetEvent::FlitToRouter) m |= static_cast<uint8_t>(1u << due_[k].port);
+    Router::prefetchStorage(router_storage_.data() + router_words_ * r, topo_.ports(),
+                            p_.router.vcs, m);
+}
+
+WSC_PREFETCH void Network::prefetchArrivals(uint32_t r) const {
     // The slots router r's chained flits will be written to (allocation reads them back in the
     // same visit; on a large mesh each is a miss). After prefetchState: this reads the VCs.
     if (isExternal(r)) return;
@@ -1039,7 +1059,7 @@ void Network::laneVisit(StepLane& lane, uint64_t now) {
     const std::vector<uint32_t>& a = lane.active;
     for (size_t i = 0; i < a.size(); ++i) {
         if (i + 12 < a.size()) prefetchRouter(a[i + 12]);
-        if (i + 8 < a.size()) routers_[a[i + 8]].prefetchState();
+        if (i + 8 < a.size()) prefetchVcs(a[i + 8]);
         if (i + 4 < a.size()) prefetchArrivals(a[i + 4]);
         if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
     }

@@ -246,8 +246,9 @@ class Network {
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
     // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
-    void prefetchRouter(uint32_t r) const;
-    void prefetchArrivals(uint32_t r) const;
+    WSC_PREFETCH void prefetchRouter(uint32_t r) const;
+    WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
+    WSC_PREFETCH void prefetchVcs(uint32_t r) const;
     void chainArrival(uint32_t r, uint32_t k) {
         ev_next_[k] = kNoEvent;
         if (ev_head_[r] == kNoEvent)
@@ -273,6 +274,9 @@ class Network {
     TableRouting table_;
     std::vector<uint64_t, HugePageAllocator<uint64_t>>
         router_storage_;  // Router::storageWords each
+    size_t router_words_ = 0;  // Router::storageWords of every router
+    // Per router, its busyInPorts() after its last visit (prefetchVcs).
+    std::vector<uint8_t> vc_ports_;
     std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
     LinkTable links_;
@@ -291,6 +295,7 @@ class Network {
     // chained and routers visited in index order (step()); below, both cost more than they save.
     static constexpr size_t kChainRouters = 4096;
     size_t chain_routers_ = kChainRouters;
+    bool chained_ = false;  // routers_.size() >= chain_routers_ (applyDeferral sets it)
     std::vector<uint32_t> sort_tmp_;
     static void radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp);  // ascending
     // One router's visit: its chained arrivals, its allocation, and whether it stays active

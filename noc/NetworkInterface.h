@@ -61,8 +61,8 @@ class NetworkInterface {
     }
 
     // Cache hints for the network's event loop (Network::step).
-    void prefetchObject() const { prefetchLines(this, sizeof(NetworkInterface)); }
-    void prefetchRx() const {
+    WSC_PREFETCH void prefetchObject() const { prefetchLines(this, sizeof(NetworkInterface)); }
+    WSC_PREFETCH void prefetchRx() const {
         if (!rx_.empty()) prefetchLine(rx_.data());
     }
 

@@ -132,10 +132,12 @@ class alignas(64) Router {
     }
     // Cache hints for the network's loops (large meshes miss in cache on every router touched):
     // the input VC a flit or credit is about to reach, and the VCs an evaluation reads.
-    void prefetchVc(uint8_t port, uint8_t vc) const { prefetchLine(&in_[port * vcs_ + vc]); }
+    WSC_PREFETCH void prefetchVc(uint8_t port, uint8_t vc) const {
+        prefetchLine(&in_[port * vcs_ + vc]);
+    }
     // The buffer slot a flit arriving on (port, vc) is written to (reads the VC's record, so
     // the record should be on its way already: prefetchState a few routers earlier).
-    void prefetchArrival(uint8_t port, uint8_t vc) const {
+    WSC_PREFETCH void prefetchArrival(uint8_t port, uint8_t vc) const {
         const uint32_t ivc = port * vcs_ + vc;
         const InVc& iv = in_[ivc];
         const uint32_t k = iv.head + iv.count;
@@ -144,8 +146,26 @@ class alignas(64) Router {
         prefetchLine(reinterpret_cast<const char*>(s + 1) - 1);
     }
     // The object's lines up to its ports' far ends (not what only observers read).
-    void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
-    void prefetchState() const {
+    WSC_PREFETCH void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
+    // Input ports whose VC records a visit reads besides those its arrivals reach: a head
+    // waiting for VA or a VC holding flits to send (the network keeps this per router, so a
+    // visit's VCs can be asked for before the router object itself has arrived).
+    uint8_t busyInPorts() const {
+        uint8_t m = routing_ports_;
+        for (uint32_t p = 0; p < ports_; ++p)
+            if (active_vcs_[p]) m |= static_cast<uint8_t>(1u << p);
+        return m;
+    }
+    // From a router's storage alone (storageWords at `storage`): the VC records of the input
+    // ports in `port_mask` and the output VCs' line(s).
+    WSC_PREFETCH static void prefetchStorage(const uint64_t* storage, uint32_t ports, uint32_t vcs,
+                                             uint8_t port_mask) {
+        const auto* b = reinterpret_cast<const char*>(storage);
+        const size_t per = size_t(vcs) * sizeof(InVc);
+        for (uint32_t m = port_mask; m; m &= m - 1) prefetchRange(b + __builtin_ctz(m) * per, per);
+        prefetchRange(b + ports * per, size_t(ports) * vcs * sizeof(OutVc));
+    }
+    WSC_PREFETCH void prefetchState() const {
         prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
         prefetchLine(out_);
     }
