@@ -60,11 +60,25 @@ class Controller {
     void finish(uint64_t end);
     std::string status() const;
     // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
-    // misses, so the loop asks for a core's object two cores ahead (prefetchObject) and, once
-    // that has landed, for the vectors it will read (prefetchState).
+    // misses, so the loop asks for a core's object four cores ahead (prefetchObject), once
+    // that has landed for the vectors it will read and its program's index (prefetchState),
+    // then for the instruction slot each stream is at and last for that instruction's shape
+    // (prefetchCode, stage 0 and 1: the instruction fetch was the costliest miss of a MeshGEMM
+    // step, two dependent misses).
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
+    WSC_PREFETCH void prefetchCode(int stage) const {
+        if (done_) return;
+        for (const Stream& s : streams_) {
+            if (s.done || s.pc >= s.end) continue;
+            if (stage == 0)
+                prog_->prefetchSlot(s.pc);
+            else
+                prog_->prefetchShape(s.pc);
+        }
+    }
     WSC_PREFETCH void prefetchState() const {
         if (done_) return;
+        prog_->prefetchIndex();
         noc::prefetchLine(streams_.data());
         noc::prefetchLine(live_ops_.data());
         noc::prefetchLine(readers_.data());

@@ -43,6 +43,7 @@ class Core {
         noc::prefetchLine(&stats_);
     }
     WSC_PREFETCH void prefetchState() const { ctrl_.prefetchState(); }
+    WSC_PREFETCH void prefetchCode(int stage) const { ctrl_.prefetchCode(stage); }
     bool progressed() const { return ctrl_.progressed(); }
     void finish(uint64_t end) { ctrl_.finish(end); }
     std::string status() const { return ctrl_.status(); }

@@ -76,8 +76,10 @@ void CoreArray::beforeStep(uint64_t c) {
     }
     progress_ = false;
     for (size_t i = 0; i < active_.size(); ++i) {
-        if (i + 2 < active_.size()) cores_[active_[i + 2]].prefetchObject();
-        if (i + 1 < active_.size()) cores_[active_[i + 1]].prefetchState();
+        if (i + 4 < active_.size()) cores_[active_[i + 4]].prefetchObject();
+        if (i + 3 < active_.size()) cores_[active_[i + 3]].prefetchState();
+        if (i + 2 < active_.size()) cores_[active_[i + 2]].prefetchCode(0);
+        if (i + 1 < active_.size()) cores_[active_[i + 1]].prefetchCode(1);
         const uint32_t id = active_[i];
         queued_[id] = 0;
         Core& core = cores_[id];

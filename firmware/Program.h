@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "firmware/Instruction.h"
+#include "noc/Prefetch.h"
 
 namespace wsc::firmware {
 
@@ -106,6 +107,19 @@ class Program {
     }
     // Host memory the instructions take here (Slot per pc and the pool of distinct ones).
     uint64_t storedBytes() const;
+    // Cache hints for a core's evaluation loop (CoreArray), each after the one before has
+    // landed: the record that points at the instructions, the slot of the instruction at pc,
+    // then its shape in the pool (the fields an issue decodes first).
+    WSC_PREFETCH void prefetchIndex() const {
+        noc::prefetchLine(&code_);
+        noc::prefetchLine(&pool_);
+    }
+    WSC_PREFETCH void prefetchSlot(uint32_t pc) const {
+        if (pc < code_.size()) noc::prefetchLine(code_.data() + pc);
+    }
+    WSC_PREFETCH void prefetchShape(uint32_t pc) const {
+        if (pc < code_.size()) noc::prefetchLine(pool_.data() + code_[pc].shape);
+    }
 
     // Checks buffer indices, shapes against buffer sizes, loop nesting and group references;
     // throws std::invalid_argument naming `who` (e.g. "core 3") and the instruction index.
