@@ -969,11 +969,8 @@ WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
     // it is often still on its way). Asking for all of a router's VCs instead filled the
     // core's outstanding-miss slots with lines a visit mostly does not read.
     if (isExternal(r)) return;
-    uint8_t m = vc_ports_[r];
-    for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k])
-        if (due_[k].kind == NetEvent::FlitToRouter) m |= static_cast<uint8_t>(1u << due_[k].port);
     Router::prefetchStorage(router_storage_.data() + router_words_ * r, topo_.ports(),
-                            p_.router.vcs, m);
+                            p_.router.vcs, vc_ports_[r]);
 }
 
 WSC_PREFETCH void Network::prefetchArrivals(uint32_t r) const {
@@ -982,7 +979,10 @@ WSC_PREFETCH void Network::prefetchArrivals(uint32_t r) const {
     if (isExternal(r)) return;
     for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
         const NetEvent& e = due_[k];
-        if (e.kind == NetEvent::FlitToRouter) routers_[r].prefetchArrival(e.port, e.flit.vc);
+        if (e.kind != NetEvent::FlitToRouter) continue;
+        routers_[r].prefetchArrival(e.port, e.flit.vc);
+        // A head routed by its packet record (a table route or tree) reads it on arrival.
+        if (e.flit.head() && !e.flit.dimensionOrder()) prefetchLine(&packets_[e.flit.packet]);
     }
 }
 

@@ -256,6 +256,8 @@ class Network {
         else
             ev_next_[ev_tail_[r]] = k;
         ev_tail_[r] = k;
+        // Its VC records the visit will read (prefetchVcs; the visit rewrites the byte).
+        if (due_[k].kind == NetEvent::FlitToRouter) vc_ports_[r] |= uint8_t(1u << due_[k].port);
     }
     void activate(uint32_t r) {
         if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
@@ -273,9 +275,10 @@ class Network {
     std::unique_ptr<EscapeRouting> escape_;  // ... with an escape VC (faults.routing: escape)
     TableRouting table_;
     std::vector<uint64_t, HugePageAllocator<uint64_t>>
-        router_storage_;  // Router::storageWords each
+        router_storage_;       // Router::storageWords each
     size_t router_words_ = 0;  // Router::storageWords of every router
-    // Per router, its busyInPorts() after its last visit (prefetchVcs).
+    // Per router, its busyInPorts() after its last visit and the ports this cycle's chained
+    // flits reach (prefetchVcs).
     std::vector<uint8_t> vc_ports_;
     std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
