@@ -886,6 +886,12 @@ void Network::step(uint64_t now) {
     }
     size_t w = 0;
     for (size_t i = 0; i < active_nis_.size(); ++i) {
+        if (chain) {  // a large network's NIs miss in cache like its routers
+            const size_t a = active_nis_.size();
+            if (i + 3 < a) nis_[active_nis_[i + 3]].prefetchObject();
+            if (i + 2 < a) nis_[active_nis_[i + 2]].prefetchTx();
+            if (i + 1 < a) nis_[active_nis_[i + 1]].prefetchTxPacket(packets_.data());
+        }
         uint32_t n = active_nis_[i];
         if (nis_[n].inject(now, *this))
             active_nis_[w++] = n;

@@ -65,6 +65,18 @@ class NetworkInterface {
     WSC_PREFETCH void prefetchRx() const {
         if (!rx_.empty()) prefetchLine(rx_.data());
     }
+    // ... and for its injection loop, each after the one before has landed (after
+    // prefetchObject): the credits and the queue's front, then the packet inject() reads.
+    WSC_PREFETCH void prefetchTx() const {
+        prefetchLine(credits_.data());
+        if (cur_ == kNone && !queue_.empty()) prefetchLine(&queue_.front());
+    }
+    WSC_PREFETCH void prefetchTxPacket(const PacketInfo* packets) const {
+        if (cur_ != kNone)
+            prefetchLine(packets + cur_);
+        else if (!queue_.empty())
+            prefetchLine(packets + queue_.front());
+    }
 
     uint64_t flitsInjected() const { return flits_in_; }
     uint64_t flitsEjected() const { return flits_out_; }
