@@ -37,7 +37,7 @@ class Core {
     const Mailbox& mailbox() const { return mb_; }
     void onMemory(MemoryRequest& r) { ctrl_.onMemory(r); }
     bool done() const { return ctrl_.done(); }
-    // CoreArray's look-ahead (Controller::prefetchObject / prefetchState).
+    // CoreArray's look-ahead (Controller::prefetchObject / prefetchState / prefetchCode).
     WSC_PREFETCH void prefetchObject() const {
         ctrl_.prefetchObject();
         noc::prefetchLine(&stats_);

@@ -821,7 +821,7 @@ void Network::step(uint64_t now) {
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches) so their misses overlap.
     constexpr size_t kAhead = 8;
-    auto hint = [&](size_t k, bool deep) {
+    auto hint = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
         const NetEvent& e = due_[k];
         if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
         if (!deep) return prefetchLine(&routers_[e.target]);
@@ -830,7 +830,7 @@ void Network::step(uint64_t now) {
     };
     // Arrivals at NIs are applied at once in both modes: the NI, then what taking a flit reads
     // (its packet, the ejection link the credit goes back on, the packets being received).
-    auto hintNi = [&](size_t k, bool deep) {
+    auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {
         const NetEvent& e = due_[k];
         if (e.kind != NetEvent::FlitToNi) return;
         const NetworkInterface& ni = nis_[e.target];
@@ -981,7 +981,7 @@ WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
 
 WSC_PREFETCH void Network::prefetchArrivals(uint32_t r) const {
     // The slots router r's chained flits will be written to (allocation reads them back in the
-    // same visit; on a large mesh each is a miss). After prefetchState: this reads the VCs.
+    // same visit; on a large mesh each is a miss). After prefetchVcs: this reads the VCs.
     if (isExternal(r)) return;
     for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
         const NetEvent& e = due_[k];

@@ -245,10 +245,11 @@ class Network {
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
-    // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
+    // Cache hints of the visit loop (step, laneVisit), by distance: object, VCs, slots.
     WSC_PREFETCH void prefetchRouter(uint32_t r) const;
-    WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
+    WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
+    // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
     void chainArrival(uint32_t r, uint32_t k) {
         ev_next_[k] = kNoEvent;
         if (ev_head_[r] == kNoEvent)

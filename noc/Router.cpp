@@ -16,9 +16,7 @@ namespace wsc::noc {
 size_t Router::storageWords(uint32_t ports, const RouterParams& p) {
     const size_t nvc = size_t(ports) * p.vcs;
     static_assert(sizeof(InVc) % 8 == 0 && sizeof(Slot) % 8 == 0, "8-byte aligned parts");
-    return (nvc * sizeof(InVc) + (nvc * sizeof(OutVc) + 7) / 8 * 8 +
-            nvc * p.vc_buffer_flits * sizeof(Slot)) /
-           8;
+    return (slotOffset(ports, p.vcs) + nvc * p.vc_buffer_flits * sizeof(Slot)) / 8;
 }
 
 Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* storage)
@@ -39,15 +37,14 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
         throw std::invalid_argument(
             "router: vcs 1..16, buffer 1..255 flits, pipeline 0..4, stages 0..4 cycles each");
     const size_t nvc = size_t(ports_) * vcs_;
-    const size_t in_bytes = nvc * sizeof(InVc), out_bytes = (nvc * sizeof(OutVc) + 7) / 8 * 8;
     if (!storage) {
         storage_.reset(new uint64_t[storageWords(ports, p)]);
         storage = storage_.get();
     }
     auto* base = reinterpret_cast<unsigned char*>(storage);
     in_ = new (base) InVc[nvc];
-    out_ = new (base + in_bytes) OutVc[nvc];
-    buf_ = new (base + in_bytes + out_bytes) Slot[nvc * depth_];
+    out_ = new (base + outVcOffset(ports_, vcs_)) OutVc[nvc];
+    buf_ = new (base + slotOffset(ports_, vcs_)) Slot[nvc * depth_];
     static_assert(sizeof(Port) == 16 && offsetof(Router, busy_until_) == 128,
                   "a visit's lines: header, allocation, busy outputs, then the ports");
 }

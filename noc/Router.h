@@ -136,7 +136,8 @@ class alignas(64) Router {
         prefetchLine(&in_[port * vcs_ + vc]);
     }
     // The buffer slot a flit arriving on (port, vc) is written to (reads the VC's record, so
-    // the record should be on its way already: prefetchState a few routers earlier).
+    // the record should be on its way already: Network::prefetchVcs, or prefetchState on a
+    // mesh that does not chain arrivals, a few routers earlier).
     WSC_PREFETCH void prefetchArrival(uint8_t port, uint8_t vc) const {
         const uint32_t ivc = port * vcs_ + vc;
         const InVc& iv = in_[ivc];
@@ -163,7 +164,7 @@ class alignas(64) Router {
         const auto* b = reinterpret_cast<const char*>(storage);
         const size_t per = size_t(vcs) * sizeof(InVc);
         for (uint32_t m = port_mask; m; m &= m - 1) prefetchRange(b + __builtin_ctz(m) * per, per);
-        prefetchRange(b + ports * per, size_t(ports) * vcs * sizeof(OutVc));
+        prefetchRange(b + outVcOffset(ports, vcs), size_t(ports) * vcs * sizeof(OutVc));
     }
     WSC_PREFETCH void prefetchState() const {
         prefetchLines(in_, size_t(ports_) * vcs_ * sizeof(InVc));
@@ -246,6 +247,13 @@ class alignas(64) Router {
     void send(uint8_t p, uint8_t v, uint8_t grant, uint64_t now, Network& net, StepLane* lane);
     uint64_t nextWake(uint64_t now) const;
     size_t slot(uint32_t ivc, uint32_t k) const { return size_t(ivc) * depth_ + k; }
+    // The storage's layout (storageWords): VC records, output VCs (rounded to 8 bytes), slots.
+    static size_t outVcOffset(uint32_t ports, uint32_t vcs) {
+        return size_t(ports) * vcs * sizeof(InVc);
+    }
+    static size_t slotOffset(uint32_t ports, uint32_t vcs) {
+        return outVcOffset(ports, vcs) + (size_t(ports) * vcs * sizeof(OutVc) + 7) / 8 * 8;
+    }
 
     // Members in the order a visit touches them, so a visit reads few cache lines of the
     // router (on a large mesh each is a miss): line 0 every visit, line 1 allocation, then the
