@@ -67,7 +67,7 @@ class Controller {
     // step, two dependent misses).
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     WSC_PREFETCH void prefetchCode(int stage) const {
-        if (done_) return;
+        if (done_ || !prog_) return;  // (a core is active only once loaded)
         for (const Stream& s : streams_) {
             if (s.done || s.pc >= s.end) continue;
             if (stage == 0)
@@ -77,7 +77,7 @@ class Controller {
         }
     }
     WSC_PREFETCH void prefetchState() const {
-        if (done_) return;
+        if (done_ || !prog_) return;
         prog_->prefetchIndex();
         noc::prefetchLine(streams_.data());
         noc::prefetchLine(live_ops_.data());

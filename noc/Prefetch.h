@@ -10,7 +10,7 @@ namespace wsc::noc {
 // (WSC_PREFETCH): GCC's pure/const analysis does not count a prefetch as a side effect, so a
 // helper it did not inline became "pure" and its calls were deleted (Network::prefetchArrivals
 // compiled to a bare return until 2026-11-28). A volatile asm would be safe without that rule
-// but cost the 8x8 mesh 4% (it pins the loops around it).
+// but measured 4% slower on the 8x8 mesh (bench/noc.md, "Prefetching that works").
 #define WSC_PREFETCH [[gnu::always_inline]] inline
 WSC_PREFETCH void prefetchLine(const void* p) {
     __builtin_prefetch(p, 1);
