@@ -245,7 +245,9 @@ class Network {
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
-    // Cache hints of the visit loop (step, laneVisit), by distance: object, VCs, slots.
+    // Cache hints of the chained visit loop (step, laneVisit) before visiting a[i]: the object
+    // twelve routers ahead, the VCs eight, the slots four.
+    WSC_PREFETCH void prefetchVisits(const std::vector<uint32_t>& a, size_t i) const;
     WSC_PREFETCH void prefetchRouter(uint32_t r) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
     WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
