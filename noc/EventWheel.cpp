@@ -7,21 +7,57 @@
 namespace wsc::noc {
 
 EventWheel::EventWheel(uint64_t horizon) {
-    uint64_t size = 16;
+    uint64_t size = kMinBuckets;
     while (size <= horizon && size < kMaxBuckets) size <<= 1;
     bucket_.resize(size);
     mask_ = size - 1;
 }
 
-void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
-    if (when <= now) throw std::logic_error("event scheduled in the past or present cycle");
-    ++pending_;
-    if (when - now <= mask_) {
-        ++near_;
-        bucket_[when & mask_].push_back(e);
-    } else {
-        far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits
+void EventWheel::throwPast() {
+    throw std::logic_error("event scheduled in the past or present cycle");
+}
+
+void EventWheel::scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es) {
+    if (es.empty()) return;
+    if (when - now > mask_ || when <= now) {
+        for (const NetEvent& e : es) schedule(now, when, e);
+        return;
     }
+    pending_ += es.size();
+    near_ += es.size();
+    std::vector<NetEvent>& b = bucket_[when & mask_];
+    if (b.size() + es.size() > b.capacity()) grow(b, es.size());
+    b.insert(b.end(), es.begin(), es.end());
+}
+
+void EventWheel::grow(std::vector<NetEvent>& b, size_t more) {
+    size_t best = spares_.size();
+    for (size_t i = 0; i < spares_.size(); ++i)
+        if (spares_[i].capacity() >= b.size() + more &&
+            (best == spares_.size() || spares_[i].capacity() > spares_[best].capacity()))
+            best = i;
+    if (best == spares_.size()) return;  // push_back grows it
+    std::vector<NetEvent> s;
+    s.swap(spares_[best]);
+    spares_.erase(spares_.begin() + long(best));
+    s.assign(b.begin(), b.end());
+    b.swap(s);
+    spare(s);
+}
+
+void EventWheel::spare(std::vector<NetEvent>& v) {
+    const size_t cap = v.capacity();
+    if (cap == 0 || cap > std::max<size_t>(kKeepEvents, 2 * near_)) {
+        std::vector<NetEvent>().swap(v);
+        return;
+    }
+    v.clear();
+    spares_.emplace_back().swap(v);
+    if (spares_.size() <= kSpares) return;
+    size_t smallest = 0;
+    for (size_t i = 1; i < spares_.size(); ++i)
+        if (spares_[i].capacity() < spares_[smallest].capacity()) smallest = i;
+    spares_.erase(spares_.begin() + long(smallest));
 }
 
 void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
@@ -30,7 +66,7 @@ void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
     out.swap(b);  // the bucket takes out's (empty) storage for its next cycle
     near_ -= out.size();
     const size_t keep = std::max<size_t>(kKeepEvents, 2 * near_ / bucket_.size());
-    if (b.capacity() > keep) std::vector<NetEvent>().swap(b);
+    if (b.capacity() > keep) spare(b);
     while (!far_.empty() && far_.top().when == cycle) {
         out.push_back(far_.top().e);
         far_.pop();

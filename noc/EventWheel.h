@@ -8,6 +8,9 @@
 // its storage for the next cycle that maps to it, but never more than max(kKeepEvents, twice the
 // ring's share of the events in flight), so memory follows the events in flight and a burst
 // does not stay allocated in every bucket (on a wafer with long FEC links, thousands of them).
+// Larger storage goes to a few spares that the next bucket to outgrow its own takes: on a large
+// mesh with one-cycle links nearly every event lands in the next cycle's bucket, and growing it
+// from nothing each cycle (reallocations, fresh pages) was a tenth of the scheduling cost.
 // The bucket ring covers the links' round trips but at most kMaxBuckets cycles: events further
 // out (very long links, multi-retry D2D flits) wait in a heap, so memory never follows the
 // largest latency of a config, only the events in flight.
@@ -33,12 +36,26 @@ struct NetEvent {
 
 class EventWheel {
   public:
-    static constexpr uint64_t kMaxBuckets = 4096;
+    static constexpr uint64_t kMinBuckets = 16, kMaxBuckets = 4096;
     // `horizon`: the delay most events have (the longest link round trip); the ring has the next
     // power of two above it, capped at kMaxBuckets.
     explicit EventWheel(uint64_t horizon);
 
-    void schedule(uint64_t now, uint64_t when, const NetEvent& e);
+    void schedule(uint64_t now, uint64_t when, const NetEvent& e) {
+        if (when <= now) throwPast();
+        ++pending_;
+        if (when - now <= mask_) {
+            ++near_;
+            std::vector<NetEvent>& b = bucket_[when & mask_];
+            if (b.size() == b.capacity()) grow(b, 1);
+            b.push_back(e);
+        } else {
+            far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits
+        }
+    }
+    // Schedules every event of `es` at `when`, in their order (a thread's share of a cycle's
+    // events, StepLane): one copy instead of one schedule() each.
+    void scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es);
     // Moves the events due at `cycle` into `out` (cleared first).
     void collect(uint64_t cycle, std::vector<NetEvent>& out);
     uint64_t pending() const { return pending_; }
@@ -54,7 +71,16 @@ class EventWheel {
             return when != o.when ? when > o.when : order > o.order;
         }
     };
-    static constexpr size_t kKeepEvents = 1024;  // 16 KB a bucket may keep whatever the load
+    static constexpr size_t kKeepEvents = 1024;  // 24 KB a bucket may keep whatever the load
+    static constexpr size_t kSpares = 4;         // more than the buckets a cycle fills at once
+    [[noreturn]] static void throwPast();
+    // A bucket that cannot take `more` events takes the largest spare storage if that holds
+    // them (its events copied over).
+    void grow(std::vector<NetEvent>& b, size_t more);
+    // Keeps emptied storage as a spare, at most kSpares of them and none larger than twice the
+    // events in flight (so a burst's storage is given back once it has passed).
+    void spare(std::vector<NetEvent>& v);
+    std::vector<std::vector<NetEvent>> spares_;
     std::vector<std::vector<NetEvent>> bucket_;
     uint64_t mask_;
     uint64_t pending_ = 0;

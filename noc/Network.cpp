@@ -74,6 +74,7 @@ Network::Network(const NocParams& p, uint64_t seed)
       dor_(topo_, p.routing != RoutingAlgo::YX, p.router.vcs),
       table_(topo_, p.router.vcs),
       wheel_(wheelHorizon(p)),
+      ni_wheel_(wheelHorizon(p)),
       next_route_id_(topo_.nodes()) {
     if (p.flit_bytes == 0) throw std::invalid_argument("flit size must be > 0");
     if (p.link.latency == 0 || p.local_link.latency == 0 || p.d2d.latency == 0 ||
@@ -808,6 +809,7 @@ void Network::step(uint64_t now) {
         }
     }
     wheel_.collect(now, due_);
+    ni_wheel_.collect(now, ni_due_);
     // On a large mesh each C++ router's arrivals are chained in their scheduled order and applied
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
@@ -817,21 +819,12 @@ void Network::step(uint64_t now) {
     // same-cycle deliveries), which threads could not repeat.
     const bool chain = chained_;
     const bool threaded = threads_ && chain && external_.empty();
-    if (chain) ev_next_.resize(due_.size());
-    // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
-    // few events ahead (the router, then the VC it reaches) so their misses overlap.
+    // Arrivals at NIs: the NI, then what taking a flit reads (its packet, the ejection link the
+    // credit goes back on, the packets being received), fetched a few events ahead so their
+    // misses overlap.
     constexpr size_t kAhead = 8;
-    auto hint = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
-        const NetEvent& e = due_[k];
-        if (e.kind != NetEvent::FlitToRouter && e.kind != NetEvent::CreditToRouter) return;
-        if (!deep) return prefetchLine(&routers_[e.target]);
-        if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
-            routers_[e.target].prefetchVc(e.port, e.flit.vc);
-    };
-    // Arrivals at NIs are applied at once in both modes: the NI, then what taking a flit reads
-    // (its packet, the ejection link the credit goes back on, the packets being received).
-    auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {
-        const NetEvent& e = due_[k];
+    auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
+        const NetEvent& e = ni_due_[k];
         if (e.kind != NetEvent::FlitToNi) return;
         const NetworkInterface& ni = nis_[e.target];
         if (!deep) return ni.prefetchObject();
@@ -839,49 +832,54 @@ void Network::step(uint64_t now) {
         prefetchLine(&links_[ni.ej_link]);
         prefetchLine(&packets_[e.flit.packet]);
     };
-    for (size_t k = 0; k < due_.size(); ++k) {
+    for (size_t k = 0; k < ni_due_.size(); ++k) {
+        if (k + 2 * kAhead < ni_due_.size()) hintNi(k + 2 * kAhead, false);
+        if (k + kAhead < ni_due_.size()) hintNi(k + kAhead, true);
+        const NetEvent& e = ni_due_[k];
+        if (e.kind == NetEvent::FlitToNi) {
+            nis_[e.target].acceptFlit(e.flit, now, *this);
+        } else {
+            nis_[e.target].acceptCredit(e.vc);
+            if (nis_[e.target].active()) activateNi(e.target);
+        }
+    }
+    if (chain) ev_next_.resize(due_.size());
+    // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
+    // few events ahead (the router, then the VC it reaches).
+    auto hint = [&](size_t k, bool deep) __attribute__((always_inline)) {
+        const NetEvent& e = due_[k];
+        if (e.kind == NetEvent::WakeRouter) return;
+        if (!deep) return prefetchLine(&routers_[e.target]);
+        if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
+            routers_[e.target].prefetchVc(e.port, e.flit.vc);
+    };
+    for (size_t k = 0; k < due_.size() && !threaded; ++k) {
         if (!chain) {
             if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
             if (k + kAhead < due_.size()) hint(k + kAhead, true);
         }
-        if (k + 2 * kAhead < due_.size()) hintNi(k + 2 * kAhead, false);
-        if (k + kAhead < due_.size()) hintNi(k + kAhead, true);
         const NetEvent& e = due_[k];
-        switch (e.kind) {
-            case NetEvent::FlitToRouter:
-            case NetEvent::CreditToRouter:
-                if (threaded) break;
-                if (isExternal(e.target)) {
-                    if (e.kind == NetEvent::FlitToRouter) {
-                        external_[e.target]->acceptFlit(e.port, e.flit, now);
-                        activate(e.target);
-                    } else {
-                        external_[e.target]->acceptCredit(e.port, e.vc);
-                    }
-                } else if (chain) {
-                    chainArrival(e.target, uint32_t(k));
-                    activate(e.target);
-                } else if (e.kind == NetEvent::FlitToRouter) {
-                    routers_[e.target].acceptFlit(e.port, e.flit, now, this);
-                    activate(e.target);
-                } else {
-                    routers_[e.target].acceptCredit(e.port, e.vc);
-                    if (routers_[e.target].buffered()) activate(e.target);
-                }
-                break;
-            case NetEvent::FlitToNi:
-                nis_[e.target].acceptFlit(e.flit, now, *this);
-                break;
-            case NetEvent::CreditToNi:
-                nis_[e.target].acceptCredit(e.vc);
-                if (nis_[e.target].active()) activateNi(e.target);
-                break;
-            case NetEvent::WakeRouter:
-                if (!threaded && router_wake_[e.target] == now) {
-                    router_wake_[e.target] = kNever;
-                    activate(e.target);
-                }
-                break;
+        if (e.kind == NetEvent::WakeRouter) {
+            if (router_wake_[e.target] == now) {
+                router_wake_[e.target] = kNever;
+                activate(e.target);
+            }
+        } else if (isExternal(e.target)) {
+            if (e.kind == NetEvent::FlitToRouter) {
+                external_[e.target]->acceptFlit(e.port, e.flit, now);
+                activate(e.target);
+            } else {
+                external_[e.target]->acceptCredit(e.port, e.vc);
+            }
+        } else if (chain) {
+            chainArrival(e.target, uint32_t(k));
+            activate(e.target);
+        } else if (e.kind == NetEvent::FlitToRouter) {
+            routers_[e.target].acceptFlit(e.port, e.flit, now, this);
+            activate(e.target);
+        } else {
+            routers_[e.target].acceptCredit(e.port, e.vc);
+            if (routers_[e.target].buffered()) activate(e.target);
         }
     }
     size_t w = 0;
@@ -1074,7 +1072,9 @@ void Network::laneVisit(StepLane& lane, uint64_t now) {
 }
 
 void Network::mergeLane(StepLane& lane, uint64_t now) {
-    for (const StepLane::Scheduled& s : lane.events) wheel_.schedule(now, s.at, s.e);
+    for (uint64_t d = 1; d < StepLane::kNear; ++d) wheel_.scheduleAll(now, now + d, lane.near[d]);
+    for (const StepLane::Scheduled& s : lane.rest)
+        (toNi(s.e) ? ni_wheel_ : wheel_).schedule(now, s.at, s.e);
     for (uint32_t slot : lane.head_hops) ++packets_[slot].hops;
     traversals_ += lane.traversals;
     flits_in_network_ = uint64_t(int64_t(flits_in_network_) + lane.in_network);
@@ -1135,7 +1135,7 @@ void Network::rebalanceLanes() {
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {
     if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
-    const uint64_t next = wheel_.nextAfter(now);
+    const uint64_t next = std::min(wheel_.nextAfter(now), ni_wheel_.nextAfter(now));
     // Every router waits for a credit or a VC and nothing is in flight: a deadlock, unless a
     // refusing endpoint holds flits. Step once more when the watchdog is due, so it reports.
     if (next == kNever && held_flits_ == 0 && flits_in_network_ > 0)

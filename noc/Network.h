@@ -141,15 +141,15 @@ class Network {
     // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
     bool idle() const {
-        return active_.empty() && active_nis_.empty() && wheel_.pending() == 0 &&
-               held_flits_ == 0 && flits_in_network_ == 0;
+        return active_.empty() && active_nis_.empty() && pendingEvents() == 0 && held_flits_ == 0 &&
+               flits_in_network_ == 0;
     }
     // Flits waiting at NIs whose gate refused them: nothing moves them but wakeEjection.
     uint64_t heldFlits() const { return held_flits_; }
     // Flits wait at refusing endpoints and nothing has moved for longer than a flit can sit in a
     // router pipeline with no event pending: the network stays as it is until a gate makes room.
     bool stalled(uint64_t now) const {
-        return held_flits_ > 0 && wheel_.pending() == 0 && now >= last_progress_ + settle_;
+        return held_flits_ > 0 && pendingEvents() == 0 && now >= last_progress_ + settle_;
     }
     uint64_t flitsInNetwork() const { return flits_in_network_; }
     uint64_t livePackets() const { return live_packets_; }
@@ -288,8 +288,12 @@ class Network {
     LinkTable links_;
     std::vector<uint64_t, HugePageAllocator<uint64_t>> link_flits_;  // each link's flit count
     std::vector<NetworkInterface> nis_;
-    EventWheel wheel_;
-    std::vector<NetEvent> due_;
+    // Events for routers and for NIs in wheels of their own: with threads, the calling thread
+    // walks only the NIs' arrivals (a few percent of a large mesh's events) while the lanes
+    // walk the routers'. Each list keeps its events' order, and a cycle's arrivals at routers
+    // and at NIs touch disjoint state, so splitting them changes no result.
+    EventWheel wheel_, ni_wheel_;
+    std::vector<NetEvent> due_, ni_due_;
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
@@ -307,12 +311,16 @@ class Network {
     // One router's visit: its chained arrivals, its allocation, and whether it stays active
     // (otherwise its WakeRouter, if it named a cycle). lane: see forward().
     bool visitRouter(uint32_t r, uint64_t now, StepLane* lane);
+    static bool toNi(const NetEvent& e) {
+        return e.kind == NetEvent::FlitToNi || e.kind == NetEvent::CreditToNi;
+    }
     void schedule(uint64_t now, uint64_t at, const NetEvent& e, StepLane* lane) {
         if (lane)
-            lane->events.push_back({at, e});
+            lane->add(now, at, e, toNi(e));
         else
-            wheel_.schedule(now, at, e);
+            (toNi(e) ? ni_wheel_ : wheel_).schedule(now, at, e);
     }
+    uint64_t pendingEvents() const { return wheel_.pending() + ni_wheel_.pending(); }
     void visitThreaded(uint64_t now);
     void laneVisit(StepLane& lane, uint64_t now);
     void mergeLane(StepLane& lane, uint64_t now);

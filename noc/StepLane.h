@@ -16,7 +16,14 @@ struct StepLane {
         uint64_t at;
         NetEvent e;
     };
-    std::vector<Scheduled> events;    // in the order its routers scheduled them
+    // Its routers' events for the routers' wheel by delay (near[d]: due d cycles on), the
+    // others (events for NIs, and any due kNear or more cycles on) with their cycle, each in the
+    // order its routers scheduled them. By delay, a lane's events go into the wheel as a few
+    // block copies (EventWheel::scheduleAll) on the thread that merges them, instead of one
+    // schedule each; every bucket still receives them in the same order.
+    static constexpr uint64_t kNear = EventWheel::kMinBuckets;  // all in the wheel's ring
+    std::vector<NetEvent> near[kNear];
+    std::vector<Scheduled> rest;
     std::vector<uint32_t> keep;       // its routers that stay active next cycle, in visit order
     std::vector<uint32_t> head_hops;  // packet slots whose head crossed a router-to-router link
     uint64_t traversals = 0;
@@ -27,8 +34,15 @@ struct StepLane {
     std::vector<uint32_t> active, sort_tmp;
     double seconds = 0;
 
+    void add(uint64_t now, uint64_t at, const NetEvent& e, bool to_ni) {
+        if (!to_ni && at > now && at - now < kNear)
+            near[at - now].push_back(e);
+        else
+            rest.push_back({at, e});
+    }
     void clear() {
-        events.clear();
+        for (std::vector<NetEvent>& v : near) v.clear();
+        rest.clear();
         keep.clear();
         head_hops.clear();
         traversals = 0;
