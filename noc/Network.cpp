@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "noc/DeadlockError.h"
 #include "noc/ParamError.h"
@@ -1018,7 +1019,6 @@ void Network::setLaneBoundaries(const std::vector<uint32_t>& first) {
         lanes_[t].lo = first[t];
         lanes_[t].hi = t + 1 < lanes_.size() ? first[t + 1] : uint32_t(routers_.size());
     }
-    lanes_fixed_ = true;
 }
 
 void Network::setThreads(unsigned n) {
@@ -1026,11 +1026,14 @@ void Network::setThreads(unsigned n) {
     if (last_step_ != kNever) throw std::logic_error("setThreads after the simulation started");
     threads_.reset();
     lanes_.clear();
-    lanes_fixed_ = false;
+    chunks_.clear();
+    sync_.reset();
     n = unsigned(std::min<size_t>(n, routers_.size()));  // a lane has at least one router
     if (n <= 1) return;
     threads_ = std::make_unique<StepThreads>(n);
     lanes_.resize(n);
+    chunks_.resize(n * kChunksPerLane);
+    sync_ = std::make_unique<StepSync>(n, chunks_.size());
     const uint64_t R = routers_.size();
     for (unsigned t = 0; t < n; ++t) {
         lanes_[t].lo = uint32_t(R * t / n);
@@ -1038,14 +1041,11 @@ void Network::setThreads(unsigned n) {
     }
 }
 
-void Network::laneVisit(StepLane& lane, uint64_t now) {
-    const auto t0 = std::chrono::steady_clock::now();
-    lane.clear();
+void Network::laneChain(StepLane& lane, uint64_t now) {
     // The routers of its range still active from the last cycle (active_ is in index order),
     // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
     // Every lane reads the whole arrival list (a sequential scan, cheap beside the visits at a
-    // few lanes; at many lanes sorting the events by lane once would pay). What a lane throws,
-    // StepThreads rethrows after the barrier.
+    // few lanes; at many lanes sorting the events by lane once would pay).
     const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
     const auto to = std::lower_bound(from, active_.end(), lane.hi);
     lane.active.assign(from, to);
@@ -1063,12 +1063,18 @@ void Network::laneVisit(StepLane& lane, uint64_t now) {
         if (!router_active_[r]) router_active_[r] = 1, lane.active.push_back(r);
     }
     radixSort(lane.active, lane.sort_tmp);
-    const std::vector<uint32_t>& a = lane.active;
-    for (size_t i = 0; i < a.size(); ++i) {
+}
+
+void Network::visitChunk(size_t c, uint64_t now) {
+    const std::vector<uint32_t>& a = lanes_[c / kChunksPerLane].active;
+    const size_t k = c % kChunksPerLane;
+    const size_t end = a.size() * (k + 1) / kChunksPerLane;
+    StepLane& out = chunks_[c];
+    out.clear();
+    for (size_t i = a.size() * k / kChunksPerLane; i < end; ++i) {
         prefetchVisits(a, i);
-        if (visitRouter(a[i], now, &lane)) lane.keep.push_back(a[i]);
+        if (visitRouter(a[i], now, &out)) out.keep.push_back(a[i]);
     }
-    lane.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void Network::mergeLane(StepLane& lane, uint64_t now) {
@@ -1083,54 +1089,57 @@ void Network::mergeLane(StepLane& lane, uint64_t now) {
 }
 
 void Network::visitThreaded(uint64_t now) {
-    // Each lane owns a contiguous range of router indices: it chains and applies their arrivals,
-    // wakes them and visits them in index order. A router touches only its own state, its
-    // output links and its own entries of the per-router tables, and reads what no one writes
-    // during the visits (the cycle's arrivals, routes, the packet table's fields other than
-    // hops), so the lanes need no locks; their effects are applied in lane order, which is the
-    // single-threaded visit order. Lane 0 runs on this thread and applies its own effects before
-    // it waits for the others.
+    // Each lane chains the arrivals of a contiguous range of router indices and lists its
+    // active routers in index order; then every thread takes chunks of those lists in order
+    // (a chunk of a lane whose chains are not ready yet waits for them) and visits them, and
+    // this thread applies each chunk's effects in chunk order as soon as it is done. Taking
+    // chunks rather than whole lanes keeps the threads busy however the work or a thread's
+    // speed is spread. A router touches only its own state, its output links and its own
+    // entries of the per-router tables, and reads what no one writes during the visits (the
+    // cycle's arrivals, routes, the packet table's fields other than hops), so no locks are
+    // needed; applying in chunk order repeats the single-threaded visit order.
     next_active_.clear();
+    StepSync& sync = *sync_;
+    sync.reset();
+    const size_t chunks = chunks_.size();
+    size_t merged = 0;
+    // Spins until the flag is set (yielding now and then, for a machine with more threads
+    // than cores); false if a member threw (its error is rethrown by run()).
+    auto wait = [&sync](const std::atomic<uint8_t>& flag) {
+        for (uint32_t spins = 1; !flag.load(std::memory_order_acquire); ++spins) {
+            if (sync.abort.load(std::memory_order_relaxed)) return false;
+            if (spins % 256 == 0)
+                std::this_thread::yield();
+            else
+                StepThreads::pause();
+        }
+        return true;
+    };
     threads_->run([&](unsigned t) {
-        laneVisit(lanes_[t], now);
-        if (t != 0) return;
-        const auto t0 = std::chrono::steady_clock::now();
-        mergeLane(lanes_[0], now);
-        lanes_[0].seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        try {
+            laneChain(lanes_[t], now);
+            sync.lane_ready[t].store(1, std::memory_order_release);
+            for (;;) {
+                while (t == 0 && merged < chunks &&
+                       sync.chunk_done[merged].load(std::memory_order_acquire))
+                    mergeLane(chunks_[merged++], now);
+                const size_t c = sync.next_chunk.fetch_add(1, std::memory_order_relaxed);
+                if (c >= chunks) break;
+                if (!wait(sync.lane_ready[c / kChunksPerLane])) return;
+                visitChunk(c, now);
+                sync.chunk_done[c].store(1, std::memory_order_release);
+            }
+            while (t == 0 && merged < chunks) {
+                if (!wait(sync.chunk_done[merged])) return;
+                mergeLane(chunks_[merged++], now);
+            }
+        } catch (...) {
+            sync.abort.store(true, std::memory_order_relaxed);
+            throw;
+        }
     });
-    for (size_t t = 1; t < lanes_.size(); ++t) mergeLane(lanes_[t], now);
     active_.swap(next_active_);
-    // Every 16 cycles, move the range boundaries so that each lane's share of the routers
-    // follows its speed over the last window (lane 0 also applies its effects). Where the
-    // boundaries lie changes nothing but the balance.
-    if (++lane_cycles_ % 16 == 0 && !lanes_fixed_) rebalanceLanes();
-}
-
-void Network::rebalanceLanes() {
-    const size_t lanes = lanes_.size();
-    std::vector<double> speed(lanes);
-    double total = 0;
-    for (size_t t = 0; t < lanes; ++t) {
-        const double n = double(lanes_[t].hi - lanes_[t].lo);
-        speed[t] = n / std::max(lanes_[t].seconds, 1e-9);
-        total += speed[t];
-        lanes_[t].seconds = 0;
-    }
-    if (!(total > 0)) return;
-    // Damped: half way from the current boundaries to the ones the speeds ask for; every lane
-    // keeps at least one router.
-    const uint64_t R = routers_.size();
-    double acc = 0;
-    uint64_t prev = 0;
-    for (size_t t = 0; t + 1 < lanes; ++t) {
-        acc += speed[t] / total;
-        const double want = 0.5 * (acc * double(R) + double(lanes_[t].hi));
-        const uint64_t b =
-            std::clamp<uint64_t>(uint64_t(want + 0.5), prev + 1, R - (lanes - 1 - t));
-        lanes_[t].hi = lanes_[t + 1].lo = uint32_t(b);
-        prev = b;
-    }
+    ++lane_cycles_;
 }
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {

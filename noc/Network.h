@@ -124,17 +124,18 @@ class Network {
     // From how many routers step() chains each router's arrivals and visits routers in index
     // order (a cache optimisation that must not change results; tests set it both ways).
     void setChainRouters(size_t n);
-    // Threads that visit the routers of a cycle (each a contiguous run of them in index order;
-    // their effects are applied in that order after a barrier, so every result is the same as
-    // with one thread). 1: no helper threads. Used only where one thread chains arrivals (from
-    // setChainRouters' count, 4096 routers by default) and no router is external; elsewhere the
-    // step stays on the calling thread. Capped at the router count.
+    // Threads that visit the routers of a cycle (each chains the arrivals of a contiguous range
+    // of them; the active routers are then visited in chunks any thread takes, and the chunks'
+    // effects applied in index order, so every result is the same as with one thread). 1: no
+    // helper threads. Used only where one thread chains arrivals (from setChainRouters' count,
+    // 4096 routers by default) and no router is external; elsewhere the step stays on the
+    // calling thread. Capped at the router count.
     void setThreads(unsigned n);
     unsigned threads() const { return threads_ ? threads_->members() : 1; }
     // Steps that ran on the threads (0 where they are configured but not used).
     uint64_t threadedSteps() const { return lane_cycles_; }
-    // The first router of each thread's range. Tests may fix them (first = 0, increasing, one
-    // per thread); fixed ranges are no longer moved towards the threads' measured speeds.
+    // The first router of each thread's range (equal shares unless set; first = 0,
+    // increasing, one per thread). Where they lie changes nothing but the balance.
     std::vector<uint32_t> laneBoundaries() const;
     void setLaneBoundaries(const std::vector<uint32_t>& first);
     // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
@@ -245,7 +246,7 @@ class Network {
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
-    // Cache hints of the chained visit loop (step, laneVisit) before visiting a[i]: the object
+    // Cache hints of the chained visit loop (step, visitChunk) before visiting a[i]: the object
     // twelve routers ahead, the VCs eight, the slots four.
     WSC_PREFETCH void prefetchVisits(const std::vector<uint32_t>& a, size_t i) const;
     WSC_PREFETCH void prefetchRouter(uint32_t r) const;
@@ -321,15 +322,18 @@ class Network {
             (toNi(e) ? ni_wheel_ : wheel_).schedule(now, at, e);
     }
     uint64_t pendingEvents() const { return wheel_.pending() + ni_wheel_.pending(); }
+    // The threaded step (see StepLane.h): laneChain chains a lane's arrivals and lists its
+    // active routers, visitChunk visits chunk c, mergeLane applies a chunk's effects.
     void visitThreaded(uint64_t now);
-    void laneVisit(StepLane& lane, uint64_t now);
-    void mergeLane(StepLane& lane, uint64_t now);
-    void rebalanceLanes();
+    void laneChain(StepLane& lane, uint64_t now);
+    void visitChunk(size_t c, uint64_t now);
+    void mergeLane(StepLane& chunk, uint64_t now);
+    static constexpr size_t kChunksPerLane = 8;
     std::unique_ptr<StepThreads> threads_;
-    std::vector<StepLane> lanes_;
+    std::vector<StepLane> lanes_, chunks_;
+    std::unique_ptr<StepSync> sync_;
     std::vector<uint32_t> next_active_;
     uint64_t lane_cycles_ = 0;
-    bool lanes_fixed_ = false;
     std::vector<PacketInfo, HugePageAllocator<PacketInfo>> packets_;
     std::vector<uint32_t> free_packets_;
     // Per packet slot, the nodes a multicast packet has reached (kept with their capacity as

@@ -1,9 +1,13 @@
 #pragma once
-// One thread's share of a cycle's router visits (Network::step with threads): what its routers
-// would have done to the shared network state, kept aside and applied after the barrier in lane
-// order. Lanes own contiguous runs of the routers in index order, and the single-threaded step
-// visits routers in that same order, so applying lane 0's effects, then lane 1's, ... repeats
-// the single-threaded sequence exactly (same events in the same order, same counters).
+// A share of a cycle's router visits (Network::step with threads). A lane is a thread's
+// contiguous range of routers: it chains their arrivals and lists the active ones in index
+// order (lo, hi, active). A chunk is an eighth of a lane's active routers, visited by whichever
+// thread takes it: what its routers would have done to the shared network state is kept aside
+// (events, keep, counters) and applied in chunk order. Chunks follow lanes and lanes follow
+// the router index, which is the single-threaded step's visit order, so applying chunk 0's
+// effects, then chunk 1's, ... repeats the single-threaded sequence exactly (same events in
+// the same order, same counters).
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -29,10 +33,9 @@ struct StepLane {
     uint64_t traversals = 0;
     int64_t in_network = 0;  // flits copied onto links minus flits that left their buffers
     bool moved = false;
-    // Kept across cycles: the lane's routers [lo, hi), its active ones, the time it spent.
+    // A lane's routers [lo, hi) and its active ones this cycle (storage kept across cycles).
     uint32_t lo = 0, hi = 0;
     std::vector<uint32_t> active, sort_tmp;
-    double seconds = 0;
 
     void add(uint64_t now, uint64_t at, const NetEvent& e, bool to_ni) {
         if (!to_ni && at > now && at - now < kNear)
@@ -48,6 +51,23 @@ struct StepLane {
         traversals = 0;
         in_network = 0;
         moved = false;
+    }
+};
+
+// Hand-overs inside a threaded step: a lane's chains are ready (its chunks may be visited), a
+// chunk is visited (it may be merged), the next chunk to take, and a member that threw (the
+// others stop waiting; StepThreads rethrows).
+struct StepSync {
+    StepSync(size_t lanes, size_t chunks) : lane_ready(lanes), chunk_done(chunks) {}
+    std::vector<std::atomic<uint8_t>> lane_ready, chunk_done;
+    std::atomic<size_t> next_chunk{0};
+    std::atomic<bool> abort{false};
+    // Before each threaded step (StepThreads::run publishes it to the helpers).
+    void reset() {
+        for (auto& f : lane_ready) f.store(0, std::memory_order_relaxed);
+        for (auto& f : chunk_done) f.store(0, std::memory_order_relaxed);
+        next_chunk.store(0, std::memory_order_relaxed);
+        abort.store(false, std::memory_order_relaxed);
     }
 };
 

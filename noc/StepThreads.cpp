@@ -7,15 +7,13 @@
 
 namespace wsc::noc {
 
-namespace {
-void relax() {
+void StepThreads::pause() {
 #if defined(__x86_64__) || defined(__i386__)
     _mm_pause();
 #else
     std::this_thread::yield();
 #endif
 }
-}  // namespace
 
 template <class Pred>
 bool StepThreads::spin(Pred pred) {
@@ -23,7 +21,7 @@ bool StepThreads::spin(Pred pred) {
     // the work of a cycle on a mesh large enough to be worth threads.
     for (int i = 0; i < 2000; ++i) {
         if (pred()) return true;
-        relax();
+        pause();
     }
     return pred();
 }

@@ -30,6 +30,8 @@ class StepThreads {
     // What a member throws is rethrown here once every helper is done (the lowest member's).
     // Callers that need every member's error keep them in their own results.
     void run(const std::function<void(unsigned)>& fn);
+    // One step of a spin-wait (the CPU's pause hint): members that wait on each other inside fn.
+    static void pause();
 
   private:
     void helper(unsigned m);

@@ -1,11 +1,12 @@
-// Threaded stepping (Network::setThreads, `--threads`): lanes visit contiguous router ranges and
-// their effects are applied in lane order after each cycle, so a run must be bit-identical to a
+// Threaded stepping (Network::setThreads, `--threads`): lanes chain the arrivals of contiguous
+// router ranges, any thread visits chunks of their active routers, and the chunks' effects are
+// applied in router order each cycle, so a run must be bit-identical to a
 // single-threaded one: every delivery in the same cycle, at the same node and in the same order,
 // and every counter equal. Checked with unicast and multicast traffic (a tree's head forks at
 // several routers of different lanes in one cycle), delay-line and four-stage routers, 2 and 3
 // threads (3 on this 2-core machine also checks that the result does not depend on timing),
-// more than 16 cycles so the lane boundaries move (Network::rebalanceLanes), fixed lane ranges
-// far apart, a 64x64 mesh against the default one-thread step, and the watchdog's report.
+// fixed lane ranges far apart, a 64x64 mesh against the default one-thread step, and the watchdog's
+// report.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -27,7 +28,7 @@ struct Outcome {
 };
 
 // `chain_from`: the step chains arrivals (and threads may run) from this many routers; an empty
-// `first` leaves the lane ranges to the rebalancing, otherwise fixes them.
+// `first` leaves the lane ranges at equal shares, otherwise sets them.
 Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
             const std::vector<uint32_t>& first = {}, uint64_t cycles = 400) {
     noc::Network net(p);
@@ -118,8 +119,7 @@ TEST_CASE("threaded stepping gives bit-identical results", "[noc][engine][thread
 }
 
 TEST_CASE("threaded stepping: where the lane ranges lie changes nothing", "[noc][threads]") {
-    // Rebalancing moves the ranges by measured speed, so each run may split differently; fixed
-    // splits far apart (one router against 63, halves, 63 against one; three uneven lanes) must
+    // Splits far apart (one router against 63, halves, 63 against one; three uneven lanes) must
     // all give the one-thread result.
     const auto p = test::meshParams(8, 8, 2, 2, 4);
     const Outcome one = run(p, 1);
@@ -128,7 +128,7 @@ TEST_CASE("threaded stepping: where the lane ranges lie changes nothing", "[noc]
         INFO("lanes from routers " << first[1] << (first.size() > 2 ? " ..." : ""));
         const Outcome many = run(p, unsigned(first.size()), 1, first);
         CHECK(many.threaded_steps > 400);
-        CHECK(many.boundaries == first);  // fixed: not moved by the rebalancing
+        CHECK(many.boundaries == first);  // as set
         requireSame(one, many);
     }
     noc::Network net(p);
