@@ -819,34 +819,15 @@ void Network::step(uint64_t now) {
     // the threshold one thread applies arrivals as they come (another, equally valid, order of
     // same-cycle deliveries), which threads could not repeat.
     const bool chain = chained_;
-    const bool threaded = threads_ && chain && external_.empty();
-    // Arrivals at NIs: the NI, then what taking a flit reads (its packet, the ejection link the
-    // credit goes back on, the packets being received), fetched a few events ahead so their
-    // misses overlap.
-    constexpr size_t kAhead = 8;
-    auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
-        const NetEvent& e = ni_due_[k];
-        if (e.kind != NetEvent::FlitToNi) return;
-        const NetworkInterface& ni = nis_[e.target];
-        if (!deep) return ni.prefetchObject();
-        ni.prefetchRx();
-        prefetchLine(&links_[ni.ej_link]);
-        prefetchLine(&packets_[e.flit.packet]);
-    };
-    for (size_t k = 0; k < ni_due_.size(); ++k) {
-        if (k + 2 * kAhead < ni_due_.size()) hintNi(k + 2 * kAhead, false);
-        if (k + kAhead < ni_due_.size()) hintNi(k + kAhead, true);
-        const NetEvent& e = ni_due_[k];
-        if (e.kind == NetEvent::FlitToNi) {
-            nis_[e.target].acceptFlit(e.flit, now, *this);
-        } else {
-            nis_[e.target].acceptCredit(e.vc);
-            if (nis_[e.target].active()) activateNi(e.target);
-        }
-    }
     if (chain) ev_next_.resize(due_.size());
+    if (threads_ && chain && external_.empty()) {
+        visitThreaded(now);  // the NIs' part included
+        return checkProgress(now);
+    }
+    niArrivals(now);
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches).
+    constexpr size_t kAhead = 8;
     auto hint = [&](size_t k, bool deep) __attribute__((always_inline)) {
         const NetEvent& e = due_[k];
         if (e.kind == NetEvent::WakeRouter) return;
@@ -854,7 +835,7 @@ void Network::step(uint64_t now) {
         if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
             routers_[e.target].prefetchVc(e.port, e.flit.vc);
     };
-    for (size_t k = 0; k < due_.size() && !threaded; ++k) {
+    for (size_t k = 0; k < due_.size(); ++k) {
         if (!chain) {
             if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
             if (k + kAhead < due_.size()) hint(k + kAhead, true);
@@ -883,6 +864,63 @@ void Network::step(uint64_t now) {
             if (routers_[e.target].buffered()) activate(e.target);
         }
     }
+    injectNis(now);
+    // Each router's arrivals in their scheduled order, then its allocation: the same per-router
+    // sequence as before, so results do not change (a router touches only its own state, and
+    // everything it sends is at least a cycle ahead). On large meshes the routers go in index
+    // (memory) order, so their state streams through the cache instead of being hit at random.
+    if (chain) radixSort(active_, sort_tmp_);
+    size_t w = 0;
+    for (size_t i = 0; i < active_.size(); ++i) {
+        if (chain)
+            prefetchVisits(active_, i);
+        else if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
+            routers_[active_[i + 8]].prefetchState();
+        const uint32_t r = active_[i];
+        if (visitRouter(r, now, nullptr)) active_[w++] = r;
+    }
+    active_.resize(w);
+    checkProgress(now);
+}
+
+void Network::checkProgress(uint64_t now) {
+    // Flits held by a refusing endpoint wait for that endpoint, not for the network: whether
+    // the wait ends is the endpoints' question (CoreArray reports a schedule that cannot).
+    if (flits_in_network_ > 0 && held_flits_ == 0 && now > last_progress_ &&
+        now - last_progress_ >= p_.watchdog_cycles)
+        throw DeadlockError(deadlockReport(now));
+    if (flits_in_network_ == 0) last_progress_ = now;
+}
+
+void Network::niArrivals(uint64_t now) {
+    // Arrivals at NIs: the NI, then what taking a flit reads (its packet, the ejection link the
+    // credit goes back on, the packets being received), fetched a few events ahead so their
+    // misses overlap.
+    constexpr size_t kAhead = 8;
+    auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
+        const NetEvent& e = ni_due_[k];
+        if (e.kind != NetEvent::FlitToNi) return;
+        const NetworkInterface& ni = nis_[e.target];
+        if (!deep) return ni.prefetchObject();
+        ni.prefetchRx();
+        prefetchLine(&links_[ni.ej_link]);
+        prefetchLine(&packets_[e.flit.packet]);
+    };
+    for (size_t k = 0; k < ni_due_.size(); ++k) {
+        if (k + 2 * kAhead < ni_due_.size()) hintNi(k + 2 * kAhead, false);
+        if (k + kAhead < ni_due_.size()) hintNi(k + kAhead, true);
+        const NetEvent& e = ni_due_[k];
+        if (e.kind == NetEvent::FlitToNi) {
+            nis_[e.target].acceptFlit(e.flit, now, *this);
+        } else {
+            nis_[e.target].acceptCredit(e.vc);
+            if (nis_[e.target].active()) activateNi(e.target);
+        }
+    }
+}
+
+void Network::injectNis(uint64_t now) {
+    const bool chain = chained_;
     size_t w = 0;
     for (size_t i = 0; i < active_nis_.size(); ++i) {
         if (chain) {  // a large network's NIs miss in cache like its routers
@@ -898,31 +936,6 @@ void Network::step(uint64_t now) {
             ni_active_[n] = 0;
     }
     active_nis_.resize(w);
-    // Each router's arrivals in their scheduled order, then its allocation: the same per-router
-    // sequence as before, so results do not change (a router touches only its own state, and
-    // everything it sends is at least a cycle ahead). On large meshes the routers go in index
-    // (memory) order, so their state streams through the cache instead of being hit at random.
-    if (chain && !threaded) radixSort(active_, sort_tmp_);
-    if (threaded) {
-        visitThreaded(now);
-    } else {
-        w = 0;
-        for (size_t i = 0; i < active_.size(); ++i) {
-            if (chain)
-                prefetchVisits(active_, i);
-            else if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
-                routers_[active_[i + 8]].prefetchState();
-            const uint32_t r = active_[i];
-            if (visitRouter(r, now, nullptr)) active_[w++] = r;
-        }
-        active_.resize(w);
-    }
-    // Flits held by a refusing endpoint wait for that endpoint, not for the network: whether
-    // the wait ends is the endpoints' question (CoreArray reports a schedule that cannot).
-    if (flits_in_network_ > 0 && held_flits_ == 0 && now > last_progress_ &&
-        now - last_progress_ >= p_.watchdog_cycles)
-        throw DeadlockError(deadlockReport(now));
-    if (flits_in_network_ == 0) last_progress_ = now;
 }
 
 bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
@@ -1090,18 +1103,21 @@ void Network::mergeLane(StepLane& lane, uint64_t now) {
 
 void Network::visitThreaded(uint64_t now) {
     // Each lane chains the arrivals of a contiguous range of router indices and lists its
-    // active routers in index order; then every thread takes chunks of those lists in order
-    // (a chunk of a lane whose chains are not ready yet waits for them) and visits them, and
-    // this thread applies each chunk's effects in chunk order as soon as it is done. Taking
-    // chunks rather than whole lanes keeps the threads busy however the work or a thread's
-    // speed is spread. A router touches only its own state, its output links and its own
-    // entries of the per-router tables, and reads what no one writes during the visits (the
-    // cycle's arrivals, routes, the packet table's fields other than hops), so no locks are
-    // needed; applying in chunk order repeats the single-threaded visit order.
+    // active routers in index order, while this thread first takes the NIs' arrivals and
+    // injections (they touch no router state, and nothing is visited before they are done:
+    // a delivery may send, and a new packet may move the packet table). Then every thread
+    // visits chunks of the lists, its own lane's first, then the others' in order (waiting
+    // for a lane whose chains are not ready), and this thread applies each chunk's effects in
+    // chunk order as soon as it is done. Taking chunks rather than whole lanes keeps the
+    // threads busy however the work or a thread's speed is spread. A router touches only its
+    // own state, its output links and its own entries of the per-router tables, and reads what
+    // no one writes during the visits (the cycle's arrivals, routes, the packet table's fields
+    // other than hops), so no locks are needed; applying in chunk order after the NIs' own
+    // events repeats the single-threaded order.
     next_active_.clear();
     StepSync& sync = *sync_;
     sync.reset();
-    const size_t chunks = chunks_.size();
+    const size_t lanes = lanes_.size(), chunks = chunks_.size();
     size_t merged = 0;
     // Spins until the flag is set (yielding now and then, for a machine with more threads
     // than cores); false if a member threw (its error is rethrown by run()).
@@ -1115,15 +1131,30 @@ void Network::visitThreaded(uint64_t now) {
         }
         return true;
     };
+    auto take = [&](unsigned t) {  // the next chunk for thread t, `chunks` when none is left
+        for (size_t i = 0; i <= lanes; ++i) {
+            const size_t u = i == 0 ? t : i - 1;
+            if (i > 0 && u == t) continue;
+            const size_t k = sync.next_in_lane[u].fetch_add(1, std::memory_order_relaxed);
+            if (k < kChunksPerLane) return u * kChunksPerLane + k;
+        }
+        return chunks;
+    };
     threads_->run([&](unsigned t) {
         try {
+            if (t == 0) {
+                niArrivals(now);
+                injectNis(now);
+                sync.nis_done.store(1, std::memory_order_release);
+            }
             laneChain(lanes_[t], now);
             sync.lane_ready[t].store(1, std::memory_order_release);
+            if (!wait(sync.nis_done)) return;
             for (;;) {
                 while (t == 0 && merged < chunks &&
                        sync.chunk_done[merged].load(std::memory_order_acquire))
                     mergeLane(chunks_[merged++], now);
-                const size_t c = sync.next_chunk.fetch_add(1, std::memory_order_relaxed);
+                const size_t c = take(t);
                 if (c >= chunks) break;
                 if (!wait(sync.lane_ready[c / kChunksPerLane])) return;
                 visitChunk(c, now);

@@ -324,6 +324,9 @@ class Network {
     uint64_t pendingEvents() const { return wheel_.pending() + ni_wheel_.pending(); }
     // The threaded step (see StepLane.h): laneChain chains a lane's arrivals and lists its
     // active routers, visitChunk visits chunk c, mergeLane applies a chunk's effects.
+    void niArrivals(uint64_t now);     // this cycle's arrivals at NIs
+    void injectNis(uint64_t now);      // the active NIs' injections
+    void checkProgress(uint64_t now);  // the deadlock watchdog, after the visits
     void visitThreaded(uint64_t now);
     void laneChain(StepLane& lane, uint64_t now);
     void visitChunk(size_t c, uint64_t now);

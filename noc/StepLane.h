@@ -55,18 +55,21 @@ struct StepLane {
 };
 
 // Hand-overs inside a threaded step: a lane's chains are ready (its chunks may be visited), a
-// chunk is visited (it may be merged), the next chunk to take, and a member that threw (the
-// others stop waiting; StepThreads rethrows).
+// chunk is visited (it may be merged), the next chunk of each lane, the NIs' part done, and a
+// member that threw (the others stop waiting; StepThreads rethrows).
 struct StepSync {
-    StepSync(size_t lanes, size_t chunks) : lane_ready(lanes), chunk_done(chunks) {}
+    StepSync(size_t lanes, size_t chunks)
+        : lane_ready(lanes), chunk_done(chunks), next_in_lane(lanes) {}
     std::vector<std::atomic<uint8_t>> lane_ready, chunk_done;
-    std::atomic<size_t> next_chunk{0};
+    std::vector<std::atomic<size_t>> next_in_lane;  // the next chunk of each lane to take
+    std::atomic<uint8_t> nis_done{0};  // the calling thread's NI part is done (visits may start)
     std::atomic<bool> abort{false};
     // Before each threaded step (StepThreads::run publishes it to the helpers).
     void reset() {
         for (auto& f : lane_ready) f.store(0, std::memory_order_relaxed);
         for (auto& f : chunk_done) f.store(0, std::memory_order_relaxed);
-        next_chunk.store(0, std::memory_order_relaxed);
+        for (auto& n : next_in_lane) n.store(0, std::memory_order_relaxed);
+        nis_done.store(0, std::memory_order_relaxed);
         abort.store(false, std::memory_order_relaxed);
     }
 };
