@@ -17,6 +17,19 @@ void EventWheel::throwPast() {
     throw std::logic_error("event scheduled in the past or present cycle");
 }
 
+void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
+    if (when <= now) throwPast();
+    ++pending_;
+    if (when - now <= mask_) {
+        ++near_;
+        std::vector<NetEvent>& b = bucket_[when & mask_];
+        if (b.size() == b.capacity()) grow(b, 1);
+        b.push_back(e);
+    } else {
+        far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits
+    }
+}
+
 void EventWheel::scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es) {
     if (es.empty()) return;
     if (when - now > mask_ || when <= now) {

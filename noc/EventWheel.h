@@ -41,18 +41,7 @@ class EventWheel {
     // power of two above it, capped at kMaxBuckets.
     explicit EventWheel(uint64_t horizon);
 
-    void schedule(uint64_t now, uint64_t when, const NetEvent& e) {
-        if (when <= now) throwPast();
-        ++pending_;
-        if (when - now <= mask_) {
-            ++near_;
-            std::vector<NetEvent>& b = bucket_[when & mask_];
-            if (b.size() == b.capacity()) grow(b, 1);
-            b.push_back(e);
-        } else {
-            far_.push(Far{when, far_order_++, e});  // rare: multi-retry D2D flits
-        }
-    }
+    void schedule(uint64_t now, uint64_t when, const NetEvent& e);
     // Schedules every event of `es` at `when`, in their order (a thread's share of a cycle's
     // events, StepLane): one copy instead of one schedule() each.
     void scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es);
