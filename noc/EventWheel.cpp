@@ -55,12 +55,12 @@ void EventWheel::grow(std::vector<NetEvent>& b, size_t more) {
     spares_.erase(spares_.begin() + long(best));
     s.assign(b.begin(), b.end());
     b.swap(s);
-    spare(s);
+    spare(s, std::max<size_t>(kKeepEvents, 2 * (near_ + more)));
 }
 
-void EventWheel::spare(std::vector<NetEvent>& v) {
+void EventWheel::spare(std::vector<NetEvent>& v, size_t limit) {
     const size_t cap = v.capacity();
-    if (cap == 0 || cap > std::max<size_t>(kKeepEvents, 2 * near_)) {
+    if (cap == 0 || cap > limit) {
         std::vector<NetEvent>().swap(v);
         return;
     }
@@ -79,7 +79,12 @@ void EventWheel::collect(uint64_t cycle, std::vector<NetEvent>& out) {
     out.swap(b);  // the bucket takes out's (empty) storage for its next cycle
     near_ -= out.size();
     const size_t keep = std::max<size_t>(kKeepEvents, 2 * near_ / bucket_.size());
-    if (b.capacity() > keep) spare(b);
+    // Spares larger than twice the events in flight this cycle are given back (a burst's
+    // storage once the burst has passed).
+    const size_t limit = std::max<size_t>(kKeepEvents, 2 * (near_ + out.size()));
+    for (size_t i = spares_.size(); i-- > 0;)
+        if (spares_[i].capacity() > limit) spares_.erase(spares_.begin() + long(i));
+    if (b.capacity() > keep) spare(b, limit);
     while (!far_.empty() && far_.top().when == cycle) {
         out.push_back(far_.top().e);
         far_.pop();

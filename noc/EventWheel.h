@@ -42,12 +42,18 @@ class EventWheel {
     explicit EventWheel(uint64_t horizon);
 
     void schedule(uint64_t now, uint64_t when, const NetEvent& e);
-    // Schedules every event of `es` at `when`, in their order (a thread's share of a cycle's
-    // events, StepLane): one copy instead of one schedule() each.
+    // Schedules every event of `es` at `when`, in their order (a threaded step's chunk's events
+    // due at one cycle, StepLane::near): one copy instead of one schedule() each.
     void scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es);
     // Moves the events due at `cycle` into `out` (cleared first).
     void collect(uint64_t cycle, std::vector<NetEvent>& out);
     uint64_t pending() const { return pending_; }
+    // Events the spare storages could hold (tests: memory follows the events in flight).
+    size_t spareCapacity() const {
+        size_t n = 0;
+        for (const auto& v : spares_) n += v.capacity();
+        return n;
+    }
     // Earliest cycle > now with an event, or UINT64_MAX.
     uint64_t nextAfter(uint64_t now) const;
 
@@ -66,9 +72,10 @@ class EventWheel {
     // A bucket that cannot take `more` events takes the largest spare storage if that holds
     // them (its events copied over).
     void grow(std::vector<NetEvent>& b, size_t more);
-    // Keeps emptied storage as a spare, at most kSpares of them and none larger than twice the
-    // events in flight (so a burst's storage is given back once it has passed).
-    void spare(std::vector<NetEvent>& v);
+    // Keeps emptied storage as a spare if it holds at most `limit` events (twice the events in
+    // flight; collect drops spares above that bound each cycle, so a burst's storage is given
+    // back once it has passed), at most kSpares of them (the smallest goes).
+    void spare(std::vector<NetEvent>& v, size_t limit);
     std::vector<std::vector<NetEvent>> spares_;
     std::vector<std::vector<NetEvent>> bucket_;
     uint64_t mask_;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -873,7 +872,7 @@ void Network::step(uint64_t now) {
     size_t w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
         if (chain)
-            prefetchVisits(active_, i);
+            prefetchVisits(active_.data(), i, active_.size());
         else if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
             routers_[active_[i + 8]].prefetchState();
         const uint32_t r = active_[i];
@@ -970,11 +969,11 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
     return false;
 }
 
-WSC_PREFETCH void Network::prefetchVisits(const std::vector<uint32_t>& a, size_t i) const {
+WSC_PREFETCH void Network::prefetchVisits(const uint32_t* a, size_t i, size_t end) const {
     // Each stage after the one before has landed (distances measured at 256x256: bench/noc.md).
-    if (i + 12 < a.size()) prefetchRouter(a[i + 12]);
-    if (i + 8 < a.size()) prefetchVcs(a[i + 8]);
-    if (i + 4 < a.size()) prefetchArrivals(a[i + 4]);
+    if (i + 12 < end) prefetchRouter(a[i + 12]);
+    if (i + 8 < end) prefetchVcs(a[i + 8]);
+    if (i + 4 < end) prefetchArrivals(a[i + 4]);
 }
 
 WSC_PREFETCH void Network::prefetchRouter(uint32_t r) const {
@@ -1081,16 +1080,20 @@ void Network::laneChain(StepLane& lane, uint64_t now) {
 void Network::visitChunk(size_t c, uint64_t now) {
     const std::vector<uint32_t>& a = lanes_[c / kChunksPerLane].active;
     const size_t k = c % kChunksPerLane;
-    const size_t end = a.size() * (k + 1) / kChunksPerLane;
+    const size_t begin = a.size() * k / kChunksPerLane, end = a.size() * (k + 1) / kChunksPerLane;
     StepLane& out = chunks_[c];
     out.clear();
-    for (size_t i = a.size() * k / kChunksPerLane; i < end; ++i) {
-        prefetchVisits(a, i);
+    // Cache hints stay inside the chunk: the next one may be another thread's, its routers
+    // being written. So the first routers get their early stages here.
+    for (size_t i = begin; i < end && i < begin + 12; ++i) prefetchRouter(a[i]);
+    for (size_t i = begin; i < end && i < begin + 8; ++i) prefetchVcs(a[i]);
+    for (size_t i = begin; i < end; ++i) {
+        prefetchVisits(a.data(), i, end);
         if (visitRouter(a[i], now, &out)) out.keep.push_back(a[i]);
     }
 }
 
-void Network::mergeLane(StepLane& lane, uint64_t now) {
+void Network::mergeChunk(StepLane& lane, uint64_t now) {
     for (uint64_t d = 1; d < StepLane::kNear; ++d) wheel_.scheduleAll(now, now + d, lane.near[d]);
     for (const StepLane::Scheduled& s : lane.rest)
         (toNi(s.e) ? ni_wheel_ : wheel_).schedule(now, s.at, s.e);
@@ -1153,7 +1156,7 @@ void Network::visitThreaded(uint64_t now) {
             for (;;) {
                 while (t == 0 && merged < chunks &&
                        sync.chunk_done[merged].load(std::memory_order_acquire))
-                    mergeLane(chunks_[merged++], now);
+                    mergeChunk(chunks_[merged++], now);
                 const size_t c = take(t);
                 if (c >= chunks) break;
                 if (!wait(sync.lane_ready[c / kChunksPerLane])) return;
@@ -1162,7 +1165,7 @@ void Network::visitThreaded(uint64_t now) {
             }
             while (t == 0 && merged < chunks) {
                 if (!wait(sync.chunk_done[merged])) return;
-                mergeLane(chunks_[merged++], now);
+                mergeChunk(chunks_[merged++], now);
             }
         } catch (...) {
             sync.abort.store(true, std::memory_order_relaxed);

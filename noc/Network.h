@@ -246,9 +246,9 @@ class Network {
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
-    // Cache hints of the chained visit loop (step, visitChunk) before visiting a[i]: the object
-    // twelve routers ahead, the VCs eight, the slots four.
-    WSC_PREFETCH void prefetchVisits(const std::vector<uint32_t>& a, size_t i) const;
+    // Cache hints of the chained visit loop (step, visitChunk) before visiting a[i] of a[0, end):
+    // the object twelve routers ahead, the VCs eight, the slots four.
+    WSC_PREFETCH void prefetchVisits(const uint32_t* a, size_t i, size_t end) const;
     WSC_PREFETCH void prefetchRouter(uint32_t r) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
     WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
@@ -292,7 +292,8 @@ class Network {
     // Events for routers and for NIs in wheels of their own: with threads, the calling thread
     // walks only the NIs' arrivals (a few percent of a large mesh's events) while the lanes
     // walk the routers'. Each list keeps its events' order, and a cycle's arrivals at routers
-    // and at NIs touch disjoint state, so splitting them changes no result.
+    // and at NIs touch disjoint state, so splitting them changes no result. (The NIs' go
+    // first: an observer called on a delivery sees the routers before the cycle's arrivals.)
     EventWheel wheel_, ni_wheel_;
     std::vector<NetEvent> due_, ni_due_;
     std::vector<uint32_t> active_, active_nis_;
@@ -323,14 +324,14 @@ class Network {
     }
     uint64_t pendingEvents() const { return wheel_.pending() + ni_wheel_.pending(); }
     // The threaded step (see StepLane.h): laneChain chains a lane's arrivals and lists its
-    // active routers, visitChunk visits chunk c, mergeLane applies a chunk's effects.
+    // active routers, visitChunk visits chunk c, mergeChunk applies a chunk's effects.
     void niArrivals(uint64_t now);     // this cycle's arrivals at NIs
     void injectNis(uint64_t now);      // the active NIs' injections
     void checkProgress(uint64_t now);  // the deadlock watchdog, after the visits
     void visitThreaded(uint64_t now);
     void laneChain(StepLane& lane, uint64_t now);
     void visitChunk(size_t c, uint64_t now);
-    void mergeLane(StepLane& chunk, uint64_t now);
+    void mergeChunk(StepLane& chunk, uint64_t now);
     static constexpr size_t kChunksPerLane = 8;
     std::unique_ptr<StepThreads> threads_;
     std::vector<StepLane> lanes_, chunks_;

@@ -20,10 +20,10 @@ struct StepLane {
         uint64_t at;
         NetEvent e;
     };
-    // Its routers' events for the routers' wheel by delay (near[d]: due d cycles on), the
-    // others (events for NIs, and any due kNear or more cycles on) with their cycle, each in the
-    // order its routers scheduled them. By delay, a lane's events go into the wheel as a few
-    // block copies (EventWheel::scheduleAll) on the thread that merges them, instead of one
+    // A chunk's events for the routers' wheel by delay (near[d]: due d cycles on), the others
+    // (events for NIs, and any due kNear or more cycles on) with their cycle, each in the order
+    // its routers scheduled them. The events for routers due within kNear cycles (nearly all)
+    // go into the wheel as one block copy per cycle (EventWheel::scheduleAll), the others one
     // schedule each; every bucket still receives them in the same order.
     static constexpr uint64_t kNear = EventWheel::kMinBuckets;  // all in the wheel's ring
     std::vector<NetEvent> near[kNear];

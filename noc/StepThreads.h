@@ -4,9 +4,9 @@
 // are helper threads started once and kept between cycles, so a cycle costs a hand-over and a
 // barrier, not a thread start. Both sides spin briefly before they block: on a mesh whose cycle
 // takes microseconds the next hand-over comes before a sleep would pay off, on a large one the
-// spin ends and they sleep on a condition variable. Work is handed out by member index only, so
-// what each member computes is fixed by the partition (determinism is the caller's: it must
-// merge the members' results in member order).
+// spin ends and they sleep on a condition variable. The team only runs fn on every member;
+// how work is shared and in which order results are applied is the caller's (Network's
+// threaded step takes chunks dynamically and applies them in a fixed chunk order).
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>

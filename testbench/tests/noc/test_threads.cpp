@@ -5,11 +5,13 @@
 // and every counter equal. Checked with unicast and multicast traffic (a tree's head forks at
 // several routers of different lanes in one cycle), delay-line and four-stage routers, 2 and 3
 // threads (3 on this 2-core machine also checks that the result does not depend on timing),
-// fixed lane ranges far apart, a 64x64 mesh against the default one-thread step, and the watchdog's
-// report.
+// fixed lane ranges far apart, a 64x64 mesh against the default one-thread step, long D2D
+// links with retries and an observer that sends from deliveries, the watchdog's report, and an
+// observer's exception ending a threaded step.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "NocTestUtil.h"
@@ -148,6 +150,124 @@ TEST_CASE("threaded stepping on a 64x64 mesh equals the default one-thread run",
     const Outcome many = run(p, 2, dflt, {}, 120);
     CHECK(many.threaded_steps > 120);
     requireSame(one, many);
+}
+
+namespace {
+// Records deliveries and answers each of the first `echoes` multicast messages with a unicast
+// back to its sender, sent from inside the delivery (the step's NI part, which runs while other
+// threads chain): a send that grows the packet table during a threaded step.
+struct Echo : test::Recorder {
+    noc::Network* net = nullptr;
+    uint32_t echoes = 300;
+    void onMessageDelivered(const noc::Message& m, uint32_t node, uint64_t c) override {
+        test::Recorder::onMessageDelivered(m, node, c);
+        if (m.route == noc::kNoRoute || echoes == 0) return;
+        --echoes;
+        noc::Message r;
+        r.src = node;
+        r.dst = m.src;
+        r.bytes = 16 * (1 + m.id % 5);
+        net->send(r, c);
+    }
+};
+
+// 8x8 routers in 2x2-router dies: D2D links of 20 cycles (their events go past the lanes'
+// 16-cycle blocks) with bit errors (retries, some beyond the wheel's ring), uniform traffic, a
+// few multicast trees, and the Echo observer.
+Outcome runDies(unsigned threads) {
+    auto p = test::meshParams(8, 8, 2, 2, 8);
+    p.topology.die_x = p.topology.die_y = 2;
+    p.topology.die_pitch_mm = 10;
+    p.d2d.latency = 20;
+    p.d2d.serdes_latency = 4;
+    p.d2d.ber = 2e-3;  // a quarter of the 128-bit flits crossing a die edge are resent
+    p.d2d.width_bytes = 16;
+    p.watchdog_cycles = 100000;
+    noc::Network net(p, 5);
+    net.setChainRouters(1);
+    net.setThreads(threads);
+    Echo rec;
+    rec.net = &net;
+    net.setObserver(&rec);
+    std::mt19937_64 rng(3);
+    const uint32_t n = net.nodes();
+    std::vector<std::pair<uint32_t, uint32_t>> trees;
+    for (int t = 0; t < 4; ++t) {
+        const uint32_t src = uint32_t(rng() % n);
+        std::vector<uint32_t> dsts;
+        for (int k = 0; k < 6; ++k) {
+            const uint32_t d = uint32_t(rng() % n);
+            if (d != src && std::find(dsts.begin(), dsts.end(), d) == dsts.end()) dsts.push_back(d);
+        }
+        trees.emplace_back(src, net.addMulticastRoute(src, dsts));
+    }
+    uint64_t c = 0;
+    for (; c < 600; ++c) {
+        test::offerUniform(net, rng, c);
+        if (c % 5 == 0) {
+            const auto& [src, route] = trees[rng() % trees.size()];
+            noc::Message m;
+            m.src = src;
+            m.route = route;
+            m.bytes = 16 * (1 + rng() % 30);
+            net.send(m, c);
+        }
+        net.step(c);
+    }
+    Outcome o;
+    o.last = test::runUntilIdle(net, c, c + 10000000);
+    net.checkConservation();
+    CHECK(net.linkRetries() > 0);
+    CHECK(rec.echoes == 0);  // every echo was sent
+    o.packets = rec.packets;
+    o.messages = rec.messages;
+    o.traversals = net.flitRouterTraversals();
+    o.threaded_steps = net.threadedSteps();
+    net.dumpStats(o.stats);
+    return o;
+}
+}  // namespace
+
+TEST_CASE("threaded stepping with long D2D links, retries and sends from deliveries",
+          "[noc][threads]") {
+    const Outcome one = runDies(1);
+    REQUIRE(one.packets.size() > 1000);
+    for (const unsigned threads : {2u, 3u}) {
+        INFO("threads " << threads);
+        const Outcome many = runDies(threads);
+        CHECK(many.threaded_steps > 600);
+        requireSame(one, many);
+    }
+}
+
+TEST_CASE("threaded stepping: an observer's exception ends the step on every thread",
+          "[noc][threads]") {
+    // Thrown from a delivery, i.e. from the calling thread's NI part while the other threads
+    // chain and wait to visit: every wait must end and the step must rethrow, not hang.
+    struct Thrower : noc::NetworkObserver {
+        uint32_t left = 50;
+        void onPacketDelivered(const noc::PacketInfo&, uint32_t, uint64_t) override {
+            if (--left == 0) throw std::runtime_error("observer gave up");
+        }
+    };
+    for (const unsigned threads : {2u, 3u}) {
+        INFO("threads " << threads);
+        noc::Network net(test::meshParams(8, 8, 2, 2, 4));
+        net.setChainRouters(1);
+        net.setThreads(threads);
+        Thrower t;
+        net.setObserver(&t);
+        std::mt19937_64 rng(7);
+        CHECK_THROWS_WITH(
+            [&] {
+                for (uint64_t c = 0; c < 2000; ++c) {
+                    test::offerUniform(net, rng, c);
+                    net.step(c);
+                }
+            }(),
+            "observer gave up");
+        CHECK(net.threadedSteps() > 0);
+    }
 }
 
 TEST_CASE("threads are not used below the chaining threshold", "[noc][threads]") {
