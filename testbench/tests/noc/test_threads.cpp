@@ -29,6 +29,48 @@ struct Outcome {
     std::vector<uint32_t> boundaries;  // the lane ranges at the end
 };
 
+// Drives `net`: `trees` multicast trees from random sources to up to `fanout` random nodes,
+// `cycles` cycles of uniform 1-4 flit packets at about 0.15 flits/node/cycle (routers block and
+// sleep) plus a multicast message of up to `units` x 16 bytes every `every` cycles, then drains;
+// returns what `rec` (the network's observer) saw and the network's counters.
+Outcome drive(noc::Network& net, const test::Recorder& rec, std::mt19937_64& rng, int trees,
+              int fanout, uint64_t cycles, uint64_t every, uint64_t units) {
+    const uint32_t n = net.nodes();
+    std::vector<std::pair<uint32_t, uint32_t>> routes;  // (source, route)
+    for (int t = 0; t < trees; ++t) {
+        const uint32_t src = uint32_t(rng() % n);
+        std::vector<uint32_t> dsts;
+        for (int k = 0; k < fanout; ++k) {
+            const uint32_t d = uint32_t(rng() % n);
+            if (d != src && std::find(dsts.begin(), dsts.end(), d) == dsts.end()) dsts.push_back(d);
+        }
+        routes.emplace_back(src, net.addMulticastRoute(src, dsts));
+    }
+    uint64_t c = 0;
+    for (; c < cycles; ++c) {
+        test::offerUniform(net, rng, c);
+        if (c % every == 0) {
+            const auto& [src, route] = routes[rng() % routes.size()];
+            noc::Message m;
+            m.src = src;
+            m.route = route;
+            m.bytes = 16 * (1 + rng() % units);
+            net.send(m, c);
+        }
+        net.step(c);
+    }
+    Outcome o;
+    o.last = test::runUntilIdle(net, c, c + 10000000);
+    net.checkConservation();
+    o.packets = rec.packets;
+    o.messages = rec.messages;
+    o.traversals = net.flitRouterTraversals();
+    o.threaded_steps = net.threadedSteps();
+    o.boundaries = net.laneBoundaries();
+    net.dumpStats(o.stats);
+    return o;
+}
+
 // `chain_from`: the step chains arrivals (and threads may run) from this many routers; an empty
 // `first` leaves the lane ranges at equal shares, otherwise sets them.
 Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
@@ -41,43 +83,7 @@ Outcome run(const noc::NocParams& p, unsigned threads, size_t chain_from = 1,
     test::Recorder rec;
     net.setObserver(&rec);
     std::mt19937_64 rng(11);
-    const uint32_t n = net.nodes();
-    // A few multicast trees from random sources to random sets of nodes.
-    std::vector<std::pair<uint32_t, uint32_t>> trees;  // (source, route)
-    for (int t = 0; t < 6; ++t) {
-        const uint32_t src = uint32_t(rng() % n);
-        std::vector<uint32_t> dsts;
-        for (int k = 0; k < 5; ++k) {
-            const uint32_t d = uint32_t(rng() % n);
-            if (d != src && std::find(dsts.begin(), dsts.end(), d) == dsts.end()) dsts.push_back(d);
-        }
-        trees.emplace_back(src, net.addMulticastRoute(src, dsts));
-    }
-    uint64_t c = 0;
-    // `cycles` (400) cycles of uniform 1-4 flit packets at about 0.15 flits/node/cycle (routers
-    // block and sleep) plus a multicast message every 7 cycles, then drain.
-    for (; c < cycles; ++c) {
-        test::offerUniform(net, rng, c);
-        if (c % 7 == 0) {
-            const auto& [src, route] = trees[rng() % trees.size()];
-            noc::Message m;
-            m.src = src;
-            m.route = route;
-            m.bytes = 16 * (1 + rng() % 40);
-            net.send(m, c);
-        }
-        net.step(c);
-    }
-    Outcome o;
-    o.last = test::runUntilIdle(net, c);
-    net.checkConservation();
-    o.packets = rec.packets;
-    o.messages = rec.messages;
-    o.traversals = net.flitRouterTraversals();
-    o.threaded_steps = net.threadedSteps();
-    o.boundaries = net.laneBoundaries();
-    net.dumpStats(o.stats);
-    return o;
+    return drive(net, rec, rng, 6, 5, cycles, 7, 40);
 }
 
 bool same(const test::Recorder::Delivery& a, const test::Recorder::Delivery& b) {
@@ -172,15 +178,15 @@ struct Echo : test::Recorder {
 };
 
 // 8x8 routers in 2x2-router dies: D2D links of 20 cycles (their events go past the lanes'
-// 16-cycle blocks) with bit errors (retries, some beyond the wheel's ring), uniform traffic, a
-// few multicast trees, and the Echo observer.
+// 16-cycle blocks) with bit errors (retries; a flit resent several times may land beyond the
+// wheel's ring), uniform traffic, a few multicast trees, and the Echo observer.
 Outcome runDies(unsigned threads) {
     auto p = test::meshParams(8, 8, 2, 2, 8);
     p.topology.die_x = p.topology.die_y = 2;
     p.topology.die_pitch_mm = 10;
     p.d2d.latency = 20;
     p.d2d.serdes_latency = 4;
-    p.d2d.ber = 2e-3;  // a quarter of the 128-bit flits crossing a die edge are resent
+    p.d2d.ber = 2e-3;  // 1 - (1 - 2e-3)^128: a fifth of the flits crossing a die edge resent
     p.d2d.width_bytes = 16;
     p.watchdog_cycles = 100000;
     noc::Network net(p, 5);
@@ -190,40 +196,9 @@ Outcome runDies(unsigned threads) {
     rec.net = &net;
     net.setObserver(&rec);
     std::mt19937_64 rng(3);
-    const uint32_t n = net.nodes();
-    std::vector<std::pair<uint32_t, uint32_t>> trees;
-    for (int t = 0; t < 4; ++t) {
-        const uint32_t src = uint32_t(rng() % n);
-        std::vector<uint32_t> dsts;
-        for (int k = 0; k < 6; ++k) {
-            const uint32_t d = uint32_t(rng() % n);
-            if (d != src && std::find(dsts.begin(), dsts.end(), d) == dsts.end()) dsts.push_back(d);
-        }
-        trees.emplace_back(src, net.addMulticastRoute(src, dsts));
-    }
-    uint64_t c = 0;
-    for (; c < 600; ++c) {
-        test::offerUniform(net, rng, c);
-        if (c % 5 == 0) {
-            const auto& [src, route] = trees[rng() % trees.size()];
-            noc::Message m;
-            m.src = src;
-            m.route = route;
-            m.bytes = 16 * (1 + rng() % 30);
-            net.send(m, c);
-        }
-        net.step(c);
-    }
-    Outcome o;
-    o.last = test::runUntilIdle(net, c, c + 10000000);
-    net.checkConservation();
+    const Outcome o = drive(net, rec, rng, 4, 6, 600, 5, 30);
     CHECK(net.linkRetries() > 0);
     CHECK(rec.echoes == 0);  // every echo was sent
-    o.packets = rec.packets;
-    o.messages = rec.messages;
-    o.traversals = net.flitRouterTraversals();
-    o.threaded_steps = net.threadedSteps();
-    net.dumpStats(o.stats);
     return o;
 }
 }  // namespace
