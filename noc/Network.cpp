@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
-#include <thread>
 
 #include "noc/DeadlockError.h"
 #include "noc/ParamError.h"
@@ -1016,7 +1015,7 @@ void Network::setChainRouters(size_t n) {
 
 std::vector<uint32_t> Network::laneBoundaries() const {
     std::vector<uint32_t> b;
-    for (const StepLane& l : lanes_) b.push_back(l.lo);
+    for (const StepLane::Range& l : lanes_) b.push_back(l.lo);
     return b;
 }
 
@@ -1053,7 +1052,7 @@ void Network::setThreads(unsigned n) {
     }
 }
 
-void Network::laneChain(StepLane& lane, uint64_t now) {
+void Network::laneChain(StepLane::Range& lane, uint64_t now) {
     // The routers of its range still active from the last cycle (active_ is in index order),
     // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
     // Every lane reads the whole arrival list (a sequential scan, cheap beside the visits at a
@@ -1093,15 +1092,15 @@ void Network::visitChunk(size_t c, uint64_t now) {
     }
 }
 
-void Network::mergeChunk(StepLane& lane, uint64_t now) {
-    for (uint64_t d = 1; d < StepLane::kNear; ++d) wheel_.scheduleAll(now, now + d, lane.near[d]);
-    for (const StepLane::Scheduled& s : lane.rest)
+void Network::mergeChunk(StepLane& chunk, uint64_t now) {
+    for (uint64_t d = 1; d < StepLane::kNear; ++d) wheel_.scheduleAll(now, now + d, chunk.near[d]);
+    for (const StepLane::Scheduled& s : chunk.rest)
         (toNi(s.e) ? ni_wheel_ : wheel_).schedule(now, s.at, s.e);
-    for (uint32_t slot : lane.head_hops) ++packets_[slot].hops;
-    traversals_ += lane.traversals;
-    flits_in_network_ = uint64_t(int64_t(flits_in_network_) + lane.in_network);
-    if (lane.moved) last_progress_ = now;
-    next_active_.insert(next_active_.end(), lane.keep.begin(), lane.keep.end());
+    for (uint32_t slot : chunk.head_hops) ++packets_[slot].hops;
+    traversals_ += chunk.traversals;
+    flits_in_network_ = uint64_t(int64_t(flits_in_network_) + chunk.in_network);
+    if (chunk.moved) last_progress_ = now;
+    next_active_.insert(next_active_.end(), chunk.keep.begin(), chunk.keep.end());
 }
 
 void Network::visitThreaded(uint64_t now) {
@@ -1122,17 +1121,10 @@ void Network::visitThreaded(uint64_t now) {
     sync.reset();
     const size_t lanes = lanes_.size(), chunks = chunks_.size();
     size_t merged = 0;
-    // Spins until the flag is set (yielding now and then, for a machine with more threads
-    // than cores); false if a member threw (its error is rethrown by run()).
+    // Until the flag is set; false if a member threw (its error is rethrown by run()).
     auto wait = [&sync](const std::atomic<uint8_t>& flag) {
-        for (uint32_t spins = 1; !flag.load(std::memory_order_acquire); ++spins) {
-            if (sync.abort.load(std::memory_order_relaxed)) return false;
-            if (spins % 256 == 0)
-                std::this_thread::yield();
-            else
-                StepThreads::pause();
-        }
-        return true;
+        return StepThreads::await([&] { return flag.load(std::memory_order_acquire) != 0; },
+                                  [&] { return sync.abort.load(std::memory_order_relaxed); });
     };
     auto take = [&](unsigned t) {  // the next chunk for thread t, `chunks` when none is left
         for (size_t i = 0; i <= lanes; ++i) {

@@ -329,12 +329,13 @@ class Network {
     void injectNis(uint64_t now);      // the active NIs' injections
     void checkProgress(uint64_t now);  // the deadlock watchdog, after the visits
     void visitThreaded(uint64_t now);
-    void laneChain(StepLane& lane, uint64_t now);
+    void laneChain(StepLane::Range& lane, uint64_t now);
     void visitChunk(size_t c, uint64_t now);
     void mergeChunk(StepLane& chunk, uint64_t now);
     static constexpr size_t kChunksPerLane = 8;
     std::unique_ptr<StepThreads> threads_;
-    std::vector<StepLane> lanes_, chunks_;
+    std::vector<StepLane::Range> lanes_;
+    std::vector<StepLane> chunks_;
     std::unique_ptr<StepSync> sync_;
     std::vector<uint32_t> next_active_;
     uint64_t lane_cycles_ = 0;

@@ -1,7 +1,7 @@
 #pragma once
-// A share of a cycle's router visits (Network::step with threads). A lane is a thread's
-// contiguous range of routers: it chains their arrivals and lists the active ones in index
-// order (lo, hi, active). A chunk is an eighth of a lane's active routers, visited by whichever
+// A share of a cycle's router visits (Network::step with threads). A lane (StepLane::Range) is
+// a thread's contiguous range of routers: it chains their arrivals and lists the active ones in
+// index order. A chunk (StepLane) is an eighth of a lane's active routers, visited by whichever
 // thread takes it: what its routers would have done to the shared network state is kept aside
 // (events, keep, counters) and applied in chunk order. Chunks follow lanes and lanes follow
 // the router index, which is the single-threaded step's visit order, so applying chunk 0's
@@ -33,9 +33,11 @@ struct StepLane {
     uint64_t traversals = 0;
     int64_t in_network = 0;  // flits copied onto links minus flits that left their buffers
     bool moved = false;
-    // A lane's routers [lo, hi) and its active ones this cycle (storage kept across cycles).
-    uint32_t lo = 0, hi = 0;
-    std::vector<uint32_t> active, sort_tmp;
+    // A lane: its routers [lo, hi) and its active ones this cycle (storage kept across cycles).
+    struct Range {
+        uint32_t lo = 0, hi = 0;
+        std::vector<uint32_t> active, sort_tmp;
+    };
 
     void add(uint64_t now, uint64_t at, const NetEvent& e, bool to_ni) {
         if (!to_ni && at > now && at - now < kNear)

@@ -30,10 +30,23 @@ class StepThreads {
     // What a member throws is rethrown here once every helper is done (the lowest member's).
     // Callers that need every member's error keep them in their own results.
     void run(const std::function<void(unsigned)>& fn);
-    // One step of a spin-wait (the CPU's pause hint): members that wait on each other inside fn.
-    static void pause();
+    // For members that wait on each other inside fn: spins until done() holds, yielding every
+    // 256 spins (on a machine with more threads than cores a spinning member would otherwise
+    // hold the core the one it waits for needs); false as soon as give_up() holds instead.
+    template <class Done, class GiveUp>
+    static bool await(Done done, GiveUp give_up) {
+        for (uint32_t spins = 1; !done(); ++spins) {
+            if (give_up()) return false;
+            if (spins % 256 == 0)
+                std::this_thread::yield();
+            else
+                pause();
+        }
+        return true;
+    }
 
   private:
+    static void pause();  // one step of a spin-wait (the CPU's pause hint)
     void helper(unsigned m);
     void stopAll();  // stops and joins the helpers
     // Spins until pred() holds or the spin budget is spent; true if it holds.
