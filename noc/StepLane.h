@@ -15,7 +15,7 @@
 
 namespace wsc::noc {
 
-struct StepLane {
+struct alignas(64) StepLane {  // a line of its own: chunks are filled by different threads
     struct Scheduled {
         uint64_t at;
         NetEvent e;
@@ -34,7 +34,9 @@ struct StepLane {
     int64_t in_network = 0;  // flits copied onto links minus flits that left their buffers
     bool moved = false;
     // A lane: its routers [lo, hi) and its active ones this cycle (storage kept across cycles).
-    struct Range {
+    // A line of its own: each thread appends to its lane's list while the others append to
+    // theirs (adjacent lanes sharing a line measured 10-15% slower at 256x256 with 2 threads).
+    struct alignas(64) Range {
         uint32_t lo = 0, hi = 0;
         std::vector<uint32_t> active, sort_tmp;
     };
