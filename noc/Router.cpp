@@ -45,8 +45,9 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
     in_ = new (base) InVc[nvc];
     out_ = new (base + outVcOffset(ports_, vcs_)) OutVc[nvc];
     buf_ = new (base + slotOffset(ports_, vcs_)) Slot[nvc * depth_];
-    static_assert(sizeof(Port) == 16 && offsetof(Router, busy_until_) == 128,
-                  "a visit's lines: header, allocation, busy outputs, then the ports");
+    static_assert(
+        sizeof(Port) == 16 && offsetof(Router, in_) == 56 && offsetof(Router, busy_until_) == 128,
+        "a visit's lines: header, allocation, busy outputs, then the ports");
 }
 
 void Router::connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
@@ -114,6 +115,7 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network
         routing_ports_ |= 1u << port;
     } else if (iv.state == kActive) {
         active_vcs_[port] |= 1u << f.vc;
+        active_ports_ |= 1u << port;
     }
     ++iv.count;
     ++buffered_;
@@ -129,7 +131,7 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network
             ++occ;
         }
     }
-    if (occ > max_occupancy_) max_occupancy_ = occ;
+    if (occ > max_occupancy_) max_occupancy_ = static_cast<uint16_t>(occ);
 }
 
 void Router::acceptCredit(uint8_t port, uint8_t vc) {
@@ -145,7 +147,10 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     // Requesters, in ascending input-VC order (the round-robin order).
     uint8_t req[kMaxPorts * 16];
     uint32_t nreq = 0;
-    uint8_t requested = 0;  // output ports with at least one request
+    // The unicast heads (not on a tree, one branch), per output port, in the same order.
+    uint8_t uni[kMaxPorts][kMaxPorts * 16];
+    uint8_t nuni[kMaxPorts] = {};
+    uint8_t requested = 0;  // output ports with at least one unicast request
     bool has_multicast = false;
     for (uint8_t pm = routing_ports_; pm; pm &= pm - 1) {
         const uint32_t p = __builtin_ctz(pm);
@@ -156,8 +161,13 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             if (iv.front_ready > now) continue;
             if (iv.out_mask == 0) routeFront(i, buf_[slot(i, iv.head)].f, net);
             req[nreq++] = static_cast<uint8_t>(i);
-            requested |= iv.need_vc;
-            has_multicast |= iv.tree || (iv.need_vc & (iv.need_vc - 1)) != 0;
+            if (iv.tree || (iv.need_vc & (iv.need_vc - 1)) != 0) {
+                has_multicast = true;
+            } else if (iv.need_vc) {
+                const uint32_t o = __builtin_ctz(iv.need_vc);
+                uni[o][nuni[o]++] = static_cast<uint8_t>(i);
+                requested |= iv.need_vc;
+            }
         }
     }
     auto activate = [&](uint32_t i) {
@@ -171,6 +181,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         routing_vcs_[p] &= ~(1u << v);
         if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
         active_vcs_[p] |= 1u << v;
+        active_ports_ |= 1u << p;
     };
     auto freeIn = [&](uint32_t o, uint32_t lo, uint32_t hi) {
         if (staged_ && hi > lo + 1) {
@@ -243,15 +254,15 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         }
     }
     for (uint8_t om = requested; om; om &= om - 1) {
-        const uint32_t o = __builtin_ctz(om);
+        const uint32_t o = __builtin_ctz(om), nreq_o = nuni[o];
+        const uint8_t* req_o = uni[o];
         uint32_t k = 0;
-        while (k < nreq && req[k] < va_rr_[o]) ++k;  // first requester at or after the pointer
-        for (uint32_t n = 0; n < nreq; ++n, ++k) {
-            if (k == nreq) k = 0;
-            const uint32_t i = req[k];
+        while (k < nreq_o && req_o[k] < va_rr_[o]) ++k;  // first requester at or after the pointer
+        for (uint32_t n = 0; n < nreq_o; ++n, ++k) {
+            if (k == nreq_o) k = 0;
+            const uint32_t i = req_o[k];
             InVc& iv = in_[i];
-            if (iv.tree || iv.need_vc != (1u << o)) continue;  // unicast only (trees done above)
-            if (done[i >> 6] >> (i & 63) & 1) continue;        // settled by iSLIP
+            if (done[i >> 6] >> (i & 63) & 1) continue;  // settled by iSLIP
             uint32_t out = o, ov = freeVc(o, iv);
             // With an escape alternative the primary VC must also be empty downstream (all its
             // credits back): a head queued behind another packet in an adaptive VC could wait
@@ -353,53 +364,52 @@ uint64_t Router::evaluate(uint64_t now, Network& net, StepLane* lane) {
     const bool va_granted = routing_ports_ && allocateVcs(now, net);
 
     // Switch allocation, input stage.
-    uint8_t req_mask[kMaxPorts] = {};
-    uint8_t req_vc[kMaxPorts] = {};
+    uint8_t req_vc[kMaxPorts];
     uint8_t out_free = 0;
     for (uint32_t o = 0; o < ports_; ++o)
         if (busy_until_[o] <= now) out_free |= 1u << o;
-    for (uint32_t p = 0; p < ports_; ++p) {
-        const uint32_t am = active_vcs_[p];
-        if (!am) continue;
-        for (uint32_t k = 0, v = sa_in_rr_[p]; k < vcs_; ++k, v = (v + 1 == vcs_) ? 0 : v + 1) {
-            if (!(am & (1u << v))) continue;
-            uint32_t i = p * vcs_ + v;
+    // Round-robin order as bit order: the mask rotated so the pointer's bit comes first, then
+    // its set bits lowest first (the order a scan from the pointer would meet them in).
+    auto rotate = [](uint32_t m, uint32_t rr, uint32_t n) {
+        return ((m >> rr) | (m << (n - rr))) & ((1u << n) - 1);
+    };
+    uint8_t in_req[kMaxPorts] = {};  // per output port: input ports requesting it
+    uint8_t wanted = 0;
+    for (uint8_t pm = active_ports_; pm; pm &= pm - 1) {
+        const uint32_t p = __builtin_ctz(pm), rr = sa_in_rr_[p];
+        for (uint32_t vm = rotate(active_vcs_[p], rr, vcs_); vm; vm &= vm - 1) {
+            uint32_t v = __builtin_ctz(vm) + rr;
+            if (v >= vcs_) v -= vcs_;
+            const uint32_t i = p * vcs_ + v;
             const InVc& iv = in_[i];
             if (iv.state != kActive || iv.front_ready > now) continue;
             uint8_t m = 0;
-            uint8_t cand = iv.pending & out_free;
-            while (cand) {
-                uint32_t o = __builtin_ctz(cand);
-                cand &= cand - 1;
+            for (uint8_t cand = iv.pending & out_free; cand; cand &= cand - 1) {
+                const uint32_t o = __builtin_ctz(cand);
                 if (out_[o * vcs_ + iv.out_vc[o]].credits > 0) m |= 1u << o;
             }
             if (m) {
-                req_mask[p] = m;
                 req_vc[p] = static_cast<uint8_t>(v);
+                wanted |= m;
+                for (; m; m &= m - 1) in_req[__builtin_ctz(m)] |= static_cast<uint8_t>(1u << p);
                 break;
             }
         }
     }
+    if (!wanted) return va_granted ? now + 1 : nextWake(now);
     // Output stage.
     uint8_t grant[kMaxPorts] = {};  // per input port: output ports won
-    uint8_t wanted = 0;
-    for (uint32_t p = 0; p < ports_; ++p) wanted |= req_mask[p];
-    bool any = false;
+    uint8_t granted = 0;            // input ports that won any
     for (uint8_t om = wanted; om; om &= om - 1) {
-        const uint32_t o = __builtin_ctz(om);
-        for (uint32_t k = 0, p = sa_out_rr_[o]; k < ports_;
-             ++k, p = (p + 1 == ports_) ? 0 : p + 1) {
-            if (req_mask[p] & (1u << o)) {
-                grant[p] |= 1u << o;
-                sa_out_rr_[o] = static_cast<uint8_t>(p + 1 == ports_ ? 0 : p + 1);
-                any = true;
-                break;
-            }
-        }
+        const uint32_t o = __builtin_ctz(om), rr = sa_out_rr_[o];
+        uint32_t p = __builtin_ctz(rotate(in_req[o], rr, ports_)) + rr;
+        if (p >= ports_) p -= ports_;
+        grant[p] |= static_cast<uint8_t>(1u << o);
+        granted |= static_cast<uint8_t>(1u << p);
+        sa_out_rr_[o] = static_cast<uint8_t>(p + 1 == ports_ ? 0 : p + 1);
     }
-    if (!any) return va_granted ? now + 1 : nextWake(now);
-    for (uint32_t p = 0; p < ports_; ++p) {
-        if (!grant[p]) continue;
+    for (; granted; granted &= granted - 1) {  // input ports in ascending order
+        const uint32_t p = __builtin_ctz(granted);
         sa_in_rr_[p] = static_cast<uint8_t>(req_vc[p] + 1 == vcs_ ? 0 : req_vc[p] + 1);
         send(static_cast<uint8_t>(p), req_vc[p], grant[p], now, net, lane);
     }
@@ -454,6 +464,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
             iv.shared = 0;
             iv.state = iv.count ? kRouting : kIdle;
             active_vcs_[p] &= ~(1u << v);
+            if (!active_vcs_[p]) active_ports_ &= ~(1u << p);
             if (iv.count) {
                 const Flit& next = buf_[slot(i, iv.head)].f;
                 if (!next.head())
@@ -473,7 +484,10 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
             }
         } else {
             iv.pending = iv.out_mask;
-            if (!iv.count) active_vcs_[p] &= ~(1u << v);
+            if (!iv.count) {
+                active_vcs_[p] &= ~(1u << v);
+                if (!active_vcs_[p]) active_ports_ &= ~(1u << p);
+            }
         }
     }
     net.flitsMoved(now, copies, popped, lane);

@@ -151,12 +151,7 @@ class alignas(64) Router {
     // Input ports whose VC records a visit reads besides those its arrivals reach: a head
     // waiting for VA or a VC holding flits to send (the network keeps this per router, so a
     // visit's VCs can be asked for before the router object itself has arrived).
-    uint8_t busyInPorts() const {
-        uint8_t m = routing_ports_;
-        for (uint32_t p = 0; p < ports_; ++p)
-            if (active_vcs_[p]) m |= static_cast<uint8_t>(1u << p);
-        return m;
-    }
+    uint8_t busyInPorts() const { return routing_ports_ | active_ports_; }
     // From a router's storage alone (storageWords at `storage`): the VC records of the input
     // ports in `port_mask` and the output VCs' line(s).
     WSC_PREFETCH static void prefetchStorage(const uint64_t* storage, uint32_t ports, uint32_t vcs,
@@ -265,9 +260,10 @@ class alignas(64) Router {
     uint8_t rc_ = 0, va_ = 0, sa_ = 0, st_ = 0;
     uint8_t defer_ = 0;  // deferArrivals
     bool observed_ = false;
-    uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
+    uint8_t routing_ports_ = 0;   // ports with a routing_vcs_ bit
+    uint8_t active_ports_ = 0;    // ports with an active_vcs_ bit
+    uint16_t max_occupancy_ = 0;  // at most a VC's depth (255)
     uint32_t buffered_ = 0;
-    uint32_t max_occupancy_ = 0;
     // Per input port, bit v set when VC v needs VA (head at the front without all its output
     // VCs) or can take part in SA (holds its VCs and has a flit). Evaluation walks set bits only.
     uint16_t routing_vcs_[kMaxPorts] = {};
