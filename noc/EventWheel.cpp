@@ -17,7 +17,7 @@ void EventWheel::throwPast() {
     throw std::logic_error("event scheduled in the past or present cycle");
 }
 
-void EventWheel::schedule(uint64_t now, uint64_t when, const NetEvent& e) {
+void EventWheel::scheduleSlow(uint64_t now, uint64_t when, const NetEvent& e) {
     if (when <= now) throwPast();
     ++pending_;
     if (when - now <= mask_) {

@@ -41,7 +41,20 @@ class EventWheel {
     // power of two above it, capped at kMaxBuckets.
     explicit EventWheel(uint64_t horizon);
 
-    void schedule(uint64_t now, uint64_t when, const NetEvent& e);
+    // The common case (due within the ring, room in its bucket) inline; the rest out of line.
+    void schedule(uint64_t now, uint64_t when, const NetEvent& e) {
+        const uint64_t d = when - now;
+        if (d - 1 < mask_) {  // now < when <= now + mask_
+            std::vector<NetEvent>& b = bucket_[when & mask_];
+            if (b.size() < b.capacity()) {
+                ++pending_;
+                ++near_;
+                b.push_back(e);
+                return;
+            }
+        }
+        scheduleSlow(now, when, e);
+    }
     // Schedules every event of `es` at `when`, in their order (a threaded step's chunk's events
     // due at one cycle, StepLane::near): one copy instead of one schedule() each.
     void scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es);
@@ -69,6 +82,7 @@ class EventWheel {
     static constexpr size_t kKeepEvents = 1024;  // 24 KB a bucket may keep whatever the load
     static constexpr size_t kSpares = 4;         // more than the buckets a cycle fills at once
     [[noreturn]] static void throwPast();
+    void scheduleSlow(uint64_t now, uint64_t when, const NetEvent& e);
     // A bucket that cannot take `more` events takes the largest spare storage if that holds
     // them (its events copied over).
     void grow(std::vector<NetEvent>& b, size_t more);
