@@ -833,8 +833,11 @@ void Network::step(uint64_t now) {
         if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
             routers_[e.target].prefetchVc(e.port, e.flit.vc);
     };
+    // Not where the routers' state fits in a core's L2 cache: the hints then cost more
+    // instructions than the L1 misses they hide (8x8: 4% fewer instructions, no slower).
+    const bool hints = !chain && router_storage_.size() * 8 > kHintBytes;
     for (size_t k = 0; k < due_.size(); ++k) {
-        if (!chain) {
+        if (hints) {
             if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
             if (k + kAhead < due_.size()) hint(k + kAhead, true);
         }
@@ -872,7 +875,7 @@ void Network::step(uint64_t now) {
     for (size_t i = 0; i < active_.size(); ++i) {
         if (chain)
             prefetchVisits(active_.data(), i, active_.size());
-        else if (i + 8 < active_.size() && !isExternal(active_[i + 8]))
+        else if (hints && i + 8 < active_.size() && !isExternal(active_[i + 8]))
             routers_[active_[i + 8]].prefetchState();
         const uint32_t r = active_[i];
         if (visitRouter(r, now, nullptr)) active_[w++] = r;

@@ -306,6 +306,7 @@ class Network {
     // From this many routers (a 64x64 mesh; the tables outgrow the L2 cache) arrivals are
     // chained and routers visited in index order (step()); below, both cost more than they save.
     static constexpr size_t kChainRouters = 4096;
+    static constexpr size_t kHintBytes = size_t(512) << 10;  // step()'s cache hints from here
     size_t chain_routers_ = kChainRouters;
     bool chained_ = false;  // routers_.size() >= chain_routers_ (applyDeferral sets it)
     std::vector<uint32_t> sort_tmp_;
