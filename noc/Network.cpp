@@ -72,8 +72,10 @@ Network::Network(const NocParams& p, uint64_t seed)
       faults_(topo_, p.faults),
       dor_(topo_, p.routing != RoutingAlgo::YX, p.router.vcs),
       table_(topo_, p.router.vcs),
-      wheel_(wheelHorizon(p)),
+      wheels_(1, EventWheel(wheelHorizon(p))),
       ni_wheel_(wheelHorizon(p)),
+      wheel_horizon_(wheelHorizon(p)),
+      due_(1),
       next_route_id_(topo_.nodes()) {
     if (p.flit_bytes == 0) throw std::invalid_argument("flit size must be > 0");
     if (p.link.latency == 0 || p.local_link.latency == 0 || p.d2d.latency == 0 ||
@@ -207,6 +209,7 @@ void Network::build() {
     router_active_.assign(R, 0);
     ev_head_.assign(R, kNoEvent);
     ev_tail_.assign(R, kNoEvent);
+    ev_next_.resize(1);
     router_wake_.assign(R, kNever);
     ni_active_.assign(topo_.nodes(), 0);
     ni_retry_.assign(topo_.nodes(), 0);
@@ -797,6 +800,7 @@ void Network::radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp) {
 void Network::step(uint64_t now) {
     if (last_step_ != kNever && now <= last_step_)
         throw std::logic_error(fmt::format("network stepped twice at cycle {}", now));
+    if (last_step_ == kNever) splitWheels();
     last_step_ = now;
     if (!retry_nis_.empty()) {
         // Endpoints that made room take their waiting flits before this cycle's arrivals.
@@ -807,7 +811,7 @@ void Network::step(uint64_t now) {
             nis_[n].drain(now, *this);
         }
     }
-    wheel_.collect(now, due_);
+    for (size_t w = 0; w < wheels_.size(); ++w) wheels_[w].collect(now, due_[w]);
     ni_wheel_.collect(now, ni_due_);
     // On a large mesh each C++ router's arrivals are chained in their scheduled order and applied
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
@@ -817,17 +821,19 @@ void Network::step(uint64_t now) {
     // the threshold one thread applies arrivals as they come (another, equally valid, order of
     // same-cycle deliveries), which threads could not repeat.
     const bool chain = chained_;
-    if (chain) ev_next_.resize(due_.size());
-    if (threads_ && chain && external_.empty()) {
+    if (chain)
+        for (size_t w = 0; w < wheels_.size(); ++w) ev_next_[w].resize(due_[w].size());
+    if (lane_wheels_) {
         visitThreaded(now);  // the NIs' part included
         return checkProgress(now);
     }
+    const std::vector<NetEvent>& due = due_[0];  // the only wheel
     niArrivals(now);
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches).
     constexpr size_t kAhead = 8;
     auto hint = [&](size_t k, bool deep) __attribute__((always_inline)) {
-        const NetEvent& e = due_[k];
+        const NetEvent& e = due[k];
         if (e.kind == NetEvent::WakeRouter) return;
         if (!deep) return prefetchLine(&routers_[e.target]);
         if (e.kind == NetEvent::FlitToRouter && !isExternal(e.target))
@@ -836,12 +842,12 @@ void Network::step(uint64_t now) {
     // Not where the routers' state fits in a core's L2 cache: the hints then cost more
     // instructions than the L1 misses they hide (8x8: 4% fewer instructions, no slower).
     const bool hints = !chain && router_storage_.size() * 8 > kHintBytes;
-    for (size_t k = 0; k < due_.size(); ++k) {
+    for (size_t k = 0; k < due.size(); ++k) {
         if (hints) {
-            if (k + 2 * kAhead < due_.size()) hint(k + 2 * kAhead, false);
-            if (k + kAhead < due_.size()) hint(k + kAhead, true);
+            if (k + 2 * kAhead < due.size()) hint(k + 2 * kAhead, false);
+            if (k + kAhead < due.size()) hint(k + kAhead, true);
         }
-        const NetEvent& e = due_[k];
+        const NetEvent& e = due[k];
         if (e.kind == NetEvent::WakeRouter) {
             if (router_wake_[e.target] == now) {
                 router_wake_[e.target] = kNever;
@@ -855,7 +861,7 @@ void Network::step(uint64_t now) {
                 external_[e.target]->acceptCredit(e.port, e.vc);
             }
         } else if (chain) {
-            chainArrival(e.target, uint32_t(k));
+            chainArrival(e.target, 0, uint32_t(k));
             activate(e.target);
         } else if (e.kind == NetEvent::FlitToRouter) {
             routers_[e.target].acceptFlit(e.port, e.flit, now, this);
@@ -874,7 +880,7 @@ void Network::step(uint64_t now) {
     size_t w = 0;
     for (size_t i = 0; i < active_.size(); ++i) {
         if (chain)
-            prefetchVisits(active_.data(), i, active_.size());
+            prefetchVisits(active_.data(), i, active_.size(), 0);
         else if (hints && i + 8 < active_.size() && !isExternal(active_[i + 8]))
             routers_[active_[i + 8]].prefetchState();
         const uint32_t r = active_[i];
@@ -939,15 +945,17 @@ void Network::injectNis(uint64_t now) {
     active_nis_.resize(w);
 }
 
-bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
+bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane, uint32_t li) {
     uint64_t next;
     if (isExternal(r)) {
         external_[r]->evaluate(now, *this);
         next = external_[r]->buffered() > 0 ? now + 1 : kNever;
     } else {
         Router& rt = routers_[r];
-        for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
-            const NetEvent& e = due_[k];
+        const std::vector<NetEvent>& due = due_[li];
+        const std::vector<uint32_t>& next_event = ev_next_[li];
+        for (uint32_t k = ev_head_[r]; k != kNoEvent; k = next_event[k]) {
+            const NetEvent& e = due[k];
             if (e.kind == NetEvent::FlitToRouter)
                 rt.acceptFlit(e.port, e.flit, now, this);
             else
@@ -971,18 +979,19 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane) {
     return false;
 }
 
-WSC_PREFETCH void Network::prefetchVisits(const uint32_t* a, size_t i, size_t end) const {
+WSC_PREFETCH void Network::prefetchVisits(const uint32_t* a, size_t i, size_t end,
+                                          uint32_t li) const {
     // Each stage after the one before has landed (distances measured at 256x256: bench/noc.md).
-    if (i + 12 < end) prefetchRouter(a[i + 12]);
+    if (i + 12 < end) prefetchRouter(a[i + 12], li);
     if (i + 8 < end) prefetchVcs(a[i + 8]);
-    if (i + 4 < end) prefetchArrivals(a[i + 4]);
+    if (i + 4 < end) prefetchArrivals(a[i + 4], li);
 }
 
-WSC_PREFETCH void Network::prefetchRouter(uint32_t r) const {
+WSC_PREFETCH void Network::prefetchRouter(uint32_t r, uint32_t li) const {
     // The lines of the router object a visit reads (Router's member order) and the first of
     // its chained arrivals (the chain is walked a few routers later).
     routers_[r].prefetchObject();
-    if (ev_head_[r] != kNoEvent) prefetchLine(&due_[ev_head_[r]]);
+    if (ev_head_[r] != kNoEvent) prefetchLine(&due_[li][ev_head_[r]]);
 }
 
 WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
@@ -995,12 +1004,13 @@ WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
                             p_.router.vcs, vc_ports_[r]);
 }
 
-WSC_PREFETCH void Network::prefetchArrivals(uint32_t r) const {
+WSC_PREFETCH void Network::prefetchArrivals(uint32_t r, uint32_t li) const {
     // The slots router r's chained flits will be written to (allocation reads them back in the
     // same visit; on a large mesh each is a miss). After prefetchVcs: this reads the VCs.
     if (isExternal(r)) return;
-    for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[k]) {
-        const NetEvent& e = due_[k];
+    const std::vector<NetEvent>& due = due_[li];
+    for (uint32_t k = ev_head_[r]; k != kNoEvent; k = ev_next_[li][k]) {
+        const NetEvent& e = due[k];
         if (e.kind != NetEvent::FlitToRouter) continue;
         routers_[r].prefetchArrival(e.port, e.flit.vc);
         // A head routed by its packet record (a table route or tree) reads it on arrival.
@@ -1055,20 +1065,38 @@ void Network::setThreads(unsigned n) {
     }
 }
 
-void Network::laneChain(StepLane::Range& lane, uint64_t now) {
+void Network::splitWheels() {
+    // Only where the threaded step runs: elsewhere one thread applies the events in the order
+    // of the one wheel (on a small mesh, the order it activates routers in, which lanes'
+    // wheels would change).
+    lane_wheels_ = threads_ && chained_ && external_.empty();
+    if (!lane_wheels_) return;
+    if (pendingEvents() != 0)
+        throw std::logic_error("Network: events scheduled before the first step");
+    wheels_.assign(lanes_.size(), EventWheel(wheel_horizon_));
+    due_.resize(lanes_.size());
+    ev_next_.resize(lanes_.size());
+}
+
+void Network::laneChain(uint32_t li, uint64_t now) {
     // The routers of its range still active from the last cycle (active_ is in index order),
     // then those this cycle's arrivals and wake-ups activate, chained as step() chains them.
-    // Every lane reads the whole arrival list (a sequential scan, cheap beside the visits at a
-    // few lanes; at many lanes sorting the events by lane once would pay).
+    // The lane's own wheel holds its routers' events and no others (wheelOf), so a lane reads
+    // only its share of the cycle's events however many lanes there are.
+    StepLane::Range& lane = lanes_[li];
     const auto from = std::lower_bound(active_.begin(), active_.end(), lane.lo);
     const auto to = std::lower_bound(from, active_.end(), lane.hi);
     lane.active.assign(from, to);
-    for (size_t k = 0; k < due_.size(); ++k) {
-        const NetEvent& e = due_[k];
-        if (e.target < lane.lo || e.target >= lane.hi) continue;
+    const std::vector<NetEvent>& due = due_[li];
+    for (size_t k = 0; k < due.size(); ++k) {
+        const NetEvent& e = due[k];
         const uint32_t r = e.target;
+        if (r < lane.lo || r >= lane.hi)
+            throw std::logic_error(
+                fmt::format("event for router {} in the wheel of lane {} (routers {}..{})", r, li,
+                            lane.lo, lane.hi - 1));
         if (e.kind == NetEvent::FlitToRouter || e.kind == NetEvent::CreditToRouter) {
-            chainArrival(r, uint32_t(k));
+            chainArrival(r, li, uint32_t(k));
         } else if (e.kind == NetEvent::WakeRouter && router_wake_[r] == now) {
             router_wake_[r] = kNever;
         } else {
@@ -1080,25 +1108,28 @@ void Network::laneChain(StepLane::Range& lane, uint64_t now) {
 }
 
 void Network::visitChunk(size_t c, uint64_t now) {
-    const std::vector<uint32_t>& a = lanes_[c / kChunksPerLane].active;
+    const uint32_t li = uint32_t(c / kChunksPerLane);
+    const std::vector<uint32_t>& a = lanes_[li].active;
     const size_t k = c % kChunksPerLane;
     const size_t begin = a.size() * k / kChunksPerLane, end = a.size() * (k + 1) / kChunksPerLane;
     StepLane& out = chunks_[c];
     out.clear();
+    out.lo = lanes_[li].lo;
+    out.hi = lanes_[li].hi;
     // Cache hints stay inside the chunk: the next one may be another thread's, its routers
     // being written. So the first routers get their early stages here.
-    for (size_t i = begin; i < end && i < begin + 12; ++i) prefetchRouter(a[i]);
+    for (size_t i = begin; i < end && i < begin + 12; ++i) prefetchRouter(a[i], li);
     for (size_t i = begin; i < end && i < begin + 8; ++i) prefetchVcs(a[i]);
     for (size_t i = begin; i < end; ++i) {
-        prefetchVisits(a.data(), i, end);
-        if (visitRouter(a[i], now, &out)) out.keep.push_back(a[i]);
+        prefetchVisits(a.data(), i, end, li);
+        if (visitRouter(a[i], now, &out, li)) out.keep.push_back(a[i]);
     }
 }
 
-void Network::mergeChunk(StepLane& chunk, uint64_t now) {
-    for (uint64_t d = 1; d < StepLane::kNear; ++d) wheel_.scheduleAll(now, now + d, chunk.near[d]);
-    for (const StepLane::Scheduled& s : chunk.rest)
-        (toNi(s.e) ? ni_wheel_ : wheel_).schedule(now, s.at, s.e);
+void Network::mergeChunk(StepLane& chunk, uint32_t li, uint64_t now) {
+    EventWheel& own = wheels_[li];
+    for (uint64_t d = 1; d < StepLane::kNear; ++d) own.scheduleAll(now, now + d, chunk.near[d]);
+    for (const StepLane::Scheduled& s : chunk.rest) schedule(now, s.at, s.e, nullptr);
     for (uint32_t slot : chunk.head_hops) ++packets_[slot].hops;
     traversals_ += chunk.traversals;
     flits_in_network_ = uint64_t(int64_t(flits_in_network_) + chunk.in_network);
@@ -1145,13 +1176,15 @@ void Network::visitThreaded(uint64_t now) {
                 injectNis(now);
                 sync.nis_done.store(1, std::memory_order_release);
             }
-            laneChain(lanes_[t], now);
+            laneChain(t, now);
             sync.lane_ready[t].store(1, std::memory_order_release);
             if (!wait(sync.nis_done)) return;
             for (;;) {
                 while (t == 0 && merged < chunks &&
-                       sync.chunk_done[merged].load(std::memory_order_acquire))
-                    mergeChunk(chunks_[merged++], now);
+                       sync.chunk_done[merged].load(std::memory_order_acquire)) {
+                    mergeChunk(chunks_[merged], uint32_t(merged / kChunksPerLane), now);
+                    ++merged;
+                }
                 const size_t c = take(t);
                 if (c >= chunks) break;
                 if (!wait(sync.lane_ready[c / kChunksPerLane])) return;
@@ -1160,7 +1193,8 @@ void Network::visitThreaded(uint64_t now) {
             }
             while (t == 0 && merged < chunks) {
                 if (!wait(sync.chunk_done[merged])) return;
-                mergeChunk(chunks_[merged++], now);
+                mergeChunk(chunks_[merged], uint32_t(merged / kChunksPerLane), now);
+                ++merged;
             }
         } catch (...) {
             sync.abort.store(true, std::memory_order_relaxed);
@@ -1173,7 +1207,8 @@ void Network::visitThreaded(uint64_t now) {
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {
     if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
-    const uint64_t next = std::min(wheel_.nextAfter(now), ni_wheel_.nextAfter(now));
+    uint64_t next = ni_wheel_.nextAfter(now);
+    for (const EventWheel& w : wheels_) next = std::min(next, w.nextAfter(now));
     // Every router waits for a credit or a VC and nothing is in flight: a deadlock, unless a
     // refusing endpoint holds flits. Step once more when the watchdog is due, so it reports.
     if (next == kNever && held_flits_ == 0 && flits_in_network_ > 0)

@@ -248,20 +248,23 @@ class Network {
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
     // Cache hints of the chained visit loop (step, visitChunk) before visiting a[i] of a[0, end):
     // the object twelve routers ahead, the VCs eight, the slots four.
-    WSC_PREFETCH void prefetchVisits(const uint32_t* a, size_t i, size_t end) const;
-    WSC_PREFETCH void prefetchRouter(uint32_t r) const;
+    // `li`: the wheel (lane) whose due list router r's arrivals are in.
+    WSC_PREFETCH void prefetchVisits(const uint32_t* a, size_t i, size_t end, uint32_t li) const;
+    WSC_PREFETCH void prefetchRouter(uint32_t r, uint32_t li) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
-    WSC_PREFETCH void prefetchArrivals(uint32_t r) const;
-    // Appends due_[k] to router r's chain of this cycle's arrivals (applied on its visit).
-    void chainArrival(uint32_t r, uint32_t k) {
-        ev_next_[k] = kNoEvent;
+    WSC_PREFETCH void prefetchArrivals(uint32_t r, uint32_t li) const;
+    // Appends due_[li][k] to router r's chain of this cycle's arrivals (applied on its visit).
+    void chainArrival(uint32_t r, uint32_t li, uint32_t k) {
+        std::vector<uint32_t>& next = ev_next_[li];
+        next[k] = kNoEvent;
         if (ev_head_[r] == kNoEvent)
             ev_head_[r] = k;
         else
-            ev_next_[ev_tail_[r]] = k;
+            next[ev_tail_[r]] = k;
         ev_tail_[r] = k;
         // Its VC records the visit will read (prefetchVcs; the visit rewrites the byte).
-        if (due_[k].kind == NetEvent::FlitToRouter) vc_ports_[r] |= uint8_t(1u << due_[k].port);
+        const NetEvent& e = due_[li][k];
+        if (e.kind == NetEvent::FlitToRouter) vc_ports_[r] |= uint8_t(1u << e.port);
     }
     void activate(uint32_t r) {
         if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
@@ -294,15 +297,25 @@ class Network {
     // walk the routers'. Each list keeps its events' order, and a cycle's arrivals at routers
     // and at NIs touch disjoint state, so splitting them changes no result. (The NIs' go
     // first: an observer called on a delivery sees the routers before the cycle's arrivals.)
-    EventWheel wheel_, ni_wheel_;
-    std::vector<NetEvent> due_, ni_due_;
+    // With threads, one wheel of router events per lane, each holding the events for its
+    // lane's routers (wheelOf), so a lane reads only its own arrivals; otherwise one. Each
+    // event goes into one wheel in the order it was scheduled, so every router's arrivals keep
+    // their order, and that is the only order a visit depends on.
+    std::vector<EventWheel> wheels_;
+    EventWheel ni_wheel_;
+    uint64_t wheel_horizon_ = 0;
+    bool lane_wheels_ = false;  // wheels_ per lane (set at the first step: splitWheels)
+    std::vector<std::vector<NetEvent>> due_;  // per wheel, the cycle's events
+    std::vector<NetEvent> ni_due_;
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
-    // A cycle's arrivals at C++ routers, chained per router: ev_head_[router] -> index in due_
-    // -> ev_next_[index] ... (kNoEvent ends a chain); applied on the router's visit.
+    // A cycle's arrivals at C++ routers, chained per router: ev_head_[router] -> index in its
+    // wheel's due list -> ev_next_[wheel][index] ... (kNoEvent ends a chain); applied on the
+    // router's visit.
     static constexpr uint32_t kNoEvent = 0xFFFFFFFFu;
-    std::vector<uint32_t> ev_head_, ev_tail_, ev_next_;
+    std::vector<uint32_t> ev_head_, ev_tail_;
+    std::vector<std::vector<uint32_t>> ev_next_;
     // From this many routers (a 64x64 mesh; the tables outgrow the L2 cache) arrivals are
     // chained and routers visited in index order (step()); below, both cost more than they save.
     static constexpr size_t kChainRouters = 4096;
@@ -313,26 +326,46 @@ class Network {
     static void radixSort(std::vector<uint32_t>& v, std::vector<uint32_t>& tmp);  // ascending
     // One router's visit: its chained arrivals, its allocation, and whether it stays active
     // (otherwise its WakeRouter, if it named a cycle). lane: see forward().
-    bool visitRouter(uint32_t r, uint64_t now, StepLane* lane);
+    bool visitRouter(uint32_t r, uint64_t now, StepLane* lane, uint32_t li = 0);
     static bool toNi(const NetEvent& e) {
         return e.kind == NetEvent::FlitToNi || e.kind == NetEvent::CreditToNi;
     }
     void schedule(uint64_t now, uint64_t at, const NetEvent& e, StepLane* lane) {
         if (lane)
             lane->add(now, at, e, toNi(e));
+        else if (toNi(e))
+            ni_wheel_.schedule(now, at, e);
         else
-            (toNi(e) ? ni_wheel_ : wheel_).schedule(now, at, e);
+            wheels_[wheelOf(e.target)].schedule(now, at, e);
     }
-    uint64_t pendingEvents() const { return wheel_.pending() + ni_wheel_.pending(); }
+    // The wheel of router r's events: its lane's, or the only one.
+    uint32_t wheelOf(uint32_t r) const {
+        if (!lane_wheels_) return 0;
+        uint32_t lo = 0, hi = uint32_t(lanes_.size());  // the last lane starting at or before r
+        while (hi - lo > 1) {
+            const uint32_t mid = (lo + hi) / 2;
+            if (lanes_[mid].lo <= r)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    void splitWheels();  // at the first step: a wheel per lane where the threaded step runs
+    uint64_t pendingEvents() const {
+        uint64_t n = ni_wheel_.pending();
+        for (const EventWheel& w : wheels_) n += w.pending();
+        return n;
+    }
     // The threaded step (see StepLane.h): laneChain chains a lane's arrivals and lists its
     // active routers, visitChunk visits chunk c, mergeChunk applies a chunk's effects.
     void niArrivals(uint64_t now);     // this cycle's arrivals at NIs
     void injectNis(uint64_t now);      // the active NIs' injections
     void checkProgress(uint64_t now);  // the deadlock watchdog, after the visits
     void visitThreaded(uint64_t now);
-    void laneChain(StepLane::Range& lane, uint64_t now);
+    void laneChain(uint32_t li, uint64_t now);
     void visitChunk(size_t c, uint64_t now);
-    void mergeChunk(StepLane& chunk, uint64_t now);
+    void mergeChunk(StepLane& chunk, uint32_t li, uint64_t now);
     static constexpr size_t kChunksPerLane = 8;
     std::unique_ptr<StepThreads> threads_;
     std::vector<StepLane::Range> lanes_;

@@ -20,13 +20,16 @@ struct alignas(64) StepLane {  // a line of its own: chunks are filled by differ
         uint64_t at;
         NetEvent e;
     };
-    // A chunk's events for the routers' wheel by delay (near[d]: due d cycles on), the others
-    // (events for NIs, and any due kNear or more cycles on) with their cycle, each in the order
-    // its routers scheduled them. The events for routers due within kNear cycles (nearly all)
-    // go into the wheel as one block copy per cycle (EventWheel::scheduleAll), the others one
-    // schedule each; every bucket still receives them in the same order.
+    // A chunk's events for its own lane's routers by delay (near[d]: due d cycles on), the
+    // others (events for NIs or for other lanes' routers, and any due kNear or more cycles on)
+    // with their cycle, each in the order its routers scheduled them. The lane's events due
+    // within kNear cycles (nearly all) go into the lane's wheel as one block copy per cycle
+    // (EventWheel::scheduleAll), the others one schedule each; an event for a given router
+    // goes into one of the two lists by its delay alone, so its wheel's bucket still receives
+    // the router's events in the order they were scheduled.
     static constexpr uint64_t kNear = EventWheel::kMinBuckets;  // all in the wheel's ring
     std::vector<NetEvent> near[kNear];
+    uint32_t lo = 0, hi = 0;  // the routers of the chunk's lane (visitChunk sets them)
     std::vector<Scheduled> rest;
     std::vector<uint32_t> keep;       // its routers that stay active next cycle, in visit order
     std::vector<uint32_t> head_hops;  // packet slots whose head crossed a router-to-router link
@@ -42,7 +45,7 @@ struct alignas(64) StepLane {  // a line of its own: chunks are filled by differ
     };
 
     void add(uint64_t now, uint64_t at, const NetEvent& e, bool to_ni) {
-        if (!to_ni && at > now && at - now < kNear)
+        if (!to_ni && at > now && at - now < kNear && e.target >= lo && e.target < hi)
             near[at - now].push_back(e);
         else
             rest.push_back({at, e});
