@@ -40,7 +40,10 @@ bool NetworkInterface::inject(uint64_t now, Network& net) {
                 }
         }
         cur_ = *take;
-        queue_.erase(take);
+        if (take == queue_.begin())
+            queue_.pop_front();  // the usual case; erase() pays for the general one
+        else
+            queue_.erase(take);
         if (interleave_) last_key_ = key(cur_);  // FIFO mode pays nothing for the option
         next_seq_ = 0;
     }

@@ -134,12 +134,8 @@ void Router::acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network
     if (occ > max_occupancy_) max_occupancy_ = static_cast<uint16_t>(occ);
 }
 
-void Router::acceptCredit(uint8_t port, uint8_t vc) {
-    uint8_t& c = out_[port * vcs_ + vc].credits;
-    if (c >= depth_)
-        throw std::logic_error(
-            fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
-    ++c;
+void Router::throwCreditOverflow(uint8_t port, uint8_t vc) const {
+    throw std::logic_error(fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
 }
 
 bool Router::allocateVcs(uint64_t now, Network& net) {

@@ -107,7 +107,11 @@ class alignas(64) Router {
     // (routing is a function of the router, port, VC and packet, not of time; allocation would
     // otherwise read the flit back from its slot). Null: allocation routes it.
     void acceptFlit(uint8_t port, const Flit& f, uint64_t now, const Network* net = nullptr);
-    void acceptCredit(uint8_t port, uint8_t vc);
+    void acceptCredit(uint8_t port, uint8_t vc) {  // inline: one per flit hop
+        uint8_t& c = out_[port * vcs_ + vc].credits;
+        if (c >= depth_) throwCreditOverflow(port, vc);
+        ++c;
+    }
 
     uint32_t buffered() const { return buffered_; }
 
@@ -232,6 +236,7 @@ class alignas(64) Router {
         uint8_t va_grant = 0;   // staged VA: the input VC its grant arbiter starts from
     };
 
+    [[noreturn]] void throwCreditOverflow(uint8_t port, uint8_t vc) const;
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
     // Route computation for the head `f` at the front of input VC i.
     void routeFront(uint32_t i, const Flit& f, const Network& net);
