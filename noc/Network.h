@@ -135,7 +135,8 @@ class Network {
     // Steps that ran on the threads (0 where they are configured but not used).
     uint64_t threadedSteps() const { return lane_cycles_; }
     // The first router of each thread's range (equal shares unless set; first = 0,
-    // increasing, one per thread). Where they lie changes nothing but the balance.
+    // increasing, one per thread), before the first step. Where they lie changes nothing but
+    // the balance.
     std::vector<uint32_t> laneBoundaries() const;
     void setLaneBoundaries(const std::vector<uint32_t>& first);
     // Earliest cycle after `now` at which step() has anything to do: kNever when idle; when every
@@ -301,9 +302,9 @@ class Network {
     // lane's routers (wheelOf), so a lane reads only its own arrivals; otherwise one. Each
     // event goes into one wheel in the order it was scheduled, so every router's arrivals keep
     // their order, and that is the only order a visit depends on.
+    uint64_t wheel_horizon_ = 0;  // before the wheels: their constructors read it
     std::vector<EventWheel> wheels_;
     EventWheel ni_wheel_;
-    uint64_t wheel_horizon_ = 0;
     bool lane_wheels_ = false;  // wheels_ per lane (set at the first step: splitWheels)
     std::vector<std::vector<NetEvent>> due_;  // per wheel, the cycle's events
     std::vector<NetEvent> ni_due_;
@@ -341,10 +342,10 @@ class Network {
     // The wheel of router r's events: its lane's, or the only one.
     uint32_t wheelOf(uint32_t r) const {
         if (!lane_wheels_) return 0;
-        uint32_t lo = 0, hi = uint32_t(lanes_.size());  // the last lane starting at or before r
+        uint32_t lo = 0, hi = uint32_t(lane_lo_.size());  // the last lane starting at or before r
         while (hi - lo > 1) {
             const uint32_t mid = (lo + hi) / 2;
-            if (lanes_[mid].lo <= r)
+            if (lane_lo_[mid] <= r)
                 lo = mid;
             else
                 hi = mid;
@@ -369,6 +370,9 @@ class Network {
     static constexpr size_t kChunksPerLane = 8;
     std::unique_ptr<StepThreads> threads_;
     std::vector<StepLane::Range> lanes_;
+    // The lanes' first routers, apart from the lanes: wheelOf reads them while lane threads
+    // append to their lists (a Range's line).
+    std::vector<uint32_t> lane_lo_;
     std::vector<StepLane> chunks_;
     std::unique_ptr<StepSync> sync_;
     std::vector<uint32_t> next_active_;

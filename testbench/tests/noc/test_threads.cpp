@@ -146,6 +146,10 @@ TEST_CASE("threaded stepping: where the lane ranges lie changes nothing", "[noc]
     CHECK_THROWS_AS(net.setLaneBoundaries({0}), std::invalid_argument);
     CHECK_THROWS_AS(net.setLaneBoundaries({1, 5}), std::invalid_argument);
     CHECK_THROWS_AS(net.setLaneBoundaries({0, 64}), std::invalid_argument);
+    // Once stepped, each lane's wheel holds its routers' events: the ranges stay.
+    net.setChainRouters(1);
+    net.step(0);
+    CHECK_THROWS_AS(net.setLaneBoundaries({0, 32}), std::logic_error);
 }
 
 TEST_CASE("threaded stepping on a 64x64 mesh equals the default one-thread run", "[noc][threads]") {
