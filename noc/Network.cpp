@@ -477,6 +477,18 @@ uint32_t Network::allocPacket() {
 
 uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
                                 uint64_t now, bool measured, uint64_t message, uint8_t src_mask) {
+    checkPacket(src, dst, route, flits);
+    uint16_t deliveries = 1;
+    if (route != kNoRoute) {
+        deliveries = multicastDeliveries(route, src);
+        if (src_mask)
+            for (const Branch& b : multicastBranches(route, src))
+                if (b.mask == src_mask) deliveries = b.deliveries;
+    }
+    return enqueueChecked(src, dst, route, flits, now, measured, message, src_mask, deliveries);
+}
+
+void Network::checkPacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits) const {
     if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
         throw std::invalid_argument(
             fmt::format("packet endpoints out of range: {} -> {}", src, dst));
@@ -487,6 +499,11 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
             "node {} ({}) cannot reach node {} ({}): {}", src, topo_.name(topo_.routerOfNode(src)),
             dst, topo_.name(topo_.routerOfNode(dst)),
             !nodeAlive(src) || !nodeAlive(dst) ? "a failed core" : "cut off by failed links"));
+}
+
+uint32_t Network::enqueueChecked(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
+                                 uint64_t now, bool measured, uint64_t message, uint8_t src_mask,
+                                 uint16_t deliveries) {
     uint32_t slot = allocPacket();
     PacketInfo& pk = packets_[slot];
     pk = PacketInfo{};
@@ -501,12 +518,8 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
     pk.live = true;
     if (route != kNoRoute) {
         pk.route = route;
-        pk.deliveries_expected = multicastDeliveries(route, src);
-        if (src_mask) {
-            pk.src_mask = src_mask;
-            for (const Branch& b : multicastBranches(route, src))
-                if (b.mask == src_mask) pk.deliveries_expected = b.deliveries;
-        }
+        pk.deliveries_expected = deliveries;
+        pk.src_mask = src_mask;
     } else if (p_.routing == RoutingAlgo::Table) {
         pk.route = dst;  // destination-based table entries
     }
@@ -530,11 +543,18 @@ uint64_t Network::send(Message m, uint64_t now) {
     const uint32_t packets = static_cast<uint32_t>(packets64);
     // A unicast between a rerouted pair rides its path route; the message stays a unicast.
     const uint32_t path = m.route == kNoRoute ? pairRoute(m.src, m.dst) : kNoRoute;
+    const uint32_t route = path != kNoRoute ? path : m.route;  // the packets'
+    checkPacket(m.src, m.dst, route, uint32_t(std::min<uint64_t>(max_packet_flits_, flits)));
     if (path != kNoRoute) pair_route_flits_ += flits;
+    // The nodes a packet of the whole tree reaches, looked up once per message rather than per
+    // packet (a hashed lookup, often a cache miss).
+    const uint16_t whole = m.route != kNoRoute ? multicastDeliveries(m.route, m.src)
+                           : path != kNoRoute  ? multicastDeliveries(path, m.src)
+                                               : uint16_t(1);
     MessageRecord rec;
     rec.msg = m;
     rec.packets = packets;
-    rec.deliveries_left = m.route == kNoRoute ? 1 : multicastDeliveries(m.route, m.src);
+    rec.deliveries_left = m.route == kNoRoute ? 1 : whole;
     rec.single = rec.deliveries_left == 1;
     uint32_t record;
     if (!free_records_.empty()) {
@@ -554,8 +574,8 @@ uint64_t Network::send(Message m, uint64_t now) {
         uint32_t f = static_cast<uint32_t>(std::min<uint64_t>(max_packet_flits_, flits));
         flits -= f;
         for (const Branch& b : branches) {
-            uint32_t slot = enqueuePacket(m.src, m.dst, path != kNoRoute ? path : m.route, f, now,
-                                          false, m.id, b.mask);
+            uint32_t slot = enqueueChecked(m.src, m.dst, route, f, now, false, m.id, b.mask,
+                                           b.mask ? b.deliveries : whole);
             packets_[slot].record = record;
             packets_[slot].bytes = static_cast<uint32_t>(
                 std::min<uint64_t>(uint64_t(f) * p_.flit_bytes,

@@ -243,6 +243,12 @@ class Network {
     void applyDeferral();
     void installDestinationRoutes();
     uint32_t allocPacket();
+    // enqueuePacket's checks (endpoints, size, reachability; throws), and the packet queued once
+    // checked, `deliveries` the nodes it reaches (its branch's, src_mask != 0).
+    void checkPacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits) const;
+    uint32_t enqueueChecked(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits,
+                            uint64_t now, bool measured, uint64_t message, uint8_t src_mask,
+                            uint16_t deliveries);
     uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
