@@ -547,14 +547,13 @@ uint64_t Network::send(Message m, uint64_t now) {
     checkPacket(m.src, m.dst, route, uint32_t(std::min<uint64_t>(max_packet_flits_, flits)));
     if (path != kNoRoute) pair_route_flits_ += flits;
     // The nodes a packet of the whole tree reaches, looked up once per message rather than per
-    // packet (a hashed lookup, often a cache miss).
-    const uint16_t whole = m.route != kNoRoute ? multicastDeliveries(m.route, m.src)
-                           : path != kNoRoute  ? multicastDeliveries(path, m.src)
-                                               : uint16_t(1);
+    // packet (a hashed lookup, often a cache miss); a path route reaches its one destination
+    // (installRoute records it with a fanout of 1).
+    const uint16_t whole = m.route != kNoRoute ? multicastDeliveries(m.route, m.src) : 1;
     MessageRecord rec;
     rec.msg = m;
     rec.packets = packets;
-    rec.deliveries_left = m.route == kNoRoute ? 1 : whole;
+    rec.deliveries_left = whole;
     rec.single = rec.deliveries_left == 1;
     uint32_t record;
     if (!free_records_.empty()) {
@@ -1047,9 +1046,7 @@ void Network::setChainRouters(size_t n) {
 }
 
 std::vector<uint32_t> Network::laneBoundaries() const {
-    std::vector<uint32_t> b;
-    for (const StepLane::Range& l : lanes_) b.push_back(l.lo);
-    return b;
+    return lane_lo_;
 }
 
 void Network::setLaneBoundaries(const std::vector<uint32_t>& first) {
@@ -1088,7 +1085,7 @@ void Network::setThreads(unsigned n) {
         lanes_[t].lo = uint32_t(R * t / n);
         lanes_[t].hi = uint32_t(R * (t + 1) / n);
     }
-    lane_lo_ = laneBoundaries();
+    for (const StepLane::Range& l : lanes_) lane_lo_.push_back(l.lo);
 }
 
 void Network::splitWheels() {
