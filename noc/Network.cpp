@@ -389,6 +389,21 @@ void Network::checkRouteLimits() const {
                             topo_.name(r), table_.table(r).size(), p_.route_limit));
 }
 
+const Network::TreeMemo& Network::tree(uint32_t route, uint32_t src) {
+    if (route < tree_memo_.size() && tree_memo_[route].src == src) return tree_memo_[route];
+    TreeMemo t;
+    t.fanout = multicastDeliveries(route, src);  // (throws on a broken tree, as before)
+    t.branches = &multicastBranches(route, src);
+    t.src = src;
+    // Ids come densely from nodes() up; slots for four per node (MeshGEMM uses two) and more,
+    // so a firmware's arbitrary route id cannot make this table large.
+    const uint64_t cap = uint64_t(topo_.nodes()) * 5 + 4096;
+    if (route >= cap) return tree_scratch_ = t;
+    if (route >= tree_memo_.size())
+        tree_memo_.resize(std::min<uint64_t>(cap, uint64_t(route) * 2 + 1));
+    return tree_memo_[route] = t;
+}
+
 // Destinations of a route: walk the table tree from the source's local port.
 uint16_t Network::multicastDeliveries(uint32_t route, uint32_t src) {
     auto it = mc_fanout_.find(treeKey(route, src));
@@ -549,7 +564,9 @@ uint64_t Network::send(Message m, uint64_t now) {
     // The nodes a packet of the whole tree reaches, looked up once per message rather than per
     // packet (a hashed lookup, often a cache miss); a path route reaches its one destination
     // (installRoute records it with a fanout of 1).
-    const uint16_t whole = m.route != kNoRoute ? multicastDeliveries(m.route, m.src) : 1;
+    static const std::vector<Branch> kWhole{Branch{}};
+    const TreeMemo* tree_of = m.route != kNoRoute ? &tree(m.route, m.src) : nullptr;
+    const uint16_t whole = tree_of ? tree_of->fanout : 1;
     MessageRecord rec;
     rec.msg = m;
     rec.packets = packets;
@@ -564,9 +581,7 @@ uint64_t Network::send(Message m, uint64_t now) {
         record = static_cast<uint32_t>(records_.size());
         records_.push_back(std::move(rec));
     }
-    static const std::vector<Branch> kWhole{Branch{}};
-    const std::vector<Branch>& branches =
-        m.route == kNoRoute ? kWhole : multicastBranches(m.route, m.src);
+    const std::vector<Branch>& branches = tree_of ? *tree_of->branches : kWhole;
     // Every node is on exactly one branch and gets all `packets` packets of the message from
     // it; branches interleave packet by packet so none waits for another's whole message.
     for (uint32_t i = 0; i < packets; ++i) {
@@ -919,18 +934,25 @@ void Network::checkProgress(uint64_t now) {
 }
 
 void Network::niArrivals(uint64_t now) {
-    // Arrivals at NIs: the NI, then what taking a flit reads (its packet, the ejection link the
-    // credit goes back on, the packets being received), fetched a few events ahead so their
-    // misses overlap.
+    // Arrivals at NIs: the NI and the flit's packet, then what taking the flit reads (the
+    // ejection link the credit goes back on, the packets being received, and the message the
+    // gate admits the flit by: its tag and size, a miss per flit with many messages in flight
+    // when data arrives before its receive), fetched a few events ahead so misses overlap.
     constexpr size_t kAhead = 8;
     auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
         const NetEvent& e = ni_due_[k];
         if (e.kind != NetEvent::FlitToNi) return;
         const NetworkInterface& ni = nis_[e.target];
-        if (!deep) return ni.prefetchObject();
+        if (!deep) {
+            ni.prefetchObject();
+            // Both lines a 72-byte record may straddle (`record` is at its end).
+            return prefetchRange(&packets_[e.flit.packet], sizeof(PacketInfo));
+        }
         ni.prefetchRx();
         prefetchLine(&links_[ni.ej_link]);
-        prefetchLine(&packets_[e.flit.packet]);
+        if (!gate_) return;
+        const uint32_t rec = packets_[e.flit.packet].record;
+        if (rec < records_.size()) prefetchLine(&records_[rec].msg.tag);
     };
     for (size_t k = 0; k < ni_due_.size(); ++k) {
         if (k + 2 * kAhead < ni_due_.size()) hintNi(k + 2 * kAhead, false);

@@ -250,6 +250,16 @@ class Network {
                             uint64_t now, bool measured, uint64_t message, uint8_t src_mask,
                             uint16_t deliveries);
     uint16_t multicastDeliveries(uint32_t route, uint32_t src_node);
+    // A (route, source) tree's deliveries and branches as send() needs them, from a slot per
+    // route id that remembers the last source it was asked for: an index instead of two hash
+    // lookups per message (each a cache miss on a wafer's 10^4-10^5 trees). Filled from the
+    // hashed memos, so it answers exactly what they do.
+    struct TreeMemo {
+        uint32_t src = kNoRoute;
+        uint16_t fanout = 0;
+        const std::vector<Branch>* branches = nullptr;  // into mc_branches_ (stable nodes)
+    };
+    const TreeMemo& tree(uint32_t route, uint32_t src_node);
     // Nodes a tree delivers to from (router, in_port) on; throws on loops and dangling entries.
     uint32_t countTree(uint32_t route, uint32_t src, uint32_t router, uint8_t in_port) const;
     void packetDone(uint32_t slot, uint32_t node, uint64_t now);
@@ -393,6 +403,10 @@ class Network {
     static uint64_t treeKey(uint32_t route, uint32_t src) { return uint64_t{route} << 32 | src; }
     std::unordered_map<uint64_t, uint16_t> mc_fanout_;  // nodes the tree delivers to
     std::unordered_map<uint64_t, std::vector<Branch>> mc_branches_;
+    // Per route id below tree_memo_cap_ (ids are handed out densely from nodes(); a firmware's
+    // own ids may be anything, and the slots beyond the cap go through tree_scratch_).
+    std::vector<TreeMemo> tree_memo_;
+    TreeMemo tree_scratch_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> pair_routes_;  // (src, dst) node -> route
     uint64_t pair_route_flits_ = 0;
     bool reuse_routes_ = false;

@@ -1,6 +1,7 @@
 // Table routes ("colors"): multicast fan-out in the routers, the per-router entry limit (PLMR R),
 // and destination-based table routing.
 #include <catch2/catch.hpp>
+#include <map>
 #include <set>
 
 #include "NocTestUtil.h"
@@ -92,6 +93,40 @@ TEST_CASE("hand-built routes are walked to count deliveries and a missing entry 
     CHECK_NOTHROW(net.checkConservation());
     CHECK_THROWS_WITH(net.enqueuePacket(1, 0, 100, 1, 100, false),
                       Catch::Contains("no entry at r(1,0)"));
+}
+
+TEST_CASE("a route sent from two sources in turn delivers each source's tree, whatever its id",
+          "[noc][routes]") {
+    // Network::tree keeps one source per route id (a slot per id up to 5 x nodes + 4096, ids
+    // above that uncached): alternating sources must not answer one's tree for the other.
+    for (const uint32_t route : {100u, 1000000u}) {
+        auto p = test::meshParams(3, 1);
+        noc::Network net(p);
+        const uint8_t E = noc::Topology::kEast, W = noc::Topology::kWest,
+                      L = noc::Topology::kFirstLocal;
+        // From node 0: east through r(1,0), which keeps a copy, to r(2,0). From node 1: east
+        // to r(2,0) only.
+        net.addRouteEntry(0, L, route, 1u << E);
+        net.addRouteEntry(1, W, route, (1u << L) | (1u << E));
+        net.addRouteEntry(1, L, route, 1u << E);
+        net.addRouteEntry(2, W, route, 1u << L);
+        test::Recorder rec;
+        net.setObserver(&rec);
+        std::map<uint64_t, uint32_t> src_of;  // message id -> source
+        for (uint32_t i = 0; i < 6; ++i) {
+            noc::Message m;
+            m.src = i % 2;
+            m.route = route;
+            m.bytes = 16 * 3;
+            src_of[net.send(m, i)] = m.src;
+        }
+        test::runUntilIdle(net);
+        std::map<uint32_t, std::multiset<uint32_t>> got;  // source -> nodes reached
+        for (auto [msg, node] : rec.messages) got[src_of.at(msg)].insert(node);
+        CHECK(got[0] == std::multiset<uint32_t>{1, 1, 1, 2, 2, 2});
+        CHECK(got[1] == std::multiset<uint32_t>{2, 2, 2});
+        CHECK_NOTHROW(net.checkConservation());
+    }
 }
 
 TEST_CASE("a path route follows its routers, not dimension order, within the route limit",
