@@ -201,10 +201,13 @@ void Network::build() {
         nis_.back().inj_link = in;
         nis_.back().ej_link = out;
     }
-    // Flit counts in one dense table: a router's sends touch a line it shares with its
-    // neighbours' links instead of each link's record (a cache miss per flit on large meshes).
-    link_flits_.assign(links_.size(), 0);
-    for (size_t l = 0; l < links_.size(); ++l) links_[l].useCounter(&link_flits_[l]);
+    // A router's links count their flits in the router (Router::sentCounter), on a line its
+    // send writes anyway, not in each link's record or a table by link id (a cache miss per
+    // flit on large meshes). NIs' injection links count in their records (transmit reads them).
+    for (uint32_t r = 0; r < R; ++r)
+        for (uint8_t port = 0; port < P; ++port)
+            if (routers_[r].outLink(port) != Router::kNoLink)
+                links_[routers_[r].outLink(port)].useCounter(routers_[r].sentCounter(port));
     applyDeferral();
     router_active_.assign(R, 0);
     ev_head_.assign(R, kNoEvent);
@@ -688,7 +691,7 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_
     uint64_t at;
     if (to.plain) {
         at = now + delay + to.cycles + to.defer;
-        ++link_flits_[l];  // the link's count (Link::useCounter), without touching its record
+        // The count: the sending router's (Router::send; Link::useCounter), not the record's.
     } else {
         at = links_[l].transmit(now + delay) + to.defer;
     }

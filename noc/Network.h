@@ -307,7 +307,6 @@ class Network {
     std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
     LinkTable links_;
-    std::vector<uint64_t, HugePageAllocator<uint64_t>> link_flits_;  // each link's flit count
     std::vector<NetworkInterface> nis_;
     // Events for routers and for NIs in wheels of their own: with threads, the calling thread
     // walks only the NIs' arrivals (a few percent of a large mesh's events) while the lanes

@@ -45,9 +45,10 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
     in_ = new (base) InVc[nvc];
     out_ = new (base + outVcOffset(ports_, vcs_)) OutVc[nvc];
     buf_ = new (base + slotOffset(ports_, vcs_)) Slot[nvc * depth_];
-    static_assert(
-        sizeof(Port) == 16 && offsetof(Router, in_) == 56 && offsetof(Router, busy_until_) == 128,
-        "a visit's lines: header, allocation, busy outputs, then the ports");
+    static_assert(sizeof(Port) == 16 && offsetof(Router, in_) == 56 &&
+                      offsetof(Router, busy_until_) == 128 && offsetof(Router, sent_) == 192 &&
+                      offsetof(Router, out_port_) == 256,
+                  "a visit's lines: header, allocation, busy outputs, flit counts, then the ports");
 }
 
 void Router::connectOut(uint8_t port, uint32_t link, uint32_t serialization, const Peer& to) {
@@ -440,6 +441,7 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
         --out_[o * vcs_ + out.vc].credits;
         const Port& op = out_port_[o];
         busy_until_[o] = now + op.peer.ser;
+        if (op.peer.plain) ++sent_[o];  // (Network::forward leaves a plain link's count here)
         if (observed_) last_send_[o] = {now, out};
         if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
         net.forward(op.link, op.peer, out, now, staged_ ? sa_ + st_ : 0, lane);

@@ -96,6 +96,9 @@ class alignas(64) Router {
         in_port_[port].peer = from;
     }
     uint32_t outLink(uint8_t port) const { return out_port_[port].link; }
+    // Where the port's link keeps its flit count (send counts a plain link's flits there;
+    // Link::transmit counts the others').
+    uint64_t* sentCounter(uint8_t port) { return &sent_[port]; }
     const Peer& outPeer(uint8_t port) const { return out_port_[port].peer; }
     const Peer& inPeer(uint8_t port) const { return in_port_[port].peer; }
     uint32_t inLink(uint8_t port) const { return in_port_[port].link; }
@@ -287,6 +290,9 @@ class alignas(64) Router {
     uint8_t sa_out_rr_[kMaxPorts] = {};
     uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
     alignas(64) uint64_t busy_until_[kMaxPorts] = {};
+    // Flits sent on each output port: its link's count (Link::useCounter), on a line of the
+    // router's own, as a table of counts indexed by link was a cache miss per send on a wafer.
+    uint64_t sent_[kMaxPorts] = {};
     struct Port {
         Peer peer;
         uint32_t link = kNoLink;
