@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "noc/Prefetch.h"
+
 namespace wsc::noc {
 
 class RouteTable {
@@ -20,6 +22,10 @@ class RouteTable {
     // 0 when there is no entry.
     uint8_t lookup(uint8_t in_port, uint32_t route) const;
     size_t size() const { return entries_.size(); }
+    // The entries' lines (a wafer's tables miss in cache: Network's visit loop asks ahead).
+    WSC_PREFETCH void prefetchEntries() const {
+        prefetchRange(entries_.data(), entries_.size() * sizeof(Entry));
+    }
     const std::vector<Entry>& entries() const { return entries_; }
     void clear() { entries_.clear(); }
 
