@@ -19,7 +19,7 @@
 namespace wsc::noc {
 
 // Aligned, with the fields Link::transmit touches first (src ... retries_: one cache line), so a
-// send costs one line of link state plus a line of the owner's count table (useCounter). A
+// send costs one line of link state plus the line of the count the owner keeps (useCounter). A
 // router's sends on a link without bit errors skip the record altogether (Network::forward).
 class alignas(64) Link {
   public:
@@ -83,8 +83,8 @@ class alignas(64) Link {
     // sender may then bypass transmit() (Network::forward from a router).
     bool plain() const { return p_flit_error_ == 0; }
 
-    // Counters. The flit count may live in a dense table the owner gives (useCounter): a
-    // router's sends then touch one shared line instead of each link's record.
+    // Counters. The flit count may live where the owner says (useCounter: the sending router's
+    // Router::sent_), so a router's sends touch a line of its own instead of the link's record.
     void useCounter(uint64_t* c) {
         *c = flits();
         count_ = c;
