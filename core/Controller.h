@@ -62,9 +62,9 @@ class Controller {
     // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
     // misses, so the loop asks for a core's object four cores ahead (prefetchObject), once
     // that has landed for the vectors it will read and its program's index (prefetchState),
-    // then for the instruction slot each stream is at and last for that instruction's shape
-    // (prefetchCode, stage 0 and 1: the instruction fetch was the costliest miss of a MeshGEMM
-    // step, two dependent misses).
+    // then for the instruction slot each stream is at and the oldest live op, and last for
+    // that instruction's shape (prefetchCode, stage 0 and 1: the instruction fetch was the
+    // costliest miss of a MeshGEMM step, two dependent misses).
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     WSC_PREFETCH void prefetchCode(int stage) const {
         if (done_ || !prog_) return;  // (a core is active only once loaded)

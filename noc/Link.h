@@ -47,7 +47,7 @@ class alignas(64) Link {
     // Throws std::invalid_argument when the spec cannot make progress (a BER that corrupts most
     // flits) or a derived cycle count exceeds kMaxCycles.
     Link(const Spec& spec, uint32_t flit_bytes, uint64_t seed);
-    // Not copyable: a copy would keep counting into its owner's table (useCounter). Moves are
+    // Not copyable: a copy would keep counting where its owner said (useCounter). Moves are
     // for building the owner's table, before useCounter.
     Link(const Link&) = delete;
     Link& operator=(const Link&) = delete;
@@ -114,8 +114,8 @@ class alignas(64) Link {
     uint64_t last_arrival_ = 0;
     uint64_t* count_ = nullptr;  // the flit count, when kept outside (useCounter)
     uint64_t retries_ = 0;
-    // Cold: the count of a link with no table, state only with a bit-error rate, in reports and
-    // windows.
+    // Off the first line: the count of a link that keeps its own (an NI's injection link, one
+    // write per injected flit), state only with a bit-error rate, in reports and windows.
     uint64_t flits_ = 0;
     uint64_t rng_;
     Spec spec_;

@@ -1046,10 +1046,9 @@ WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
     if (isExternal(r)) return;
     Router::prefetchStorage(router_storage_.data() + router_words_ * r, topo_.ports(),
                             p_.router.vcs, vc_ports_[r]);
-    // Its route table's record, where table routes exist (prefetchArrivals reads it for the
+    // Its route table's record where routes were installed (prefetchArrivals reads it for the
     // entries a table-routed head looks up).
-    if (next_route_id_ > topo_.nodes() || p_.routing == RoutingAlgo::Table)
-        prefetchLine(&table_.table(r));
+    if (tableHints()) prefetchLine(&table_.table(r));
 }
 
 WSC_PREFETCH void Network::prefetchArrivals(uint32_t r, uint32_t li) const {
@@ -1064,7 +1063,7 @@ WSC_PREFETCH void Network::prefetchArrivals(uint32_t r, uint32_t li) const {
         // A head routed by its packet record (a table route or tree) reads it on arrival.
         if (e.flit.head() && !e.flit.dimensionOrder()) {
             prefetchLine(&packets_[e.flit.packet]);
-            table_.table(r).prefetchEntries();  // (DOR on faults reads none; a hint only)
+            if (tableHints()) table_.table(r).prefetchEntries();
         }
     }
 }

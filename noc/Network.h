@@ -200,6 +200,9 @@ class Network {
     void returnCredit(uint32_t in_link, uint8_t vc, uint64_t now, uint32_t delay = 0,
                       StepLane* lane = nullptr);
     // The same from a router, with the link's far end as the router caches it (Router::Peer).
+    // A plain peer's flit skips the link's record and count: the network's own Router::send
+    // counts it in the router the link counts into (Router::sentCounter); any other caller
+    // passes plain = 0, and Link::transmit counts it.
     void forward(uint32_t link, const Router::Peer& to, const Flit& f, uint64_t now, uint32_t delay,
                  StepLane* lane);
     void returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
@@ -270,6 +273,12 @@ class Network {
     WSC_PREFETCH void prefetchRouter(uint32_t r, uint32_t li) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
     WSC_PREFETCH void prefetchArrivals(uint32_t r, uint32_t li) const;
+    // Whether heads may route by route tables (route ids handed out, or destination tables);
+    // without, the visit loop asks for no table (heads on fault routing read none). Route ids
+    // a firmware gives below nodes() on a dimension-order network are not seen: a hint only.
+    bool tableHints() const {
+        return next_route_id_ > topo_.nodes() || p_.routing == RoutingAlgo::Table;
+    }
     // Appends due_[li][k] to router r's chain of this cycle's arrivals (applied on its visit).
     void chainArrival(uint32_t r, uint32_t li, uint32_t k) {
         std::vector<uint32_t>& next = ev_next_[li];
@@ -402,8 +411,8 @@ class Network {
     static uint64_t treeKey(uint32_t route, uint32_t src) { return uint64_t{route} << 32 | src; }
     std::unordered_map<uint64_t, uint16_t> mc_fanout_;  // nodes the tree delivers to
     std::unordered_map<uint64_t, std::vector<Branch>> mc_branches_;
-    // Per route id below tree_memo_cap_ (ids are handed out densely from nodes(); a firmware's
-    // own ids may be anything, and the slots beyond the cap go through tree_scratch_).
+    // Per route id below 5 x nodes() + 4096 (Network::tree; ids are handed out densely from
+    // nodes(), a firmware's own ids may be anything: those beyond go through tree_scratch_).
     std::vector<TreeMemo> tree_memo_;
     TreeMemo tree_scratch_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> pair_routes_;  // (src, dst) node -> route

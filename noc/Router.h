@@ -260,7 +260,8 @@ class alignas(64) Router {
 
     // Members in the order a visit touches them, so a visit reads few cache lines of the
     // router (on a large mesh each is a miss): line 0 every visit, line 1 allocation, then the
-    // outputs' busy cycles and the ports' far ends; what only observers read comes last.
+    // outputs' busy cycles, the output links' flit counts and the ports' far ends; what only
+    // observers read comes last.
     uint32_t id_;
     uint8_t ports_, vcs_, depth_, pipeline_;
     // Stage-accurate timing (RouterParams::staged): the stages' cycles.

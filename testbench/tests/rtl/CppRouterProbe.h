@@ -37,9 +37,15 @@ class CppRouterProbe : public noc::ExternalRouter {
             // Its out ports' far ends as the network has them once every position is replaced:
             // whether a neighbour defers its arrivals (Router::Peer::defer) changes when the
             // neighbour becomes external, after this probe was built.
+            // Not plain: a plain send is counted by the sending router (Router::sent_), and the
+            // network's links count into the router this probe replaces, not into r_;
+            // Link::transmit counts it there and gives the same arrival.
             const noc::Router& w = net.router(r_.id());
-            for (uint8_t p = 0; p < w.ports(); ++p)
-                r_.connectOut(p, w.outLink(p), w.outSerialization(p), w.outPeer(p));
+            for (uint8_t p = 0; p < w.ports(); ++p) {
+                noc::Router::Peer to = w.outPeer(p);
+                to.plain = 0;
+                r_.connectOut(p, w.outLink(p), w.outSerialization(p), to);
+            }
             peers_current_ = true;
         }
         fronts_.clear();

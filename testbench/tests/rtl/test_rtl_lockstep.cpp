@@ -88,6 +88,13 @@ LockstepResult runLockstep(const LockstepCase& lc, uint64_t target_flits, uint64
     CHECK(cppNet.flitsEjected() == rtlNet.flitsEjected());
     CHECK(cppNet.packetsDelivered() == rtlNet.packetsDelivered());
     CHECK(cppNet.flitRouterTraversals() == rtlNet.flitRouterTraversals());
+    // Every link counts the same flits (the probes' sends are counted on the network's links).
+    uint64_t cpp_link_flits = 0;
+    for (size_t l = 0; l < cppNet.links().size(); ++l) {
+        CHECK(cppNet.link(uint32_t(l)).flits() == rtlNet.link(uint32_t(l)).flits());
+        cpp_link_flits += cppNet.link(uint32_t(l)).flits();
+    }
+    CHECK(cpp_link_flits == cppNet.flitsInjected() + cppNet.flitRouterTraversals());
     return res;
 }
 
