@@ -497,10 +497,11 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
                                 uint64_t now, bool measured, uint64_t message, uint8_t src_mask) {
     checkPacket(src, dst, route, flits);
     uint16_t deliveries = 1;
-    if (route != kNoRoute) {
-        deliveries = multicastDeliveries(route, src);
+    if (route != kNoRoute) {  // the tree's nodes, or its branch's (as send() hands them out)
+        const TreeMemo& t = tree(route, src);
+        deliveries = t.fanout;
         if (src_mask)
-            for (const Branch& b : multicastBranches(route, src))
+            for (const Branch& b : *t.branches)
                 if (b.mask == src_mask) deliveries = b.deliveries;
     }
     return enqueueChecked(src, dst, route, flits, now, measured, message, src_mask, deliveries);
