@@ -59,6 +59,10 @@ void Router::connectOut(uint8_t port, uint32_t link, uint32_t serialization, con
     out_port_[port].link = link;
     out_port_[port].peer = to;
     out_port_[port].peer.ser = static_cast<uint16_t>(serialization);
+    if (serialization > 1)
+        serial_ports_ |= static_cast<uint8_t>(1u << port);
+    else
+        serial_ports_ &= static_cast<uint8_t>(~(1u << port));
 }
 
 const Router::LastSend& Router::checkedLastSend(uint8_t port) const {
@@ -362,9 +366,11 @@ uint64_t Router::evaluate(uint64_t now, Network& net, StepLane* lane) {
 
     // Switch allocation, input stage.
     uint8_t req_vc[kMaxPorts];
-    uint8_t out_free = 0;
-    for (uint32_t o = 0; o < ports_; ++o)
-        if (busy_until_[o] <= now) out_free |= 1u << o;
+    // Only a port whose link is busy more than one cycle per flit can still be busy now (a
+    // one-cycle link sent on at most in the last cycle).
+    uint8_t out_free = static_cast<uint8_t>((1u << ports_) - 1);
+    for (uint8_t sm = serial_ports_; sm; sm &= sm - 1)
+        if (busy_until_[__builtin_ctz(sm)] > now) out_free &= ~(1u << __builtin_ctz(sm));
     // Round-robin order as bit order: the mask rotated so the pointer's bit comes first, then
     // its set bits lowest first (the order a scan from the pointer would meet them in).
     auto rotate = [](uint32_t m, uint32_t rr, uint32_t n) {
@@ -417,15 +423,18 @@ uint64_t Router::nextWake(uint64_t now) const {
     // Nothing was granted: what can change without an arrival is a front flit's stage delay
     // ending or a busy output (a serialising link) coming free.
     uint64_t next = kNever;
-    for (uint32_t p = 0; p < ports_; ++p) {
+    for (uint8_t pm = routing_ports_ | active_ports_; pm; pm &= pm - 1) {
+        const uint32_t p = __builtin_ctz(pm);
         for (uint32_t vm = uint32_t(routing_vcs_[p]) | active_vcs_[p]; vm; vm &= vm - 1) {
             const uint32_t i = p * vcs_ + __builtin_ctz(vm);
             const uint64_t r = in_[i].front_ready;
             if (r > now && r < next) next = r;
         }
     }
-    for (uint32_t o = 0; o < ports_; ++o)
-        if (busy_until_[o] > now && busy_until_[o] < next) next = busy_until_[o];
+    for (uint8_t sm = serial_ports_; sm; sm &= sm - 1) {
+        const uint64_t b = busy_until_[__builtin_ctz(sm)];
+        if (b > now && b < next) next = b;
+    }
     return next;
 }
 

@@ -269,8 +269,11 @@ class alignas(64) Router {
     uint8_t rc_ = 0, va_ = 0, sa_ = 0, st_ = 0;
     uint8_t defer_ = 0;  // deferArrivals
     bool observed_ = false;
-    uint8_t routing_ports_ = 0;   // ports with a routing_vcs_ bit
-    uint8_t active_ports_ = 0;    // ports with an active_vcs_ bit
+    uint8_t routing_ports_ = 0;  // ports with a routing_vcs_ bit
+    uint8_t active_ports_ = 0;   // ports with an active_vcs_ bit
+    // Output ports whose link is busy more than a cycle per flit: the only ones whose
+    // busy_until_ can lie past the cycle after a send.
+    uint8_t serial_ports_ = 0;
     uint16_t max_occupancy_ = 0;  // at most a VC's depth (255)
     uint32_t buffered_ = 0;
     // Per input port, bit v set when VC v needs VA (head at the front without all its output
