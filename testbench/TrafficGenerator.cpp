@@ -38,7 +38,7 @@ void TrafficGenerator::scheduleNext(uint32_t node, uint64_t from) {
     }
     const uint64_t at = checked::addSat(from, gap);
     if (at >= noc::kNever) return;
-    next_.push({at, node});
+    next_.push(at, node);
 }
 
 void TrafficGenerator::beforeStep(uint64_t c) {
@@ -47,9 +47,9 @@ void TrafficGenerator::beforeStep(uint64_t c) {
         net_.markWindow();
         ejected_at_start_ = net_.flitsEjected();
     }
-    while (injecting_ && !next_.empty() && next_.top().first <= c) {
-        uint32_t n = next_.top().second;
-        next_.pop();
+    if (!injecting_) return;
+    next_.takeDue(c, due_);
+    for (const uint32_t n : due_) {
         bool measured = c >= window_start_ && c < window_end_;
         uint32_t dst = pattern_.dest(n, rng_);
         scheduleNext(n, c + 1);
@@ -103,7 +103,7 @@ uint64_t TrafficGenerator::nextWake(uint64_t c) const {
         if (drained_ || done_) return noc::kNever;
         return std::max(c + 1, checked::addSat(stop_cycle_, tp_.drain_cycles));
     }
-    uint64_t w = next_.empty() ? noc::kNever : std::max(c + 1, next_.top().first);
+    uint64_t w = next_.empty() ? noc::kNever : std::max(c + 1, next_.earliest());
     // Phase boundaries need a step even in an idle network.
     if (c < window_start_) w = std::min(w, window_start_);
     if (c + 1 < window_end_) w = std::min(w, window_end_ - 1);

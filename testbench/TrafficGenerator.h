@@ -8,7 +8,6 @@
 // that do not inject in a cycle.
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <random>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "noc/Network.h"
 #include "noc/NetworkObserver.h"
 #include "noc/TrafficParams.h"
+#include "testbench/InjectionCalendar.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficResult.h"
 
@@ -49,10 +49,10 @@ class TrafficGenerator : public noc::CycleDriver, public noc::NetworkObserver {
     noc::TrafficParams tp_;
     const TrafficPattern& pattern_;
     std::mt19937_64 rng_;
-    double p_packet_;                             // packets per node per cycle
-    double log1mp_;                               // log(1 - p) for geometric gaps
-    using Entry = std::pair<uint64_t, uint32_t>;  // (cycle, node): ties broken by node id
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next_;
+    double p_packet_;            // packets per node per cycle
+    double log1mp_;              // log(1 - p) for geometric gaps
+    InjectionCalendar next_;     // taken in (cycle, node) order, the order draws are made in
+    std::vector<uint32_t> due_;  // this cycle's injecting nodes
     bool injecting_ = true, done_ = false, drained_ = true;
     uint64_t window_start_, window_end_, drain_limit_;
     uint64_t unreachable_ = 0;
