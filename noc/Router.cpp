@@ -43,9 +43,13 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
     }
     auto* base = reinterpret_cast<unsigned char*>(storage);
     in_ = new (base) InVc[nvc];
+    for (size_t i = 0; i < nvc; ++i) {
+        in_[i].port = static_cast<uint8_t>(i / vcs_);
+        in_[i].vc = static_cast<uint8_t>(i % vcs_);
+    }
     out_ = new (base + outVcOffset(ports_, vcs_)) OutVc[nvc];
     buf_ = new (base + slotOffset(ports_, vcs_)) Slot[nvc * depth_];
-    static_assert(sizeof(Port) == 16 && offsetof(Router, in_) == 56 &&
+    static_assert(sizeof(Port) == 16 && sizeof(InVc) == 32 && offsetof(Router, in_) == 56 &&
                       offsetof(Router, busy_until_) == 128 && offsetof(Router, sent_) == 192 &&
                       offsetof(Router, out_port_) == 256,
                   "a visit's lines: header, allocation, busy outputs, flit counts, then the ports");
@@ -178,7 +182,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         if (staged_) iv.front_ready = now + va_;
         iv.state = kActive;
         iv.pending = iv.out_mask;
-        const uint32_t p = i / vcs_, v = i % vcs_;
+        const uint32_t p = iv.port, v = iv.vc;
         routing_vcs_[p] &= ~(1u << v);
         if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
         active_vcs_[p] |= 1u << v;
@@ -294,7 +298,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
 
 void Router::routeFront(uint32_t i, const Flit& f, const Network& net) {
     InVc& iv = in_[i];
-    RouteDecision d = net.route(id_, static_cast<uint8_t>(i / vcs_), f.vc, f);
+    RouteDecision d = net.route(id_, iv.port, f.vc, f);
     iv.tree = !f.dimensionOrder() && net.packet(f.packet).route != kNoRoute &&
               net.packet(f.packet).route >= net.nodes();  // a route id, not a node
     iv.out_mask = iv.need_vc = d.out_mask;

@@ -223,6 +223,9 @@ class alignas(64) Router {
         // Staged VA (iSLIP, one iteration): the output VC index (port * vcs + vc) this input
         // VC's accept arbiter starts from.
         uint8_t va_accept = 0;
+        // This VC's input port and index there (i / vcs and i % vcs without a division, whose
+        // latency the allocation loop would wait on).
+        uint8_t port = 0, vc = 0;
         // Cycle the front flit may be allocated (its slot's `ready`, kept here so allocation
         // reads one cache line per VC).
         uint64_t front_ready = 0;
