@@ -42,7 +42,7 @@ void CoreArray::load(firmware::Firmware fw) {
 }
 
 void CoreArray::wakeAt(uint32_t core, uint64_t cycle) {
-    timers_.push({std::max(cycle, now_ + 1), core});
+    timers_.push(std::max(cycle, now_ + 1), core);
 }
 
 void CoreArray::memoryRequest(MemoryRequest&& r) {
@@ -70,10 +70,8 @@ void CoreArray::beforeStep(uint64_t c) {
         mark(r.core);
         mem_done_.pop_front();
     }
-    while (!timers_.empty() && timers_.top().first <= c) {
-        mark(timers_.top().second);
-        timers_.pop();
-    }
+    timers_.takeDue(c, due_timers_);
+    for (const uint32_t core : due_timers_) mark(core);
     progress_ = false;
     for (size_t i = 0; i < active_.size(); ++i) {
         if (i + 4 < active_.size()) cores_[active_[i + 4]].prefetchObject();
@@ -149,7 +147,7 @@ std::string CoreArray::stuckReport(uint64_t c) const {
 uint64_t CoreArray::nextWake(uint64_t c) const {
     if (!active_.empty()) return c + 1;
     uint64_t w = noc::kNever;
-    if (!timers_.empty()) w = timers_.top().first;
+    if (!timers_.empty()) w = timers_.earliest();
     if (!mem_done_.empty()) w = std::min(w, mem_done_.front().ready);
     for (const NocAgent* a : agents_) w = std::min(w, a->nextWake(c));
     return w == noc::kNever ? w : std::max(w, c + 1);

@@ -20,6 +20,7 @@
 #include "core/PeArray.h"
 #include "core/VectorUnit.h"
 #include "firmware/Firmware.h"
+#include "noc/CycleCalendar.h"
 #include "noc/CycleDriver.h"
 #include "noc/EjectionGate.h"
 #include "noc/Network.h"
@@ -117,8 +118,9 @@ class CoreArray : public noc::CycleDriver,
     std::vector<NocAgent*> agents_;
     std::vector<uint32_t> active_, next_;
     std::vector<uint8_t> queued_;
-    using Timer = std::pair<uint64_t, uint32_t>;
-    std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+    // Cores asked to be woken, by (cycle, core): the order they are marked active in.
+    noc::CycleCalendar timers_;
+    std::vector<uint32_t> due_timers_;
     std::deque<MemoryRequest> mem_done_;  // answered, ordered by ready cycle
     uint64_t mem_outstanding_ = 0;
     uint32_t finished_ = 0;

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "dram/LatencyHistogram.h"
+#include "noc/CycleCalendar.h"
 #include "noc/CycleDriver.h"
 #include "noc/Network.h"
 #include "noc/NetworkObserver.h"
 #include "noc/TrafficParams.h"
-#include "testbench/InjectionCalendar.h"
 #include "testbench/TrafficPattern.h"
 #include "testbench/TrafficResult.h"
 
@@ -51,7 +51,7 @@ class TrafficGenerator : public noc::CycleDriver, public noc::NetworkObserver {
     std::mt19937_64 rng_;
     double p_packet_;            // packets per node per cycle
     double log1mp_;              // log(1 - p) for geometric gaps
-    InjectionCalendar next_;     // taken in (cycle, node) order, the order draws are made in
+    noc::CycleCalendar next_;    // taken in (cycle, node) order, the order draws are made in
     std::vector<uint32_t> due_;  // this cycle's injecting nodes
     bool injecting_ = true, done_ = false, drained_ = true;
     uint64_t window_start_, window_end_, drain_limit_;

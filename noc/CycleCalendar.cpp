@@ -1,33 +1,33 @@
-#include "testbench/InjectionCalendar.h"
+#include "noc/CycleCalendar.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace wsc::tb {
+namespace wsc::noc {
 
-void InjectionCalendar::push(uint64_t cycle, uint32_t node) {
+void CycleCalendar::push(uint64_t cycle, uint32_t id) {
     if (cycle < cursor_)
         throw std::logic_error(fmt::format(
-            "injection calendar: node {} scheduled at cycle {}, before cycle {} (already taken)",
-            node, cycle, cursor_));
+            "cycle calendar: id {} scheduled at cycle {}, before cycle {} (already taken)", id,
+            cycle, cursor_));
     if (cycle - cursor_ < kRing) {
-        ring_[cycle & (kRing - 1)].push_back(node);
+        ring_[cycle & (kRing - 1)].push_back(id);
         ++near_;
     } else {
-        far_.push({cycle, node});
+        far_.push({cycle, id});
     }
 }
 
-uint64_t InjectionCalendar::earliest() const {
+uint64_t CycleCalendar::earliest() const {
     if (near_)
         for (uint64_t c = cursor_;; ++c)
             if (!ring_[c & (kRing - 1)].empty()) return c;
     return far_.empty() ? UINT64_MAX : far_.top().first;
 }
 
-void InjectionCalendar::refill() {
+void CycleCalendar::refill() {
     while (!far_.empty() && far_.top().first - cursor_ < kRing) {
         ring_[far_.top().first & (kRing - 1)].push_back(far_.top().second);
         ++near_;
@@ -35,7 +35,7 @@ void InjectionCalendar::refill() {
     }
 }
 
-void InjectionCalendar::takeDue(uint64_t cycle, std::vector<uint32_t>& out) {
+void CycleCalendar::takeDue(uint64_t cycle, std::vector<uint32_t>& out) {
     out.clear();
     while (cursor_ <= cycle) {
         if (!near_) {  // an empty ring: jump to the heap's first cycle (or past `cycle`)
@@ -51,10 +51,14 @@ void InjectionCalendar::takeDue(uint64_t cycle, std::vector<uint32_t>& out) {
             out.insert(out.end(), b.begin(), b.end());
             near_ -= b.size();
             b.clear();
+            // A bucket keeps its storage for the next cycle that maps to it, up to kKeep
+            // entries: a burst (every core of a wafer woken at once) must not stay allocated
+            // in each of the kRing buckets.
+            if (b.capacity() > kKeep) std::vector<uint32_t>().swap(b);
         }
         ++cursor_;
         refill();
     }
 }
 
-}  // namespace wsc::tb
+}  // namespace wsc::noc
