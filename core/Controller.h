@@ -83,7 +83,7 @@ class Controller {
     WSC_PREFETCH void prefetchState() const {
         if (done_ || !prog_) return;
         prog_->prefetchIndex();
-        noc::prefetchLine(streams_.data());
+        for (const Stream& s : streams_) noc::prefetchLine(&s);  // (prefetchCode reads each)
         noc::prefetchLine(live_ops_.data());
         noc::prefetchLine(readers_.data());
         noc::prefetchLine(writers_.data());
@@ -122,7 +122,9 @@ class Controller {
         uint32_t pc, left;
     };
     struct Stream {
+        // What prefetchCode reads of every stream, at its start (one line per stream).
         uint32_t pc = 0, end = 0;
+        bool done = false;  // ran off its end and everything it issued has retired
         std::vector<LoopFrame> loops;
         // RELAY / BARRIER in progress
         Block block = Block::None;
@@ -131,8 +133,7 @@ class Controller {
         uint64_t relay_work_end = noc::kNever;
         Mailbox::Arrival relay_data;
         bool barrier_sent = false;
-        bool done = false;  // ran off its end and everything it issued has retired
-        uint32_t live = 0;  // its operations in flight
+        uint32_t live = 0;                     // its operations in flight
         uint64_t pe_until = 0, vec_until = 0;  // its last PE / vector work ends
         uint64_t wait_since = noc::kNever;     // first cycle its current `wait` stalled
         uint8_t index = 0;
