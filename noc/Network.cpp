@@ -487,6 +487,8 @@ uint32_t Network::allocPacket() {
     if (!free_packets_.empty()) {
         uint32_t s = free_packets_.back();
         free_packets_.pop_back();
+        if (!free_packets_.empty())  // the next packet's slot, as send() does for records
+            prefetchRange(&packets_[free_packets_.back()], sizeof(PacketInfo));
         return s;
     }
     packets_.emplace_back();
@@ -581,6 +583,10 @@ uint64_t Network::send(Message m, uint64_t now) {
         record = free_records_.back();
         free_records_.pop_back();
         records_[record] = std::move(rec);
+        // The next send's record, a send ahead: reuse reads it (the old payload it releases),
+        // and with thousands of cores sending, the slot last freed is rarely still in cache.
+        if (!free_records_.empty())
+            prefetchRange(&records_[free_records_.back()], sizeof(MessageRecord));
     } else {
         record = static_cast<uint32_t>(records_.size());
         records_.push_back(std::move(rec));
