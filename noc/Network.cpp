@@ -951,8 +951,11 @@ void Network::niArrivals(uint64_t now) {
     constexpr size_t kAhead = 8;
     auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
         const NetEvent& e = ni_due_[k];
-        if (e.kind != NetEvent::FlitToNi) return;
         const NetworkInterface& ni = nis_[e.target];
+        if (e.kind != NetEvent::FlitToNi) {  // a credit: its count and the queue it may wake
+            if (!deep) ni.prefetchObject();
+            return;
+        }
         if (!deep) {
             ni.prefetchObject();
             // Both lines a 72-byte record may straddle (`record` is at its end).

@@ -16,8 +16,12 @@ NetworkInterface::NetworkInterface(uint32_t node, uint32_t router, uint8_t port,
       vcs_(static_cast<uint8_t>(vcs)),
       depth_(static_cast<uint8_t>(depth)),
       vc_lo_(vc_lo),
-      vc_hi_(vc_hi),
-      credits_(vcs, static_cast<uint8_t>(depth)) {}
+      vc_hi_(vc_hi) {
+    if (vcs == 0 || vcs > kMaxVcs)
+        throw std::invalid_argument(
+            fmt::format("node {}: {} VCs (an interface has 1..{})", node, vcs, kMaxVcs));
+    for (uint32_t v = 0; v < vcs; ++v) credits_[v] = static_cast<uint8_t>(depth);
+}
 
 bool NetworkInterface::inject(uint64_t now, Network& net) {
     if (busy_until_ > now) return true;

@@ -68,7 +68,7 @@ class NetworkInterface {
     // ... and for its injection loop, each after the one before has landed (after
     // prefetchObject): the credits and the queue's front, then the packet inject() reads.
     WSC_PREFETCH void prefetchTx() const {
-        prefetchLine(credits_.data());
+        prefetchLine(credits_);
         if (cur_ == kNone && !queue_.empty()) prefetchLine(&queue_.front());
     }
     WSC_PREFETCH void prefetchTxPacket(const PacketInfo* packets) const {
@@ -103,7 +103,10 @@ class NetworkInterface {
     uint16_t next_seq_ = 0;
     uint8_t cur_vc_ = 0;
     uint64_t busy_until_ = 0;
-    std::vector<uint8_t> credits_;
+    // In the object (a VC count is at most 16, as a router's): a credit's arrival then reads
+    // lines its event's hint fetched, not a separate allocation as well.
+    static constexpr uint32_t kMaxVcs = 16;
+    uint8_t credits_[kMaxVcs] = {};
     // Packets being received and the next flit index each expects. Usually one per VC, but a
     // multicast tree's ejection branch may share a VC with another packet, so keyed by packet.
     struct Rx {
