@@ -887,6 +887,7 @@ void Network::step(uint64_t now) {
     // together with the allocators' masks).
     const bool hints = !chain && router_storage_.size() * 8 > kHintBytes;
     for (size_t k = 0; k < due.size(); ++k) {
+        if (chain && k + kAhead < due.size()) prefetchChainEnds(due[k + kAhead].target);
         if (hints) {
             if (k + 2 * kAhead < due.size()) hint(k + 2 * kAhead, false);
             if (k + kAhead < due.size()) hint(k + kAhead, true);
@@ -1037,7 +1038,7 @@ WSC_PREFETCH void Network::prefetchVisits(const uint32_t* a, size_t i, size_t en
                                           uint32_t li) const {
     // Each stage after the one before has landed (distances measured at 256x256: bench/noc.md).
     if (i + 12 < end) prefetchRouter(a[i + 12], li);
-    if (i + 8 < end) prefetchVcs(a[i + 8]);
+    if (i + 8 < end) prefetchVcs(a[i + 8]), prefetchChain(a[i + 8], li);
     if (i + 4 < end) prefetchArrivals(a[i + 4], li);
 }
 
@@ -1045,7 +1046,18 @@ WSC_PREFETCH void Network::prefetchRouter(uint32_t r, uint32_t li) const {
     // The lines of the router object a visit reads (Router's member order) and the first of
     // its chained arrivals (the chain is walked a few routers later).
     routers_[r].prefetchObject();
-    if (ev_head_[r] != kNoEvent) prefetchLine(&due_[li][ev_head_[r]]);
+    const uint32_t k = ev_head_[r];
+    if (k != kNoEvent) prefetchLine(&due_[li][k]), prefetchLine(&ev_next_[li][k]);
+}
+
+WSC_PREFETCH void Network::prefetchChain(uint32_t r, uint32_t li) const {
+    // The chain's second arrival and its link, from the first's (prefetchRouter asked for it
+    // earlier): prefetchArrivals walks the chain link by link, and each link it had to wait
+    // for was a miss (a fifth of Network::step at MeshGEMM P = 128).
+    const uint32_t k = ev_head_[r];
+    if (k == kNoEvent) return;
+    const uint32_t k2 = ev_next_[li][k];
+    if (k2 != kNoEvent) prefetchLine(&due_[li][k2]), prefetchLine(&ev_next_[li][k2]);
 }
 
 WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
@@ -1154,6 +1166,7 @@ void Network::laneChain(uint32_t li, uint64_t now) {
     const std::vector<NetEvent>& due = due_[li];
     ev_next_[li].resize(due.size());
     for (size_t k = 0; k < due.size(); ++k) {
+        if (k + 8 < due.size()) prefetchChainEnds(due[k + 8].target);
         const NetEvent& e = due[k];
         const uint32_t r = e.target;
         if (r < lane.lo || r >= lane.hi)
@@ -1184,7 +1197,8 @@ void Network::visitChunk(size_t c, uint64_t now) {
     // Cache hints stay inside the chunk: the next one may be another thread's, its routers
     // being written. So the first routers get their early stages here.
     for (size_t i = begin; i < end && i < begin + 12; ++i) prefetchRouter(a[i], li);
-    for (size_t i = begin; i < end && i < begin + 8; ++i) prefetchVcs(a[i]);
+    for (size_t i = begin; i < end && i < begin + 8; ++i)
+        prefetchVcs(a[i]), prefetchChain(a[i], li);
     for (size_t i = begin; i < end; ++i) {
         prefetchVisits(a.data(), i, end, li);
         if (visitRouter(a[i], now, &out, li)) out.keep.push_back(a[i]);

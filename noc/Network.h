@@ -272,6 +272,7 @@ class Network {
     WSC_PREFETCH void prefetchVisits(const uint32_t* a, size_t i, size_t end, uint32_t li) const;
     WSC_PREFETCH void prefetchRouter(uint32_t r, uint32_t li) const;
     WSC_PREFETCH void prefetchVcs(uint32_t r) const;
+    WSC_PREFETCH void prefetchChain(uint32_t r, uint32_t li) const;
     WSC_PREFETCH void prefetchArrivals(uint32_t r, uint32_t li) const;
     // Whether heads may route by route tables (route ids handed out, or destination tables);
     // without, the visit loop asks for no table (heads on fault routing read none). Route ids
@@ -280,6 +281,11 @@ class Network {
         return next_route_id_ > topo_.nodes() || p_.routing == RoutingAlgo::Table;
     }
     // Appends due_[li][k] to router r's chain of this cycle's arrivals (applied on its visit).
+    // What chainArrival reads and writes of router r, asked for a few events ahead (arrivals
+    // come in no router order: on a wafer each was an L1 miss, a tenth of Network::step).
+    WSC_PREFETCH void prefetchChainEnds(uint32_t r) const {
+        if (r < ev_head_.size()) prefetchLine(&ev_head_[r]), prefetchLine(&ev_tail_[r]);
+    }
     void chainArrival(uint32_t r, uint32_t li, uint32_t k) {
         std::vector<uint32_t>& next = ev_next_[li];
         next[k] = kNoEvent;
