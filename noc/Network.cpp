@@ -886,11 +886,15 @@ void Network::step(uint64_t now) {
     // instructions than the L1 misses they hide (8x8: 5% fewer instructions, 13% less time
     // together with the allocators' masks).
     const bool hints = !chain && router_storage_.size() * 8 > kHintBytes;
+    const bool chain_or_hints = chain || hints;
     for (size_t k = 0; k < due.size(); ++k) {
-        if (chain && k + kAhead < due.size()) prefetchChainEnds(due[k + kAhead].target);
-        if (hints) {
-            if (k + 2 * kAhead < due.size()) hint(k + 2 * kAhead, false);
-            if (k + kAhead < due.size()) hint(k + kAhead, true);
+        if (chain_or_hints) {  // one test per event where the mesh fits in cache
+            if (chain) {
+                if (k + kAhead < due.size()) prefetchChainEnds(due[k + kAhead].target);
+            } else {
+                if (k + 2 * kAhead < due.size()) hint(k + 2 * kAhead, false);
+                if (k + kAhead < due.size()) hint(k + kAhead, true);
+            }
         }
         const NetEvent& e = due[k];
         if (e.kind == NetEvent::WakeRouter) {

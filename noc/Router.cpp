@@ -267,7 +267,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             if (k == nreq_o) k = 0;
             const uint32_t i = req_o[k];
             InVc& iv = in_[i];
-            if (done[i >> 6] >> (i & 63) & 1) continue;  // settled by iSLIP
+            if (staged_ && (done[i >> 6] >> (i & 63) & 1)) continue;  // settled by iSLIP
             uint32_t out = o, ov = freeVc(o, iv);
             // With an escape alternative the primary VC must also be empty downstream (all its
             // credits back): a head queued behind another packet in an adaptive VC could wait
