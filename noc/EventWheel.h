@@ -55,6 +55,22 @@ class EventWheel {
         }
         scheduleSlow(now, when, e);
     }
+    // schedule()'s common case with the event written in place: a slot at the end of the
+    // bucket of `when` (default-initialised), or nullptr where schedule() must take it. An
+    // event assembled field by field on the stack and then copied in was read back wider than
+    // it was written, which the CPU cannot forward from its store buffer: a stall per event.
+    NetEvent* place(uint64_t now, uint64_t when) {
+        const uint64_t d = when - now;
+        if (d - 1 < mask_) {
+            std::vector<NetEvent>& b = bucket_[when & mask_];
+            if (b.size() < b.capacity()) {
+                ++pending_;
+                ++near_;
+                return &b.emplace_back();
+            }
+        }
+        return nullptr;
+    }
     // Schedules every event of `es` at `when`, in their order (a threaded step's chunk's events
     // due at one cycle, StepLane::near): one copy instead of one schedule() each.
     void scheduleAll(uint64_t now, uint64_t when, const std::vector<NetEvent>& es);

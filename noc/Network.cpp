@@ -685,14 +685,14 @@ void Network::forward(uint32_t l, const Flit& f, uint64_t now, uint32_t delay, S
     // An NI's injection: through Link::transmit (an NI does not keep its link's far end).
     Router::Peer to = outPeer(l);
     to.plain = 0;
-    forward(l, to, f, now, delay, lane);
+    forward(l, to, f, f.vc, now, delay, lane);
 }
 
 void Network::returnCredit(uint32_t l, uint8_t vc, uint64_t now, uint32_t delay, StepLane* lane) {
     returnCredit(inPeer(l), vc, now, delay, lane);
 }
 
-void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_t now,
+void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint8_t vc, uint64_t now,
                       uint32_t delay, StepLane* lane) {
     // The link is its source router's (or NI's) alone: a threaded step writes it from one lane.
     uint64_t at;
@@ -702,31 +702,34 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint64_
     } else {
         at = links_[l].transmit(now + delay) + to.defer;
     }
-    NetEvent e;
-    e.target = to.node;
-    e.port = to.port;
-    e.kind = to.to_ni ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
-    e.flit = f;
-    if (f.head() && to.hop) {
-        // A multicast head forks at several routers in one cycle, possibly in several lanes.
-        if (f.dimensionOrder())
-            ++e.flit.hops;
-        else if (lane)
+    // A dimension-order head counts its hops in itself; a multicast head forks at several
+    // routers in one cycle, possibly in several lanes, so its record counts them.
+    const bool hop = f.head() && to.hop;
+    const bool in_flit = hop && f.dimensionOrder();
+    if (hop && !in_flit) {
+        if (lane)
             lane->head_hops.push_back(f.packet);
         else
             ++packets_[f.packet].hops;
     }
-    schedule(now, at, e, lane);
+    scheduleFilled(now, at, to.node, to.to_ni, lane, [&](NetEvent& e) {
+        e.target = to.node;
+        e.port = to.port;
+        e.kind = to.to_ni ? NetEvent::FlitToNi : NetEvent::FlitToRouter;
+        e.flit = f;
+        e.flit.vc = vc;
+        if (in_flit) ++e.flit.hops;
+    });
 }
 
 void Network::returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
                            StepLane* lane) {
-    NetEvent e;
-    e.target = to.node;
-    e.port = to.port;
-    e.vc = vc;
-    e.kind = to.to_ni ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
-    schedule(now, now + delay + to.cycles, e, lane);
+    scheduleFilled(now, now + delay + to.cycles, to.node, to.to_ni, lane, [&](NetEvent& e) {
+        e.target = to.node;
+        e.port = to.port;
+        e.vc = vc;
+        e.kind = to.to_ni ? NetEvent::CreditToNi : NetEvent::CreditToRouter;
+    });
 }
 
 void Network::flitInjected(uint64_t now, uint32_t slot) {

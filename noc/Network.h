@@ -203,8 +203,9 @@ class Network {
     // A plain peer's flit skips the link's record and count: the network's own Router::send
     // counts it in the router the link counts into (Router::sentCounter); any other caller
     // passes plain = 0, and Link::transmit counts it.
-    void forward(uint32_t link, const Router::Peer& to, const Flit& f, uint64_t now, uint32_t delay,
-                 StepLane* lane);
+    // `vc`: the VC the flit takes on the link (f.vc is the one it left).
+    void forward(uint32_t link, const Router::Peer& to, const Flit& f, uint8_t vc, uint64_t now,
+                 uint32_t delay, StepLane* lane);
     void returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
                       StepLane* lane);
     void flitsMoved(uint64_t now, uint32_t copies, bool popped, StepLane* lane = nullptr) {
@@ -360,6 +361,19 @@ class Network {
     bool visitRouter(uint32_t r, uint64_t now, StepLane* lane, uint32_t li = 0);
     static bool toNi(const NetEvent& e) {
         return e.kind == NetEvent::FlitToNi || e.kind == NetEvent::CreditToNi;
+    }
+    // An event for `target` at `at`, written by `fill` straight into its wheel's bucket where
+    // there is room (EventWheel::place), else assembled and scheduled.
+    template <class Fill>
+    void scheduleFilled(uint64_t now, uint64_t at, uint32_t target, bool to_ni, StepLane* lane,
+                        const Fill& fill) {
+        if (!lane) {
+            EventWheel& w = to_ni ? ni_wheel_ : wheels_[wheelOf(target)];
+            if (NetEvent* e = w.place(now, at)) return fill(*e);
+        }
+        NetEvent e;
+        fill(e);
+        schedule(now, at, e, lane);
     }
     void schedule(uint64_t now, uint64_t at, const NetEvent& e, StepLane* lane) {
         if (lane)

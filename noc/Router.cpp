@@ -449,15 +449,19 @@ void Router::send(uint8_t p, uint8_t v, uint8_t g, uint64_t now, Network& net, S
     uint32_t copies = 0;
     for (uint8_t m = g; m; m &= m - 1) {
         uint32_t o = __builtin_ctz(m);
-        Flit out = f;
-        out.vc = iv.out_vc[o];
-        --out_[o * vcs_ + out.vc].credits;
+        const uint8_t ovc = iv.out_vc[o];
+        --out_[o * vcs_ + ovc].credits;
         const Port& op = out_port_[o];
         busy_until_[o] = now + op.peer.ser;
         if (op.peer.plain) ++sent_[o];  // (Network::forward leaves a plain link's count here)
-        if (observed_) last_send_[o] = {now, out};
-        if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + out.vc].owner = kFree;
-        net.forward(op.link, op.peer, out, now, staged_ ? sa_ + st_ : 0, lane);
+        if (observed_) {
+            last_send_[o] = {now, f};
+            last_send_[o].flit.vc = ovc;
+        }
+        if (f.tail() && !(iv.shared & (1u << o))) out_[o * vcs_ + ovc].owner = kFree;
+        // The flit and its new VC apart: a copy with the VC written into it, read back whole by
+        // forward(), stalled on the store buffer.
+        net.forward(op.link, op.peer, f, ovc, now, staged_ ? sa_ + st_ : 0, lane);
         ++copies;
     }
     traversals_ += copies;
