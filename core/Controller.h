@@ -69,10 +69,13 @@ class Controller {
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     WSC_PREFETCH void prefetchCode(int stage) const {
         if (done_ || !prog_) return;  // (a core is active only once loaded)
-        // The oldest live op: its index is read from live_ops_, whose line prefetchState asked
+        // The live ops: their indices are read from live_ops_, whose line prefetchState asked
         // for an iteration earlier (read there, the load waited on that very miss: 4% of a
         // P = 128 MeshGEMM).
-        if (stage == 0 && !live_ops_.empty()) noc::prefetchLine(&ops_[live_ops_.front()]);
+        // retire() reads every live op's end: the first few are asked for.
+        if (stage == 0)
+            for (size_t k = 0; k < live_ops_.size() && k < 4; ++k)
+                noc::prefetchLine(&ops_[live_ops_[k]]);
         for (const Stream& s : streams_) {
             if (s.done || s.pc >= s.end) continue;
             if (stage == 0)
@@ -128,9 +131,10 @@ class Controller {
         uint32_t pc, left;
     };
     struct Stream {
-        // What prefetchCode reads of every stream, at its start (one line per stream).
+        // What prefetchCode and retire read of every stream, at its start (one line each).
         uint32_t pc = 0, end = 0;
         bool done = false;  // ran off its end and everything it issued has retired
+        uint32_t live = 0;  // its operations in flight (retire counts them down)
         std::vector<LoopFrame> loops;
         // RELAY / BARRIER in progress
         Block block = Block::None;
@@ -139,7 +143,6 @@ class Controller {
         uint64_t relay_work_end = noc::kNever;
         Mailbox::Arrival relay_data;
         bool barrier_sent = false;
-        uint32_t live = 0;                     // its operations in flight
         uint64_t pe_until = 0, vec_until = 0;  // its last PE / vector work ends
         uint64_t wait_since = noc::kNever;     // first cycle its current `wait` stalled
         uint8_t index = 0;
