@@ -63,7 +63,7 @@ class Controller {
     // Cache hints for CoreArray's evaluation loop: on a wafer every line an evaluation touches
     // misses, so the loop asks for a core's object four cores ahead (prefetchObject), once
     // that has landed for the vectors it will read and its program's index (prefetchState),
-    // then for the instruction slot each stream is at and the oldest live op, and last for
+    // then for the instruction slot each stream is at and the first live ops, and last for
     // that instruction's shape (prefetchCode, stage 0 and 1: the instruction fetch was the
     // costliest miss of a MeshGEMM step, two dependent misses).
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }

@@ -8,7 +8,6 @@
 #include <deque>
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
-#include <queue>
 #include <string>
 #include <vector>
 

@@ -37,6 +37,9 @@ void CycleCalendar::refill() {
 
 void CycleCalendar::takeDue(uint64_t cycle, std::vector<uint32_t>& out) {
     out.clear();
+    // The last cycle has no successor for the cursor: entries there (UINT64_MAX, "never")
+    // are never due.
+    cycle = std::min<uint64_t>(cycle, UINT64_MAX - 1);
     while (cursor_ <= cycle) {
         if (!near_) {  // an empty ring: jump to the heap's first cycle (or past `cycle`)
             const uint64_t f = far_.empty() ? UINT64_MAX : far_.top().first;

@@ -27,6 +27,7 @@ class CycleCalendar {
     // The first cycle with an entry, or UINT64_MAX.
     uint64_t earliest() const;
     // Every entry due at or before `cycle`, by cycle then id, into `out` (cleared first).
+    // Entries at UINT64_MAX ("never") are never due.
     void takeDue(uint64_t cycle, std::vector<uint32_t>& out);
     // Entries the buckets' storage holds room for (tests: a burst's storage is given back).
     size_t bucketCapacity() const {

@@ -281,12 +281,12 @@ class Network {
     bool tableHints() const {
         return next_route_id_ > topo_.nodes() || p_.routing == RoutingAlgo::Table;
     }
-    // Appends due_[li][k] to router r's chain of this cycle's arrivals (applied on its visit).
     // What chainArrival reads and writes of router r, asked for a few events ahead (arrivals
     // come in no router order: on a wafer each was an L1 miss, a tenth of Network::step).
     WSC_PREFETCH void prefetchChainEnds(uint32_t r) const {
         if (r < ev_head_.size()) prefetchLine(&ev_head_[r]), prefetchLine(&ev_tail_[r]);
     }
+    // Appends due_[li][k] to router r's chain of this cycle's arrivals (applied on its visit).
     void chainArrival(uint32_t r, uint32_t li, uint32_t k) {
         std::vector<uint32_t>& next = ev_next_[li];
         next[k] = kNoEvent;

@@ -66,9 +66,9 @@ class NetworkInterface {
         if (!rx_.empty()) prefetchLine(rx_.data());
     }
     // ... and for its injection loop, each after the one before has landed (after
-    // prefetchObject): the credits and the queue's front, then the packet inject() reads.
+    // prefetchObject, which brought the credits): the queue's front, then the packet inject()
+    // reads.
     WSC_PREFETCH void prefetchTx() const {
-        prefetchLine(credits_);
         if (cur_ == kNone && !queue_.empty()) prefetchLine(&queue_.front());
     }
     WSC_PREFETCH void prefetchTxPacket(const PacketInfo* packets) const {

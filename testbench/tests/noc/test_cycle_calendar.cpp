@@ -1,5 +1,6 @@
 // CycleCalendar hands entries out in the order the min-heap of (cycle, node) it replaced
 // did: by cycle, then node, across the ring, the heap beyond it, and cycles the caller skips.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <queue>
@@ -70,4 +71,29 @@ TEST_CASE("cycle calendar: a burst's storage is given back", "[noc][traffic]") {
     }
     CHECK(cal.empty());
     CHECK(cal.bucketCapacity() <= 40 * noc::CycleCalendar::kKeep);
+}
+
+TEST_CASE("cycle calendar: the ring's last cycle and the first beyond it", "[noc][traffic]") {
+    noc::CycleCalendar cal;
+    std::vector<uint32_t> got;
+    cal.takeDue(99, got);  // the ring now covers [100, 100 + kRing)
+    constexpr uint64_t R = noc::CycleCalendar::kRing;
+    cal.push(100 + R, 1);      // the first cycle beyond: the heap
+    cal.push(100 + R - 1, 2);  // the ring's last cycle
+    cal.push(100 + R, 0);
+    cal.push(100, 3);
+    CHECK(cal.earliest() == 100);
+    cal.takeDue(100 + R - 2, got);
+    CHECK(got == std::vector<uint32_t>{3});
+    CHECK(cal.earliest() == 100 + R - 1);
+    cal.takeDue(100 + R - 1, got);
+    CHECK(got == std::vector<uint32_t>{2});
+    cal.takeDue(100 + R, got);
+    CHECK(got == std::vector<uint32_t>{0, 1});
+    CHECK(cal.empty());
+    // "Never" is never taken, and asking for the last cycle does not wrap the cursor.
+    cal.push(UINT64_MAX, 4);
+    cal.takeDue(UINT64_MAX, got);
+    CHECK(got.empty());
+    CHECK(cal.earliest() == UINT64_MAX);
 }
