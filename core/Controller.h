@@ -69,10 +69,9 @@ class Controller {
     WSC_PREFETCH void prefetchObject() const { noc::prefetchLines(this, sizeof(Controller)); }
     WSC_PREFETCH void prefetchCode(int stage) const {
         if (done_ || !prog_) return;  // (a core is active only once loaded)
-        // The live ops: their indices are read from live_ops_, whose line prefetchState asked
-        // for an iteration earlier (read there, the load waited on that very miss: 4% of a
-        // P = 128 MeshGEMM).
-        // retire() reads every live op's end: the first few are asked for.
+        // The first live ops, whose ends retire() reads: their indices come from live_ops_,
+        // whose line prefetchState asked for an iteration earlier (read there, the load waited
+        // on that very miss: 4% of a P = 128 MeshGEMM).
         if (stage == 0)
             for (size_t k = 0; k < live_ops_.size() && k < 4; ++k)
                 noc::prefetchLine(&ops_[live_ops_[k]]);

@@ -960,15 +960,11 @@ void Network::niArrivals(uint64_t now) {
     auto hintNi = [&](size_t k, bool deep) __attribute__((always_inline)) {  // see WSC_PREFETCH
         const NetEvent& e = ni_due_[k];
         const NetworkInterface& ni = nis_[e.target];
-        if (e.kind != NetEvent::FlitToNi) {  // a credit: its count and the queue it may wake
-            if (!deep) ni.prefetchObject();
-            return;
-        }
-        if (!deep) {
-            ni.prefetchObject();
-            // Both lines a 72-byte record may straddle (`record` is at its end).
-            return prefetchRange(&packets_[e.flit.packet], sizeof(PacketInfo));
-        }
+        // The NI first: a credit reads its count and the queue it may wake, and no more.
+        if (!deep) ni.prefetchObject();
+        if (e.kind != NetEvent::FlitToNi) return;
+        // Both lines a 72-byte record may straddle (`record` is at its end).
+        if (!deep) return prefetchRange(&packets_[e.flit.packet], sizeof(PacketInfo));
         ni.prefetchRx();
         prefetchLine(&links_[ni.ej_link]);
         if (!gate_) return;
