@@ -70,6 +70,9 @@ struct RouterParams {
     };
     bool staged = false;
     Stages stages;
+    // Not configurable: false sends a delay line's VC allocation through the general allocator
+    // even when every head is a plain unicast (a test compares the two; Router::evaluate).
+    bool unicast_va = true;
     // The named stage-accurate presets, indexed by their cycles per hop (0..4): what the YAML
     // shorthand `pipeline: N cycles` and `wsc traffic --pipelines` name (docs/NOC.md, "Router
     // stages").

@@ -37,6 +37,7 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
         throw std::invalid_argument(
             "router: vcs 1..16, buffer 1..255 flits, pipeline 0..4, stages 0..4 cycles each");
     const size_t nvc = size_t(ports_) * vcs_;
+    unicast_va_ = p.unicast_va && !staged_ && nvc <= 32;
     if (!storage) {
         storage_.reset(new uint64_t[storageWords(ports, p)]);
         storage = storage_.get();
@@ -296,6 +297,64 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
     return granted;
 }
 
+int Router::allocateUnicastVcs(uint64_t now, Network& net) {
+    // allocateVcs's delay-line rules with lists replaced by masks: per output port, its ready
+    // requesters as input-VC bits, served in round-robin order from va_rr_ (the bits at or
+    // above the pointer, then those below), each the lowest free VC of its class.
+    uint32_t want[kMaxPorts] = {};
+    uint8_t requested = 0;
+    for (uint8_t pm = routing_ports_; pm; pm &= pm - 1) {
+        const uint32_t p = __builtin_ctz(pm);
+        for (uint32_t vm = routing_vcs_[p]; vm; vm &= vm - 1) {
+            const uint32_t i = p * vcs_ + __builtin_ctz(vm);
+            InVc& iv = in_[i];
+            if (iv.front_ready > now) continue;
+            if (iv.out_mask == 0) routeFront(i, buf_[slot(i, iv.head)].f, net);
+            const uint8_t nv = iv.need_vc;
+            if (iv.tree | ((nv & (nv - 1)) != 0) | (iv.alt_port != 0xFF)) return kGeneral;
+            if (!nv) continue;  // (allocateVcs has nothing to give it either)
+            want[__builtin_ctz(nv)] |= 1u << i;
+            requested |= nv;
+        }
+    }
+    const uint32_t n = uint32_t(ports_) * vcs_;
+    int granted = kNoGrant;
+    for (uint8_t om = requested; om; om &= om - 1) {
+        const uint32_t o = __builtin_ctz(om);
+        const uint32_t at_or_after = ~0u << va_rr_[o];  // va_rr_ < n <= 32
+        const uint32_t m = want[o];
+        uint32_t first = m & at_or_after, then = m & ~at_or_after;
+        for (;;) {
+            if (!first) {
+                if (!then) break;
+                first = then;
+                then = 0;
+            }
+            const uint32_t i = __builtin_ctz(first);
+            first &= first - 1;
+            InVc& iv = in_[i];
+            OutVc* ovs = out_ + o * vcs_;
+            uint32_t ov = iv.vc_lo;
+            while (ov < iv.vc_hi && ovs[ov].owner != kFree) ++ov;
+            if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
+            ovs[ov].owner = static_cast<uint8_t>(i);
+            iv.out_vc[o] = static_cast<uint8_t>(ov);
+            ovc_rr_[o] = static_cast<uint8_t>(ov + 1);
+            iv.need_vc = 0;
+            va_rr_[o] = static_cast<uint8_t>(i + 1 == n ? 0 : i + 1);
+            iv.state = kActive;
+            iv.pending = iv.out_mask;
+            const uint32_t p = iv.port, v = iv.vc;
+            routing_vcs_[p] &= ~(1u << v);
+            if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
+            active_vcs_[p] |= 1u << v;
+            active_ports_ |= 1u << p;
+            granted = kGranted;
+        }
+    }
+    return granted;
+}
+
 void Router::routeFront(uint32_t i, const Flit& f, const Network& net) {
     InVc& iv = in_[i];
     RouteDecision d = net.route(id_, iv.port, f.vc, f);
@@ -366,7 +425,11 @@ uint32_t Router::islipVa(const uint8_t* req, uint32_t nreq, uint64_t* done, uint
 
 uint64_t Router::evaluate(uint64_t now, Network& net, StepLane* lane) {
     if (!buffered_) return kNever;
-    const bool va_granted = routing_ports_ && allocateVcs(now, net);
+    bool va_granted = false;
+    if (routing_ports_) {
+        const int u = unicast_va_ ? allocateUnicastVcs(now, net) : kGeneral;
+        va_granted = u == kGeneral ? allocateVcs(now, net) : u == kGranted;
+    }
 
     // Switch allocation, input stage.
     uint8_t req_vc[kMaxPorts];

@@ -244,6 +244,12 @@ class alignas(64) Router {
 
     [[noreturn]] void throwCreditOverflow(uint8_t port, uint8_t vc) const;
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
+    // allocateVcs for a delay-line router whose ready heads are all plain unicasts (no tree,
+    // one branch, no escape alternative) and whose input VCs fit a 32-bit mask: the same grants
+    // in the same order, from a requester mask per output port instead of lists. kGeneral when
+    // some head is not plain (nothing granted yet; allocateVcs then does the cycle).
+    enum : int { kNoGrant = 0, kGranted = 1, kGeneral = 2 };
+    int allocateUnicastVcs(uint64_t now, Network& net);
     // Route computation for the head `f` at the front of input VC i.
     void routeFront(uint32_t i, const Flit& f, const Network& net);
     // Staged routers' unicast VA: one iSLIP iteration over input VCs x output VCs (see .cpp).
@@ -296,6 +302,9 @@ class alignas(64) Router {
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
     uint8_t mc_rr_ = 0;  // rotates which multicast head is tried first
+    // allocateUnicastVcs may run: a delay line whose input VCs fit its 32-bit masks (and
+    // RouterParams::unicast_va).
+    bool unicast_va_ = false;
     alignas(64) uint64_t busy_until_[kMaxPorts] = {};
     // Flits sent on each output port: its link's count (Link::useCounter), on a line of the
     // router's own, as a table of counts indexed by link was a cache miss per send on a wafer.
