@@ -148,6 +148,17 @@ void Router::throwCreditOverflow(uint8_t port, uint8_t vc) const {
     throw std::logic_error(fmt::format("router {} port {} vc {}: credit overflow", id_, port, vc));
 }
 
+void Router::wonVcs(uint32_t i) {
+    InVc& iv = in_[i];
+    iv.state = kActive;
+    iv.pending = iv.out_mask;
+    const uint32_t p = iv.port, v = iv.vc;
+    routing_vcs_[p] &= ~(1u << v);
+    if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
+    active_vcs_[p] |= 1u << v;
+    active_ports_ |= 1u << p;
+}
+
 bool Router::allocateVcs(uint64_t now, Network& net) {
     bool granted = false;
     // Requesters, in ascending input-VC order (the round-robin order).
@@ -177,17 +188,10 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
         }
     }
     auto activate = [&](uint32_t i) {
-        InVc& iv = in_[i];
         // Staged: the head requests the switch `va` cycles after winning its VCs (0: this
         // cycle, the speculative router).
-        if (staged_) iv.front_ready = now + va_;
-        iv.state = kActive;
-        iv.pending = iv.out_mask;
-        const uint32_t p = iv.port, v = iv.vc;
-        routing_vcs_[p] &= ~(1u << v);
-        if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
-        active_vcs_[p] |= 1u << v;
-        active_ports_ |= 1u << p;
+        if (staged_) in_[i].front_ready = now + va_;
+        wonVcs(i);
     };
     auto freeIn = [&](uint32_t o, uint32_t lo, uint32_t hi) {
         if (staged_ && hi > lo + 1) {
@@ -349,13 +353,7 @@ int Router::allocateUnicastVcs(uint64_t now, Network& net) {
             ovc_rr_[o] = static_cast<uint8_t>(ov + 1);
             iv.need_vc = 0;
             va_rr_[o] = static_cast<uint8_t>(i + 1 == n ? 0 : i + 1);
-            iv.state = kActive;
-            iv.pending = iv.out_mask;
-            const uint32_t p = iv.port, v = iv.vc;
-            routing_vcs_[p] &= ~(1u << v);
-            if (!routing_vcs_[p]) routing_ports_ &= ~(1u << p);
-            active_vcs_[p] |= 1u << v;
-            active_ports_ |= 1u << p;
+            wonVcs(i);
             granted = kGranted;
         }
     }

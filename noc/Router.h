@@ -244,6 +244,8 @@ class alignas(64) Router {
 
     [[noreturn]] void throwCreditOverflow(uint8_t port, uint8_t vc) const;
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
+    // Input VC i's head holds all its output VCs: it leaves VA and takes part in SA.
+    void wonVcs(uint32_t i);
     // allocateVcs for a delay-line router whose ready heads are all plain unicasts (no tree,
     // one branch, no escape alternative) and whose input VCs fit a 32-bit mask: the same grants
     // in the same order, from a requester mask per output port instead of lists. kGeneral when
