@@ -117,6 +117,8 @@ class alignas(64) Router {
     }
 
     uint32_t buffered() const { return buffered_; }
+    // Whether its delay-line VA may run from masks (allocateUnicastVcs; tests).
+    bool unicastVa() const { return unicast_va_; }
 
     // Deferred arrivals. A flit that enters a buffer at a cannot be allocated before a + the
     // pipeline (delay line) or a + rc (staged), and its arrival frees nothing, so a router
@@ -299,7 +301,8 @@ class alignas(64) Router {
     Slot* buf_ = nullptr;   // [port][vc][depth]
     uint64_t traversals_ = 0;
     uint8_t va_rr_[kMaxPorts] = {};
-    // Staged, heads islipVa does not take: next output VC to hand out, per output port.
+    // Next output VC to hand out, per output port: written by every VC allocator, read only
+    // for staged heads that islipVa does not take.
     uint8_t ovc_rr_[kMaxPorts] = {};
     uint8_t sa_in_rr_[kMaxPorts] = {};
     uint8_t sa_out_rr_[kMaxPorts] = {};
