@@ -17,6 +17,21 @@ struct Outcome {
     uint64_t last = 0;
 };
 
+// The run's drain, conservation check, deliveries in canonical order and stats.
+Outcome finish(noc::Network& net, const test::Recorder& rec, uint64_t c) {
+    Outcome o;
+    o.last = test::runUntilIdle(net, c);
+    net.checkConservation();
+    // Deliveries in one cycle may be reported in another order (events are scheduled in the
+    // order routers are visited); a node takes at most one flit a cycle, so (cycle, node) orders
+    // them canonically.
+    for (const auto& d : rec.packets)
+        o.deliveries.emplace_back(d.cycle, d.node, d.packet_id, d.hops);
+    std::sort(o.deliveries.begin(), o.deliveries.end());
+    net.dumpStats(o.stats);
+    return o;
+}
+
 Outcome run(const noc::NocParams& p, size_t chain_from) {
     noc::Network net(p);
     net.setChainRouters(chain_from);
@@ -30,17 +45,7 @@ Outcome run(const noc::NocParams& p, size_t chain_from) {
         test::offerUniform(net, rng, c);
         net.step(c);
     }
-    Outcome o;
-    o.last = test::runUntilIdle(net, c);
-    net.checkConservation();
-    // Deliveries in one cycle may be reported in another order (events are scheduled in the
-    // order routers are visited); a node takes at most one flit a cycle, so (cycle, node) orders
-    // them canonically.
-    for (const auto& d : rec.packets)
-        o.deliveries.emplace_back(d.cycle, d.node, d.packet_id, d.hops);
-    std::sort(o.deliveries.begin(), o.deliveries.end());
-    net.dumpStats(o.stats);
-    return o;
+    return finish(net, rec, c);
 }
 }  // namespace
 
@@ -93,14 +98,7 @@ Outcome runVa(const noc::NocParams& p, bool trees, bool& masks_on) {
         }
         net.step(c);
     }
-    Outcome o;
-    o.last = test::runUntilIdle(net, c);
-    net.checkConservation();
-    for (const auto& d : rec.packets)
-        o.deliveries.emplace_back(d.cycle, d.node, d.packet_id, d.hops);
-    std::sort(o.deliveries.begin(), o.deliveries.end());
-    net.dumpStats(o.stats);
-    return o;
+    return finish(net, rec, c);
 }
 }  // namespace
 
@@ -117,14 +115,12 @@ TEST_CASE("the delay line's mask allocator grants what the general VC allocator 
         const char* name;
         noc::NocParams p;
         bool trees;
-        size_t min_packets;
     };
     std::vector<Case> cases = {
-        {"8x8, 4 VCs x 4, pipeline 2", test::meshParams(8, 8, 2, 4, 4), false, 1000},
-        {"8x8, 2 VCs x 2, pipeline 0", test::meshParams(8, 8, 0, 2, 2), false, 1000},
-        {"8x8 torus, 4 VCs x 1, pipeline 1", test::meshParams(8, 8, 1, 4, 1), false, 1000},
-        {"8x8 with row broadcasts, 4 VCs x 4, pipeline 2", test::meshParams(8, 8, 2, 4, 4), true,
-         1000}};
+        {"8x8, 4 VCs x 4, pipeline 2", test::meshParams(8, 8, 2, 4, 4), false},
+        {"8x8, 2 VCs x 2, pipeline 0", test::meshParams(8, 8, 0, 2, 2), false},
+        {"8x8 torus, 4 VCs x 1, pipeline 1", test::meshParams(8, 8, 1, 4, 1), false},
+        {"8x8 with row broadcasts, 4 VCs x 4, pipeline 2", test::meshParams(8, 8, 2, 4, 4), true}};
     cases[2].p.topology.wrap = true;
     for (Case& c : cases) {
         INFO(c.name);
@@ -135,7 +131,7 @@ TEST_CASE("the delay line's mask allocator grants what the general VC allocator 
         c.p.router.unicast_va = true;
         const Outcome masks = runVa(c.p, c.trees, masks_on);
         CHECK(masks_on);
-        REQUIRE(general.deliveries.size() > c.min_packets);
+        REQUIRE(general.deliveries.size() > 1000);  // about 1200 unicasts, more with trees
         CHECK(general.last == masks.last);
         CHECK(general.deliveries == masks.deliveries);
         CHECK(general.stats == masks.stats);
