@@ -15,11 +15,44 @@ struct Outcome {
     std::vector<std::tuple<uint64_t, uint32_t, uint64_t, uint32_t>> deliveries;
     nlohmann::json stats;
     uint64_t last = 0;
+    bool masks_on = false;  // every router could run the delay line's mask VC allocator
 };
 
-// The run's drain, conservation check, deliveries in canonical order and stats.
-Outcome finish(noc::Network& net, const test::Recorder& rec, uint64_t c) {
+// 300 cycles of uniform random 1-4 flit packets at about 0.15 flits/node/cycle (past an 8x8
+// mesh's knee, so VCs fill and routers block and sleep), then drain. trees: also a 2-flit row
+// broadcast on a table route from a random node every other cycle or so, so some router-cycles
+// mix tree heads with unicast heads (the mask VC allocator hands those to allocateVcs after
+// routing some of them).
+Outcome run(const noc::NocParams& p, size_t chain_from, bool trees = false) {
+    noc::Network net(p);
+    net.setChainRouters(chain_from);
     Outcome o;
+    o.masks_on = true;
+    for (uint32_t r = 0; r < net.nodes(); ++r) o.masks_on = o.masks_on && net.router(r).unicastVa();
+    std::vector<uint32_t> routes;
+    const uint32_t kx = p.topology.x;
+    if (trees)
+        for (uint32_t s = 0; s < net.nodes(); ++s) {
+            std::vector<uint32_t> row;
+            for (uint32_t d = s / kx * kx; d < (s / kx + 1) * kx; ++d)
+                if (d != s) row.push_back(d);
+            routes.push_back(net.addMulticastRoute(s, row));
+        }
+    test::Recorder rec;
+    net.setObserver(&rec);
+    std::mt19937_64 rng(7);
+    uint64_t c = 0;
+    for (; c < 300; ++c) {
+        test::offerUniform(net, rng, c);
+        if (trees && rng() % 2 == 0) {
+            // Split at the source into one packet per direction, as Network::send does (a
+            // tree forking both ways can deadlock with another: docs/NOC.md).
+            const uint32_t s = uint32_t(rng() % net.nodes());
+            for (const auto& b : net.multicastBranches(routes[s], s))
+                net.enqueuePacket(s, s, routes[s], 2, c, true, 0, b.mask);
+        }
+        net.step(c);
+    }
     o.last = test::runUntilIdle(net, c);
     net.checkConservation();
     // Deliveries in one cycle may be reported in another order (events are scheduled in the
@@ -30,22 +63,6 @@ Outcome finish(noc::Network& net, const test::Recorder& rec, uint64_t c) {
     std::sort(o.deliveries.begin(), o.deliveries.end());
     net.dumpStats(o.stats);
     return o;
-}
-
-Outcome run(const noc::NocParams& p, size_t chain_from) {
-    noc::Network net(p);
-    net.setChainRouters(chain_from);
-    test::Recorder rec;
-    net.setObserver(&rec);
-    std::mt19937_64 rng(7);
-    uint64_t c = 0;
-    // 300 cycles of uniform random 1-4 flit packets at about 0.15 flits/node/cycle (past an 8x8
-    // mesh's knee, so VCs fill and routers block and sleep), then drain.
-    for (; c < 300; ++c) {
-        test::offerUniform(net, rng, c);
-        net.step(c);
-    }
-    return finish(net, rec, c);
 }
 }  // namespace
 
@@ -64,43 +81,6 @@ TEST_CASE("chained arrivals and index-order visits change no result", "[noc][eng
         CHECK(direct.stats == chained.stats);
     }
 }
-
-namespace {
-// runVa: test::offerUniform's traffic, plus (trees) 2-flit row broadcasts on table routes from
-// a few nodes every cycle, so some router-cycles mix tree heads with unicast heads (the mask
-// allocator hands those to allocateVcs after routing some of them). masks_on: every router
-// could run the mask allocator.
-Outcome runVa(const noc::NocParams& p, bool trees, bool& masks_on) {
-    noc::Network net(p);
-    masks_on = true;
-    for (uint32_t r = 0; r < net.nodes(); ++r) masks_on = masks_on && net.router(r).unicastVa();
-    std::vector<uint32_t> routes;
-    const uint32_t kx = p.topology.x;
-    if (trees)
-        for (uint32_t s = 0; s < net.nodes(); ++s) {
-            std::vector<uint32_t> row;
-            for (uint32_t d = s / kx * kx; d < (s / kx + 1) * kx; ++d)
-                if (d != s) row.push_back(d);
-            routes.push_back(net.addMulticastRoute(s, row));
-        }
-    test::Recorder rec;
-    net.setObserver(&rec);
-    std::mt19937_64 rng(11);
-    uint64_t c = 0;
-    for (; c < 300; ++c) {
-        test::offerUniform(net, rng, c);
-        if (trees && rng() % 4 == 0) {
-            // Split at the source into one packet per direction, as Network::send does (a
-            // tree forking both ways can deadlock with another: docs/NOC.md).
-            const uint32_t s = uint32_t(rng() % net.nodes());
-            for (const auto& b : net.multicastBranches(routes[s], s))
-                net.enqueuePacket(s, s, routes[s], 2, c, true, 0, b.mask);
-        }
-        net.step(c);
-    }
-    return finish(net, rec, c);
-}
-}  // namespace
 
 TEST_CASE("the delay line's mask allocator grants what the general VC allocator grants",
           "[noc][engine][va]") {
@@ -124,13 +104,12 @@ TEST_CASE("the delay line's mask allocator grants what the general VC allocator 
     cases[2].p.topology.wrap = true;
     for (Case& c : cases) {
         INFO(c.name);
-        bool masks_on = true;
         c.p.router.unicast_va = false;
-        const Outcome general = runVa(c.p, c.trees, masks_on);
-        CHECK_FALSE(masks_on);
+        const Outcome general = run(c.p, size_t(-1), c.trees);
+        CHECK_FALSE(general.masks_on);
         c.p.router.unicast_va = true;
-        const Outcome masks = runVa(c.p, c.trees, masks_on);
-        CHECK(masks_on);
+        const Outcome masks = run(c.p, size_t(-1), c.trees);
+        CHECK(masks.masks_on);
         REQUIRE(general.deliveries.size() > 1000);  // about 1200 unicasts, more with trees
         CHECK(general.last == masks.last);
         CHECK(general.deliveries == masks.deliveries);
