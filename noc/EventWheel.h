@@ -43,17 +43,10 @@ class EventWheel {
 
     // The common case (due within the ring, room in its bucket) inline; the rest out of line.
     void schedule(uint64_t now, uint64_t when, const NetEvent& e) {
-        const uint64_t d = when - now;
-        if (d - 1 < mask_) {  // now < when <= now + mask_
-            std::vector<NetEvent>& b = bucket_[when & mask_];
-            if (b.size() < b.capacity()) {
-                ++pending_;
-                ++near_;
-                b.push_back(e);
-                return;
-            }
-        }
-        scheduleSlow(now, when, e);
+        if (NetEvent* slot = place(now, when))
+            *slot = e;
+        else
+            scheduleSlow(now, when, e);
     }
     // schedule()'s common case with the event written in place: a slot at the end of the
     // bucket of `when` (default-initialised), or nullptr where schedule() must take it. An
@@ -61,7 +54,7 @@ class EventWheel {
     // it was written, which the CPU cannot forward from its store buffer: a stall per event.
     NetEvent* place(uint64_t now, uint64_t when) {
         const uint64_t d = when - now;
-        if (d - 1 < mask_) {
+        if (d - 1 < mask_) {  // now < when <= now + mask_
             std::vector<NetEvent>& b = bucket_[when & mask_];
             if (b.size() < b.capacity()) {
                 ++pending_;

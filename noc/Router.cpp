@@ -206,9 +206,7 @@ bool Router::allocateVcs(uint64_t now, Network& net) {
             }
             return hi;
         }
-        uint32_t ov = lo;
-        while (ov < hi && out_[o * vcs_ + ov].owner != kFree) ++ov;
-        return ov;
+        return lowestFreeVc(o, lo, hi);
     };
     auto freeVc = [&](uint32_t o, const InVc& iv) { return freeIn(o, iv.vc_lo, iv.vc_hi); };
     // Multicast heads first, all or nothing: a head that held the VCs of some branches while
@@ -336,7 +334,6 @@ int Router::allocateUnicastVcs(uint64_t now, Network& net) {
         const uint32_t at_or_after = ~0u << va_rr_[o];  // va_rr_ < n <= 32
         const uint32_t m = want[o];
         uint32_t first = m & at_or_after, then = m & ~at_or_after;
-        OutVc* ovs = out_ + o * vcs_;
         for (;;) {
             if (!first) {
                 if (!then) break;
@@ -346,10 +343,9 @@ int Router::allocateUnicastVcs(uint64_t now, Network& net) {
             const uint32_t i = __builtin_ctz(first);
             first &= first - 1;
             InVc& iv = in_[i];
-            uint32_t ov = iv.vc_lo;
-            while (ov < iv.vc_hi && ovs[ov].owner != kFree) ++ov;
+            const uint32_t ov = lowestFreeVc(o, iv.vc_lo, iv.vc_hi);
             if (ov == iv.vc_hi) continue;  // none free in this packet's class; others may fit
-            ovs[ov].owner = static_cast<uint8_t>(i);
+            out_[o * vcs_ + ov].owner = static_cast<uint8_t>(i);
             iv.out_vc[o] = static_cast<uint8_t>(ov);
             ovc_rr_[o] = static_cast<uint8_t>(ov + 1);
             iv.need_vc = 0;

@@ -248,6 +248,12 @@ class alignas(64) Router {
     bool allocateVcs(uint64_t now, Network& net);  // true if it granted any VC
     // Input VC i's head holds all its output VCs: it leaves VA and takes part in SA.
     void wonVcs(uint32_t i);
+    // The lowest unowned VC of output port o in [lo, hi), or hi (the delay line's choice).
+    uint32_t lowestFreeVc(uint32_t o, uint32_t lo, uint32_t hi) const {
+        uint32_t ov = lo;
+        while (ov < hi && out_[o * vcs_ + ov].owner != kFree) ++ov;
+        return ov;
+    }
     // allocateVcs for a delay-line router whose ready heads are all plain unicasts (no tree,
     // one branch, no escape alternative) and whose input VCs fit a 32-bit mask: the same grants
     // in the same order, from a requester mask per output port instead of lists. kGeneral when
