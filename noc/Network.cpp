@@ -669,12 +669,12 @@ void Network::refreshInPeers(uint32_t r) {
 }
 
 void Network::applyDeferral() {
-    // Only where arrivals are chained: routers are then visited in index order, so handing a
-    // flit over later changes no order of same-cycle events. Below that, routers are visited
-    // in the order they were woken, which deferral would change (and with it the order of
-    // same-cycle deliveries, which an endpoint such as a shared memory stack may depend on).
-    const bool on = chained_ = routers_.size() >= chain_routers_;
-    for (Router& rt : routers_) rt.deferArrivals(on);
+    // On every mesh. Deferring changes which routers a cycle visits and so, below the chaining
+    // threshold (routers visited in the order they were woken), the order of their sends; what
+    // could observe that, same-cycle deliveries at different NIs, reaches endpoints in NI order
+    // whatever the order of visits (NiArrivalOrder).
+    chained_ = routers_.size() >= chain_routers_;
+    for (Router& rt : routers_) rt.deferArrivals(true);
     for (uint32_t r = 0; r < routers_.size(); ++r) refreshInPeers(r);
 }
 Router::Peer Network::inPeer(uint32_t l) const {
@@ -952,6 +952,7 @@ void Network::checkProgress(uint64_t now) {
 }
 
 void Network::niArrivals(uint64_t now) {
+    ni_order_.sort(ni_due_, nis_.size());  // what endpoints see, whatever the order of visits
     // Arrivals at NIs: the NI and the flit's packet, then what taking the flit reads (the
     // ejection link the credit goes back on, the packets being received, and the message the
     // gate admits the flit by: its tag and size, a miss per flit with many messages in flight

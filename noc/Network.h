@@ -22,6 +22,7 @@
 #include "noc/Link.h"
 #include "noc/NetworkInterface.h"
 #include "noc/NetworkObserver.h"
+#include "noc/NiArrivalOrder.h"
 #include "noc/NocParams.h"
 #include "noc/Packet.h"
 #include "noc/Router.h"
@@ -339,6 +340,7 @@ class Network {
     bool lane_wheels_ = false;  // wheels_ per lane (set at the first step: splitWheels)
     std::vector<std::vector<NetEvent>> due_;  // per wheel, the cycle's events
     std::vector<NetEvent> ni_due_;
+    NiArrivalOrder ni_order_;
     std::vector<uint32_t> active_, active_nis_;
     std::vector<uint8_t> router_active_, ni_active_;
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
