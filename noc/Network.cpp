@@ -722,9 +722,9 @@ void Network::forward(uint32_t l, const Router::Peer& to, const Flit& f, uint8_t
     });
 }
 
-void Network::returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
-                           StepLane* lane) {
-    scheduleFilled(now, now + delay + to.cycles, to.node, to.to_ni, lane, [&](NetEvent& e) {
+void Network::scheduleCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint64_t at,
+                             StepLane* lane) {
+    scheduleFilled(now, at, to.node, to.to_ni, lane, [&](NetEvent& e) {
         e.target = to.node;
         e.port = to.port;
         e.vc = vc;
@@ -875,6 +875,7 @@ void Network::step(uint64_t now) {
     const std::vector<NetEvent>& due = due_[0];  // the only wheel
     if (chain) ev_next_[0].resize(due.size());
     niArrivals(now);
+    if (credits_pending_) applyCredits(now);
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
     // few events ahead (the router, then the VC it reaches).
     constexpr size_t kAhead = 8;
@@ -940,6 +941,26 @@ void Network::step(uint64_t now) {
     }
     active_.resize(w);
     checkProgress(now);
+}
+
+void Network::applyCredits(uint64_t now) {
+    // Before or after the cycle's other arrivals: a credit touches only its output VC's count,
+    // which no arrival does, and activating a router twice is activating it once.
+    std::vector<CreditArrival>& due = credit_ring_[now & (kCreditRing - 1)];
+    for (const CreditArrival& c : due) {
+        Router& rt = routers_[c.router];
+        rt.acceptCredit(c.port, c.vc);
+        if (rt.buffered()) activate(c.router);
+    }
+    credits_pending_ -= due.size();
+    due.clear();
+}
+
+uint64_t Network::nextCredit(uint64_t now) const {
+    if (!credits_pending_) return kNever;
+    for (uint64_t d = 1; d < kCreditRing; ++d)
+        if (!credit_ring_[(now + d) & (kCreditRing - 1)].empty()) return now + d;
+    return kNever;  // (every pending credit is due within the ring)
 }
 
 void Network::checkProgress(uint64_t now) {
@@ -1152,6 +1173,9 @@ void Network::splitWheels() {
     // of the one wheel (on a small mesh, the order it activates routers in, which lanes'
     // wheels would change).
     lane_wheels_ = threads_ && chained_ && external_.empty();
+    // Credits to routers skip the wheel where arrivals are applied as they come (a chained step
+    // applies them on the router's visit, in its chain).
+    direct_credits_ = !chained_ && external_.empty();
     if (!lane_wheels_) return;
     if (pendingEvents() != 0)
         throw std::logic_error("Network: events scheduled before the first step");
@@ -1293,7 +1317,7 @@ void Network::visitThreaded(uint64_t now) {
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {
     if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
-    uint64_t next = ni_wheel_.nextAfter(now);
+    uint64_t next = std::min(ni_wheel_.nextAfter(now), nextCredit(now));
     for (const EventWheel& w : wheels_) next = std::min(next, w.nextAfter(now));
     // Every router waits for a credit or a VC and nothing is in flight: a deadlock, unless a
     // refusing endpoint holds flits. Step once more when the watchdog is due, so it reports.
