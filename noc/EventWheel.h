@@ -1,7 +1,8 @@
 #pragma once
 // Calendar queue of future network events (flit and credit arrivals, router wake-ups). Every
-// cross-block interaction goes through it with a delay of at least one cycle, which is what makes a
-// cycle's result independent of the order in which routers are visited (the evaluate/update split).
+// cross-block interaction goes through it (or, for credits on small meshes, Network's credit
+// ring) with a delay of at least one cycle, which is what makes a cycle's result independent of
+// the order in which routers are visited (the evaluate/update split).
 // Each cycle of the ring is a contiguous vector of its events in schedule order: scheduling
 // appends, collecting hands the whole vector over (a swap, no per-event pointer chasing; the
 // pooled linked lists this replaced cost a cache miss per event on large meshes). A bucket keeps

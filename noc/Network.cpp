@@ -864,9 +864,8 @@ void Network::step(uint64_t now) {
     // on its visit below, so its state is brought into cache once per cycle (arrivals, then
     // allocation) instead of twice; a small mesh is all in cache and applies them at once.
     // Threads: each lane chains and activates the routers of its own index range itself (below).
-    // Only where one thread would chain too: the lanes repeat the chained step's order, and below
-    // the threshold one thread applies arrivals as they come (another, equally valid, order of
-    // same-cycle deliveries), which threads could not repeat.
+    // Only where one thread would chain too: the lanes' step is the chained step split by index
+    // (below the threshold cycles are too short for the hand-overs to pay).
     const bool chain = chained_;
     if (lane_wheels_) {
         visitThreaded(now);  // the NIs' part included
@@ -1169,13 +1168,14 @@ void Network::setThreads(unsigned n) {
 }
 
 void Network::splitWheels() {
-    // Only where the threaded step runs: elsewhere one thread applies the events in the order
-    // of the one wheel (on a small mesh, the order it activates routers in, which lanes'
-    // wheels would change).
+    // Only where the threaded step runs: elsewhere one thread applies the events of the one
+    // wheel.
     lane_wheels_ = threads_ && chained_ && external_.empty();
     // Credits to routers skip the wheel where arrivals are applied as they come (a chained step
     // applies them on the router's visit, in its chain).
     direct_credits_ = !chained_ && external_.empty();
+    // returnCredit's ring ignores lanes: lanes must never see it.
+    if (direct_credits_ && lane_wheels_) throw std::logic_error("Network: credit ring with lanes");
     if (!lane_wheels_) return;
     if (pendingEvents() != 0)
         throw std::logic_error("Network: events scheduled before the first step");

@@ -211,8 +211,10 @@ class Network {
     // register saves were most of its cost.
     void returnCredit(const Router::Peer& to, uint8_t vc, uint64_t now, uint32_t delay,
                       StepLane* lane) {
+        // now + 1 .. now + 7: not now + 8, whose slot is this cycle's, still to be drained after
+        // NIs have returned credits (niArrivals, retries).
         const uint64_t at = now + delay + to.cycles;
-        if (direct_credits_ && !to.to_ni && at - now - 1 < kCreditRing - 1) {  // due in the ring
+        if (direct_credits_ && !to.to_ni && at - now - 1 < kCreditRing - 1) {
             credit_ring_[at & (kCreditRing - 1)].push_back({to.node, to.port, vc});
             ++credits_pending_;
             return;

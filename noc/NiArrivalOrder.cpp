@@ -1,6 +1,7 @@
 #include "noc/NiArrivalOrder.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace wsc::noc {
 
@@ -11,7 +12,10 @@ void NiArrivalOrder::sort(std::vector<NetEvent>& d, size_t nis) {
     sorted_.resize(d.size());
     if (nis <= 4 * d.size() + 256) {  // a counting sort: linear where NIs are few
         keys_.assign(nis + 1, 0);
-        for (const NetEvent& e : d) ++keys_[e.target + 1];
+        for (const NetEvent& e : d) {
+            if (e.target >= nis) throw std::logic_error("NiArrivalOrder: event for no NI");
+            ++keys_[e.target + 1];
+        }
         for (size_t n = 0; n < nis; ++n) keys_[n + 1] += keys_[n];
         for (const NetEvent& e : d) sorted_[keys_[e.target]++] = e;
     } else {  // unique (target, position) keys: an unstable sort keeps ties in order
