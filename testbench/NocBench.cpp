@@ -78,24 +78,97 @@ NocBench::Row NocBench::runCase(const Case& c) {
     return row;
 }
 
-void NocBench::run(std::ostream& os, const std::vector<Case>& cases) {
+namespace {
+
+// The same work at another thread count: rows that a speed-up compares.
+bool sameWork(const NocBench::Case& a, const NocBench::Case& b) {
+    return a.k == b.k && a.rate == b.rate && a.warmup == b.warmup && a.measure == b.measure &&
+           a.fixed == b.fixed;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool sameResults(const NocBench::Row& a, const NocBench::Row& b) {
+    return a.cycles == b.cycles && a.traversals == b.traversals && a.accepted == b.accepted;
+}
+
+}  // namespace
+
+void NocBench::run(std::ostream& os, const std::vector<Case>& cases, unsigned repeat) {
+    repeat = std::max(1u, repeat);
     fmt::print(os,
                "| mesh | rate | threads | cycles | build s | simulate s | cycles/s | M flit-router "
                "traversals/s | accepted | peak RSS MB |\n");
     fmt::print(os, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const auto& c : cases) {
-        Row r = runCase(c);
-        if (!r.ok) {
-            fmt::print(os, "| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
-                       r.error);
-            continue;
+    std::string speedups;  // the second table's rows
+    for (size_t g = 0; g < cases.size();) {
+        size_t e = g + 1;
+        while (e < cases.size() && sameWork(cases[e], cases[g])) ++e;
+        // runs[i][r]: case g + i in round r. Rounds alternate the thread counts.
+        std::vector<std::vector<Row>> runs(e - g);
+        for (unsigned r = 0; r < repeat; ++r)
+            for (size_t i = g; i < e; ++i) runs[i - g].push_back(runCase(cases[i]));
+        bool all_ok = true, identical = true;
+        for (const auto& rs : runs)
+            for (const Row& r : rs) {
+                all_ok = all_ok && r.ok;
+                identical = identical && r.ok && sameResults(r, runs[0][0]);
+            }
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const Case& c = cases[g + i];
+            const auto bad =
+                std::find_if(runs[i].begin(), runs[i].end(), [](const Row& r) { return !r.ok; });
+            if (bad != runs[i].end()) {
+                fmt::print(os, "| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
+                           bad->error);
+                continue;
+            }
+            std::vector<double> wall, build;
+            long rss_kb = 0;
+            for (const Row& r : runs[i]) {
+                wall.push_back(r.wall);
+                build.push_back(r.build);
+                rss_kb = std::max(rss_kb, r.rss_kb);
+            }
+            const Row& r = runs[i][0];
+            const double w = median(wall);
+            fmt::print(os,
+                       "| {0}x{0} | {1:.3f} | {9} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | "
+                       "{7:.4f} | {8:.1f} |\n",
+                       c.k, c.rate, r.cycles, median(build), w, r.cycles / w,
+                       r.traversals / w / 1e6, r.accepted, rss_kb / 1024.0, c.threads);
+            os.flush();
         }
+        // Speed-up of every other thread count over one thread, round by round.
+        const auto one = std::find_if(cases.begin() + g, cases.begin() + e,
+                                      [](const Case& c) { return c.threads == 1; });
+        if (all_ok && one != cases.begin() + e) {
+            const auto& base = runs[one - (cases.begin() + g)];
+            for (size_t i = 0; i < runs.size(); ++i) {
+                if (cases[g + i].threads == 1) continue;
+                std::vector<double> ratio;
+                std::string each;
+                for (unsigned r = 0; r < repeat; ++r) {
+                    ratio.push_back(base[r].wall / runs[i][r].wall);
+                    each += fmt::format("{}{:.2f}", r ? ", " : "", ratio.back());
+                }
+                speedups += fmt::format("| {0}x{0} | {1:.3f} | {2} | {3} | {4:.2f} | {5} |\n",
+                                        cases[g].k, cases[g].rate, cases[g + i].threads, each,
+                                        median(ratio), identical ? "yes" : "NO");
+            }
+        }
+        g = e;
+    }
+    if (!speedups.empty()) {
         fmt::print(os,
-                   "| {0}x{0} | {1:.3f} | {9} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | "
-                   "{7:.4f} | {8:.1f} |\n",
-                   c.k, c.rate, r.cycles, r.build, r.wall, r.cycles / r.wall,
-                   r.traversals / r.wall / 1e6, r.accepted, r.rss_kb / 1024.0, c.threads);
-        os.flush();
+                   "\nSpeed-up over one thread (simulate s of one thread / simulate s of N, each "
+                   "round; results = cycles, traversals and accepted rate of every run):\n\n");
+        fmt::print(os, "| mesh | rate | threads | each round | median | same results |\n");
+        fmt::print(os, "|---|---:|---:|---|---:|---|\n{}", speedups);
     }
 }
 

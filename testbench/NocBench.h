@@ -1,7 +1,10 @@
 #pragma once
 // `wsc bench noc`: simulation speed of the NoC model. Each case runs in a forked child so its
 // peak RSS is its own (and SystemC elaborates once per process). Reports simulated cycles/s,
-// flit-router traversals/s and peak RSS; results go to stdout as a markdown table.
+// flit-router traversals/s and peak RSS; results go to stdout as a markdown table. With
+// repeats, the thread counts of one case run in turn, round after round (1, 2, 1, 2, ...), so
+// a host whose speed drifts slows both alike; the table gives the median, and a second table
+// gives each round's speed-up over one thread and whether every count gave the same results.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -35,7 +38,8 @@ class NocBench {
     static std::vector<Case> defaultCases(bool quick, const std::vector<uint32_t>& meshes = {},
                                           const std::vector<unsigned>& threads = {});
     static Row runCase(const Case& c);  // in a child process
-    static void run(std::ostream& os, const std::vector<Case>& cases);
+    // `repeat` runs of each case (at least 1).
+    static void run(std::ostream& os, const std::vector<Case>& cases, unsigned repeat = 1);
 };
 
 }  // namespace wsc::tb

@@ -469,6 +469,11 @@ int main(int argc, char** argv) {
                      "thread, and also two from 128x128)")
         ->delimiter(',')
         ->check(CLI::Range(1, 256));
+    unsigned bench_repeat = 1;
+    bnoc->add_option("--repeat", bench_repeat,
+                     "run each case this many times, thread counts in turn; report the median "
+                     "and each round's speed-up over one thread")
+        ->check(CLI::Range(1, 100));
     auto* brtl =
         bench->add_subcommand("rtl", "RTL router co-simulation: cycles/s, 1 router and 4x4 meshes");
     brtl->add_flag("--quick", quick, "short runs");
@@ -771,7 +776,8 @@ int main(int argc, char** argv) {
             if (*bllm) return tb::LlmCli::runBench(lopt, std::cout);
             if (*bnoc)
                 tb::NocBench::run(std::cout,
-                                  tb::NocBench::defaultCases(quick, bench_meshes, bench_threads));
+                                  tb::NocBench::defaultCases(quick, bench_meshes, bench_threads),
+                                  bench_repeat);
             if (*brtl) tb::RtlBench::run(std::cout, quick);
             return 0;
         }
