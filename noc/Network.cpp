@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "noc/DeadlockError.h"
 #include "noc/ParamError.h"
@@ -1536,10 +1537,11 @@ void Network::dumpStats(nlohmann::json& out) const {
                                               {"flits_ejected", n.flitsEjected()},
                                               {"packets_ejected", n.packetsEjected()},
                                               {"flits_held", n.held()}};
-    out["network"] = net;
-    out["routers"] = routers;
-    out["links"] = links;
-    out["nis"] = nis;
+    // Moved, not copied: a wafer's per-link records are gigabytes of tree.
+    out["network"] = std::move(net);
+    out["routers"] = std::move(routers);
+    out["links"] = std::move(links);
+    out["nis"] = std::move(nis);
 }
 
 }  // namespace wsc::noc

@@ -49,7 +49,7 @@ int runDmaStreamScenario(const hw::ScenarioConfig& sc, const std::string& stats_
     DmaStreamTestbench::printReport(std::cout, w, r);
     if (!stats_path.empty()) {
         stats["scenario"] = sc.name;
-        provenance.writeStats(stats_path, stats);
+        provenance.writeStats(stats_path, std::move(stats));
     }
     return r.checked && !r.correct ? 1 : 0;
 }

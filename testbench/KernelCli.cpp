@@ -420,7 +420,8 @@ int KernelCli::run(CLI::App* kernel, const Options& o, std::ostream& os) {
                     out->finishKernel(results.back(), written, ro.stats);
                     if (ro.stats) {
                         const RunProvenance none;
-                        (o.provenance ? *o.provenance : none).writeStats(stats_path, stats);
+                        (o.provenance ? *o.provenance : none)
+                            .writeStats(stats_path, std::move(stats));
                         fmt::print(written, "  stats               {}\n", stats_path);
                     }
                 }

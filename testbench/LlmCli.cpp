@@ -12,6 +12,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "firmware/llm/MemoryLedger.h"
 #include "hw/HardwareLoader.h"
@@ -567,7 +568,7 @@ int LlmCli::runWith(const Options& o, bool train, const hw::HardwareConfig& hwc,
                                       {"vocab", m.vocab}};
         // The hardware file as resolved (after --set) is in the header's config_files.
         const RunProvenance none;
-        (o.provenance ? *o.provenance : none).writeStats(o.stats, stats);
+        (o.provenance ? *o.provenance : none).writeStats(o.stats, std::move(stats));
         fmt::print(os, "  stats {}\n", o.stats);
     }
     return 0;

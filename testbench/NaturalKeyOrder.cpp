@@ -32,6 +32,53 @@ bool NaturalKeyOrder::less(const std::string& a, const std::string& b) {
     return a.size() - i < b.size() - j;
 }
 
+namespace {
+
+std::vector<std::string> sortedKeys(const nlohmann::json& j, const std::string& first) {
+    std::vector<std::string> keys;
+    keys.reserve(j.size());
+    for (const auto& [k, v] : j.items()) keys.push_back(k);
+    std::sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
+        if (!first.empty() && (a == first) != (b == first)) return a == first;
+        return NaturalKeyOrder::less(a, b);
+    });
+    return keys;
+}
+
+// dump(2)'s layout: a non-empty container opens, puts each member on a line of its own indented
+// two more than the container, and closes on a line at the container's indent.
+void writeIndented(std::ostream& os, const nlohmann::json& j, const std::string& first,
+                   size_t indent) {
+    const bool object = j.is_object();
+    if ((!object && !j.is_array()) || j.empty()) {
+        os << j.dump();
+        return;
+    }
+    const std::string in(indent + 2, ' ');
+    os << (object ? "{\n" : "[\n");
+    bool more = false;
+    if (object) {
+        for (const auto& k : sortedKeys(j, first)) {
+            os << (more ? ",\n" : "") << in << nlohmann::json(k).dump() << ": ";
+            writeIndented(os, j.at(k), "", indent + 2);
+            more = true;
+        }
+    } else {
+        for (const auto& v : j) {
+            os << (more ? ",\n" : "") << in;
+            writeIndented(os, v, "", indent + 2);
+            more = true;
+        }
+    }
+    os << "\n" << std::string(indent, ' ') << (object ? '}' : ']');
+}
+
+}  // namespace
+
+void NaturalKeyOrder::write(std::ostream& os, const nlohmann::json& j, const std::string& first) {
+    writeIndented(os, j, first, 0);
+}
+
 nlohmann::ordered_json NaturalKeyOrder::sorted(const nlohmann::json& j, const std::string& first) {
     if (j.is_array()) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -39,12 +86,7 @@ nlohmann::ordered_json NaturalKeyOrder::sorted(const nlohmann::json& j, const st
         return out;
     }
     if (!j.is_object()) return nlohmann::ordered_json(j);
-    std::vector<std::string> keys;
-    for (const auto& [k, v] : j.items()) keys.push_back(k);
-    std::sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
-        if (!first.empty() && (a == first) != (b == first)) return a == first;
-        return less(a, b);
-    });
+    const std::vector<std::string> keys = sortedKeys(j, first);
     // Appended straight to the ordered map's vector: its operator[] searches linearly, which
     // made a 256x256 mesh's stats (a key per router, NI and link) take over ten minutes.
     nlohmann::ordered_json out = nlohmann::ordered_json::object();

@@ -61,7 +61,8 @@ void RunProvenance::writeStats(const std::string& path, nlohmann::json stats) co
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path);
     // Natural key order (ni2 before ni10), the header first.
-    f << NaturalKeyOrder::sorted(stats, "header").dump(2) << "\n";
+    NaturalKeyOrder::write(f, stats, "header");
+    f << "\n";
     if (!f) throw std::runtime_error("cannot write " + path);
 }
 

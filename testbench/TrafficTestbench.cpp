@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "dram/LatencyHistogram.h"
 #include "hw/rtl/RtlRouterFactory.h"
@@ -130,7 +131,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
         nlohmann::json util = nlohmann::json::object();
         for (const auto& [l, busy] : gen.windowLinkBusy())
             util[net.linkName(l)] = double(busy) / double(tp.measure_cycles);
-        j["traffic"]["link_utilization"] = util;
+        j["traffic"]["link_utilization"] = std::move(util);
     }
     return r;
 }

@@ -20,6 +20,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "core/SramOverflowError.h"
 #include "firmware/ParseError.h"
@@ -246,7 +247,7 @@ int runTraffic(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvena
         stats["scenario"] = sc.name;
         prov.note("seed", sc.traffic.seed);
         prov.note("workload", "traffic " + sc.traffic.pattern);
-        prov.writeStats(o.stats, stats);
+        prov.writeStats(o.stats, std::move(stats));
         fmt::print("  stats               {}\n", o.stats);
     }
     if (!o.vcd.empty()) fmt::print("  waveform            {}\n", o.vcd);
@@ -264,7 +265,7 @@ int runFirmware(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProven
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
         prov.note("workload", "firmware " + sc.firmware.path);
-        prov.writeStats(o.stats, stats);
+        prov.writeStats(o.stats, std::move(stats));
         fmt::print("  stats               {}\n", o.stats);
     }
     return r.correct() ? 0 : 1;
@@ -284,7 +285,7 @@ int runTrace(const hw::ScenarioConfig& sc, const std::string& trace_path, const 
     if (!o.stats.empty()) {
         stats["scenario"] = sc.name;
         prov.note("workload", "trace " + trace_path);
-        prov.writeStats(o.stats, stats);
+        prov.writeStats(o.stats, std::move(stats));
         fmt::print("  stats               {}\n", o.stats);
     }
     return 0;
@@ -318,7 +319,7 @@ int runGemm(const hw::ScenarioConfig& sc, const OutputOpts& o, tb::RunProvenance
         stats["scenario"] = sc.name;
         prov.note("seed", sc.gemm.seed);
         prov.note("workload", "gemm");
-        prov.writeStats(o.stats, stats);
+        prov.writeStats(o.stats, std::move(stats));
         fmt::print("  stats               {}\n", o.stats);
     }
     return r.checked && !r.correct ? 1 : 0;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -85,4 +86,33 @@ TEST_CASE("stats keys are written in natural order, the header first", "[cli][st
     REQUIRE(ni.size() == 12);
     for (int i = 0; i < 12; ++i) CHECK(ni[i] == "ni" + std::to_string(i));
     CHECK(j["list"] == nlohmann::ordered_json::array({3, 1, 2}));
+}
+
+TEST_CASE("the stats writer streams exactly the sorted document's two-space dump", "[cli][stats]") {
+    using tb::NaturalKeyOrder;
+    // Every kind of value and container, empty ones, nesting through arrays, keys that need
+    // escaping, and the leading key at the top only.
+    nlohmann::json j;
+    j["r10"] = {{"b", 0.1}, {"a", -3}, {"c", nullptr}, {"d", true}};
+    j["r2"] = nlohmann::json::object();
+    j["list"] = nlohmann::json::array({1,
+                                       "two",
+                                       nlohmann::json::array(),
+                                       nlohmann::json::object(),
+                                       {{"z9", 1e-300}, {"z10", 18446744073709551615ull}}});
+    j["empty_list"] = nlohmann::json::array();
+    j["quote\"key\\\u00e9"] = "line\nbreak \u00fc";
+    j["header"] = {{"x", 1}, {"header", 2}};
+    j["n"] = 1.5e17;
+    for (const std::string first : {"", "header", "absent"}) {
+        std::ostringstream os;
+        NaturalKeyOrder::write(os, j, first);
+        CHECK(os.str() == NaturalKeyOrder::sorted(j, first).dump(2));
+    }
+    for (const nlohmann::json& leaf : {nlohmann::json(3), nlohmann::json("s"),
+                                       nlohmann::json::array(), nlohmann::json::object()}) {
+        std::ostringstream os;
+        NaturalKeyOrder::write(os, leaf);
+        CHECK(os.str() == leaf.dump(2));
+    }
 }
