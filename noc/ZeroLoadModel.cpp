@@ -50,12 +50,12 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits) const {
         sum += packetLatency(s, d, flits);
         ++n;
     };
-    if (N <= 1024) {
+    if (N <= kExactNodes) {
         for (uint32_t s = 0; s < N; ++s)
             for (uint32_t d = 0; d < N; ++d) add(s, d);
     } else {
         std::mt19937_64 rng(12345);
-        for (int i = 0; i < 200000; ++i) add(rng() % N, rng() % N);
+        for (uint32_t i = 0; i < kSampledPairs; ++i) add(rng() % N, rng() % N);
     }
     return n ? sum / n : 0.0;
 }

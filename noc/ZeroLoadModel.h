@@ -17,8 +17,9 @@ class ZeroLoadModel {
     // Cycles from creation at src's NI (empty network) to the tail's arrival at dst's NI.
     uint64_t packetLatency(uint32_t src_node, uint32_t dst_node, uint32_t flits) const;
     uint32_t hops(uint32_t src_node, uint32_t dst_node) const;
-    // Mean over uniform random (src, dst) pairs, self included; exact enumeration up to 1024
-    // nodes, a fixed-seed sample of pairs beyond.
+    // Mean over uniform random (src, dst) pairs, self included; exact enumeration up to
+    // kExactNodes nodes, a fixed-seed sample of kSampledPairs pairs beyond.
+    static constexpr uint32_t kExactNodes = 1024, kSampledPairs = 200000;
     double uniformMeanLatency(uint32_t flits) const;
     double uniformMeanHops() const;
 
