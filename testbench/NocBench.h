@@ -4,7 +4,8 @@
 // flit-router traversals/s and peak RSS; results go to stdout as a markdown table. With
 // repeats, the thread counts of one case run in turn, round after round (1, 2, 1, 2, ...), so
 // a host whose speed drifts slows both alike; the table gives the median, and a second table
-// gives each round's speed-up over one thread and whether every count gave the same results.
+// gives each round's speed-up over one thread, the fastest run's over the fastest run's (on a
+// shared host the least disturbed of each), and whether every count gave the same results.
 #include <iosfwd>
 #include <string>
 #include <vector>
