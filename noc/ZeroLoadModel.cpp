@@ -25,7 +25,7 @@ uint64_t ZeroLoadModel::packetLatency(uint32_t src, uint32_t dst, uint32_t flits
         }
         // The router's copy of its output link's flight and serialization (Router::Peer): on
         // a large mesh the link records are one more cache miss per hop, and a sampled mean
-        // walks 200000 paths.
+        // walks kSampledPairs paths.
         const Router::Peer& pe = net_.router(r).outPeer(out);
         lat += pe.cycles;
         bottleneck = std::max<uint32_t>(bottleneck, pe.ser);
@@ -40,7 +40,7 @@ uint32_t ZeroLoadModel::hops(uint32_t src, uint32_t dst) const {
     return t.distance(t.routerOfNode(src), t.routerOfNode(dst));
 }
 
-double ZeroLoadModel::uniformMeanLatency(uint32_t flits) const {
+double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) const {
     const uint32_t N = net_.nodes();
     double sum = 0;
     uint64_t n = 0;
@@ -53,9 +53,11 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits) const {
     if (N <= kExactNodes) {
         for (uint32_t s = 0; s < N; ++s)
             for (uint32_t d = 0; d < N; ++d) add(s, d);
+        if (sampled) *sampled = 0;
     } else {
         std::mt19937_64 rng(12345);
         for (uint32_t i = 0; i < kSampledPairs; ++i) add(rng() % N, rng() % N);
+        if (sampled) *sampled = n;
     }
     return n ? sum / n : 0.0;
 }

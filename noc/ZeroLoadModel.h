@@ -19,8 +19,10 @@ class ZeroLoadModel {
     uint32_t hops(uint32_t src_node, uint32_t dst_node) const;
     // Mean over uniform random (src, dst) pairs, self included; exact enumeration up to
     // kExactNodes nodes, a fixed-seed sample of kSampledPairs pairs beyond.
+    // `sampled` (if given): how many pairs a sampled mean averaged (those a fault leaves
+    // unreachable are left out), 0 when it enumerated every pair.
     static constexpr uint32_t kExactNodes = 1024, kSampledPairs = 200000;
-    double uniformMeanLatency(uint32_t flits) const;
+    double uniformMeanLatency(uint32_t flits, uint64_t* sampled = nullptr) const;
     double uniformMeanHops() const;
 
   private:

@@ -15,9 +15,9 @@ class NaturalKeyOrder {
     // `j` with every object's keys in natural order, recursively; `first` (when present in the
     // top-level object) leads.
     static nlohmann::ordered_json sorted(const nlohmann::json& j, const std::string& first = "");
-    // Writes sorted(j, first).dump(2), byte for byte, without building the sorted copy or the
-    // text: a large mesh's stats (a record per link) would otherwise be held three times over
-    // (7 GB at 512 x 512).
+    // Writes sorted(j, first).dump(2), byte for byte (binary values, which no stats hold, are
+    // written compact), without building the sorted copy or the text: a large mesh's stats (a
+    // record per link) would otherwise be held three times over (7 GB at 512 x 512).
     static void write(std::ostream& os, const nlohmann::json& j, const std::string& first = "");
 };
 

@@ -96,7 +96,80 @@ bool sameResults(const NocBench::Row& a, const NocBench::Row& b) {
     return a.cycles == b.cycles && a.traversals == b.traversals && a.accepted == b.accepted;
 }
 
+// A measured time as a divisor: a run too short for the clock reads as a nanosecond.
+double wallOf(const NocBench::Row& r) {
+    return std::max(r.wall, 1e-9);
+}
+
+const NocBench::Row* firstFailed(const std::vector<NocBench::Row>& runs) {
+    const auto bad =
+        std::find_if(runs.begin(), runs.end(), [](const NocBench::Row& r) { return !r.ok; });
+    return bad == runs.end() ? nullptr : &*bad;
+}
+
 }  // namespace
+
+std::string NocBench::tableRows(const std::vector<Result>& group) {
+    std::string out;
+    for (const Result& res : group) {
+        const Case& c = res.c;
+        if (const Row* bad = res.runs.empty() ? nullptr : firstFailed(res.runs)) {
+            out += fmt::format("| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
+                               bad->error);
+            continue;
+        }
+        if (res.runs.empty()) continue;
+        std::vector<double> wall, build;
+        long rss_kb = 0;
+        for (const Row& r : res.runs) {
+            wall.push_back(wallOf(r));
+            build.push_back(r.build);
+            rss_kb = std::max(rss_kb, r.rss_kb);
+        }
+        const Row& r = res.runs[0];
+        const double w = median(wall);
+        out += fmt::format(
+            "| {0}x{0} | {1:.3f} | {9} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | "
+            "{7:.4f} | {8:.1f} |\n",
+            c.k, c.rate, r.cycles, median(build), w, r.cycles / w, r.traversals / w / 1e6,
+            r.accepted, rss_kb / 1024.0, c.threads);
+    }
+    return out;
+}
+
+std::string NocBench::speedupRows(const std::vector<Result>& group) {
+    const auto one =
+        std::find_if(group.begin(), group.end(), [](const Result& r) { return r.c.threads == 1; });
+    if (one == group.end()) return "";
+    std::string out;
+    for (const Result& res : group) {
+        if (res.c.threads == 1) continue;
+        const Case& c = res.c;
+        const size_t rounds = std::min(one->runs.size(), res.runs.size());
+        if (!rounds || firstFailed(one->runs) || firstFailed(res.runs)) {
+            out += fmt::format("| {0}x{0} | {1:.3f} | {2} | not measured: a run failed | | | |\n",
+                               c.k, c.rate, c.threads);
+            continue;
+        }
+        // This count's runs and the one-thread runs, all against the first one-thread run.
+        bool identical = true;
+        for (const auto* runs : {&one->runs, &res.runs})
+            for (const Row& r : *runs) identical = identical && sameResults(r, one->runs[0]);
+        std::vector<double> ratio;
+        std::string each;
+        double best_one = wallOf(one->runs[0]), best = wallOf(res.runs[0]);
+        for (size_t r = 0; r < rounds; ++r) {
+            ratio.push_back(wallOf(one->runs[r]) / wallOf(res.runs[r]));
+            each += fmt::format("{}{:.2f}", r ? ", " : "", ratio.back());
+            best_one = std::min(best_one, wallOf(one->runs[r]));
+            best = std::min(best, wallOf(res.runs[r]));
+        }
+        out += fmt::format("| {0}x{0} | {1:.3f} | {2} | {3} | {4:.2f} | {5:.2f} | {6} |\n", c.k,
+                           c.rate, c.threads, each, median(ratio), best_one / best,
+                           identical ? "yes" : "NO");
+    }
+    return out;
+}
 
 void NocBench::run(std::ostream& os, const std::vector<Case>& cases, unsigned repeat) {
     repeat = std::max(1u, repeat);
@@ -108,63 +181,18 @@ void NocBench::run(std::ostream& os, const std::vector<Case>& cases, unsigned re
     for (size_t g = 0; g < cases.size();) {
         size_t e = g + 1;
         while (e < cases.size() && sameWork(cases[e], cases[g])) ++e;
-        // runs[i][r]: case g + i in round r. Rounds alternate the thread counts.
-        std::vector<std::vector<Row>> runs(e - g);
+        std::vector<Result> group;
+        for (size_t i = g; i < e; ++i) group.push_back({cases[i], {}});
+        // Rounds alternate the order (1, 2, then 2, 1, ...), so a host whose speed drifts
+        // during a round does not favour the count that always runs first.
         for (unsigned r = 0; r < repeat; ++r)
-            for (size_t i = g; i < e; ++i) runs[i - g].push_back(runCase(cases[i]));
-        bool all_ok = true, identical = true;
-        for (const auto& rs : runs)
-            for (const Row& r : rs) {
-                all_ok = all_ok && r.ok;
-                identical = identical && r.ok && sameResults(r, runs[0][0]);
+            for (size_t k = 0; k < group.size(); ++k) {
+                Result& res = group[r % 2 ? group.size() - 1 - k : k];
+                res.runs.push_back(runCase(res.c));
             }
-        for (size_t i = 0; i < runs.size(); ++i) {
-            const Case& c = cases[g + i];
-            const auto bad =
-                std::find_if(runs[i].begin(), runs[i].end(), [](const Row& r) { return !r.ok; });
-            if (bad != runs[i].end()) {
-                fmt::print(os, "| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
-                           bad->error);
-                continue;
-            }
-            std::vector<double> wall, build;
-            long rss_kb = 0;
-            for (const Row& r : runs[i]) {
-                wall.push_back(r.wall);
-                build.push_back(r.build);
-                rss_kb = std::max(rss_kb, r.rss_kb);
-            }
-            const Row& r = runs[i][0];
-            const double w = median(wall);
-            fmt::print(os,
-                       "| {0}x{0} | {1:.3f} | {9} | {2} | {3:.2f} | {4:.2f} | {5:.0f} | {6:.2f} | "
-                       "{7:.4f} | {8:.1f} |\n",
-                       c.k, c.rate, r.cycles, median(build), w, r.cycles / w,
-                       r.traversals / w / 1e6, r.accepted, rss_kb / 1024.0, c.threads);
-            os.flush();
-        }
-        // Speed-up of every other thread count over one thread, round by round.
-        const auto one = std::find_if(cases.begin() + g, cases.begin() + e,
-                                      [](const Case& c) { return c.threads == 1; });
-        if (all_ok && one != cases.begin() + e) {
-            const auto& base = runs[one - (cases.begin() + g)];
-            for (size_t i = 0; i < runs.size(); ++i) {
-                if (cases[g + i].threads == 1) continue;
-                std::vector<double> ratio;
-                std::string each;
-                double best_one = base[0].wall, best = runs[i][0].wall;
-                for (unsigned r = 0; r < repeat; ++r) {
-                    ratio.push_back(base[r].wall / runs[i][r].wall);
-                    each += fmt::format("{}{:.2f}", r ? ", " : "", ratio.back());
-                    best_one = std::min(best_one, base[r].wall);
-                    best = std::min(best, runs[i][r].wall);
-                }
-                speedups +=
-                    fmt::format("| {0}x{0} | {1:.3f} | {2} | {3} | {4:.2f} | {5:.2f} | {6} |\n",
-                                cases[g].k, cases[g].rate, cases[g + i].threads, each,
-                                median(ratio), best_one / best, identical ? "yes" : "NO");
-            }
-        }
+        fmt::print(os, "{}", tableRows(group));
+        os.flush();
+        speedups += speedupRows(group);
         g = e;
     }
     if (!speedups.empty()) {

@@ -2,10 +2,12 @@
 // `wsc bench noc`: simulation speed of the NoC model. Each case runs in a forked child so its
 // peak RSS is its own (and SystemC elaborates once per process). Reports simulated cycles/s,
 // flit-router traversals/s and peak RSS; results go to stdout as a markdown table. With
-// repeats, the thread counts of one case run in turn, round after round (1, 2, 1, 2, ...), so
-// a host whose speed drifts slows both alike; the table gives the median, and a second table
-// gives each round's speed-up over one thread, the fastest run's over the fastest run's (on a
-// shared host the least disturbed of each), and whether every count gave the same results.
+// repeats, the thread counts of one case run in turn, round after round (1, 2, then 2, 1,
+// ...), so a host whose speed drifts slows them about alike; the table gives the median, and a
+// second table gives each round's speed-up over one thread, the fastest run's over the fastest
+// run's (on a shared host the least disturbed of each), and whether every count gave the same
+// results.
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,6 +43,16 @@ class NocBench {
     static Row runCase(const Case& c);  // in a child process
     // `repeat` runs of each case (at least 1).
     static void run(std::ostream& os, const std::vector<Case>& cases, unsigned repeat = 1);
+
+    // What run() prints of a group of cases (the same work at different thread counts) and
+    // their runs, round by round: the table's rows (medians), and the speed-up table's rows,
+    // one per thread count other than 1 (none without a one-thread case).
+    struct Result {
+        Case c;
+        std::vector<Row> runs;
+    };
+    static std::string tableRows(const std::vector<Result>& group);
+    static std::string speedupRows(const std::vector<Result>& group);
 };
 
 }  // namespace wsc::tb

@@ -19,6 +19,7 @@ struct TrafficResult {
     double network_latency_avg = 0;  // head injection -> tail ejection
     double hops_avg = 0;
     double zero_load_latency = 0;  // closed form for this pattern (uniform: mean over pairs)
+    uint64_t zero_load_sampled_pairs = 0;  // pairs a sampled uniform mean averaged; 0: every pair
     // Zero-load latency of the farthest pair (mesh: opposite corners; torus: half-way): a drain
     // window shorter than this cannot tell a long path from saturation.
     uint64_t longest_path_latency = 0;

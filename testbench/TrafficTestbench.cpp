@@ -87,7 +87,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     }
     noc::ZeroLoadModel zl(net);
     if (tp.pattern == "uniform") {
-        r.zero_load_latency = zl.uniformMeanLatency(tp.packet_flits);
+        r.zero_load_latency = zl.uniformMeanLatency(tp.packet_flits, &r.zero_load_sampled_pairs);
     } else if (tp.pattern != "hotspot") {
         std::mt19937_64 rng(1);
         double s = 0;
@@ -202,15 +202,12 @@ void TrafficTestbench::printReport(std::ostream& os, const noc::NocParams& np,
                "source queue adds {:.2f}; the NI channels {} + {})\n",
                r.network_latency_avg, r.latency_avg - r.network_latency_avg, np.local_link.latency,
                np.local_link.latency);
-    if (r.zero_load_latency > 0) {
-        const uint64_t nodes = uint64_t(np.topology.x) * np.topology.y * np.topology.local_ports;
-        const bool sampled = tp.pattern == "uniform" && nodes > noc::ZeroLoadModel::kExactNodes;
-        fmt::print(
-            os, "  zero-load latency   {:.2f} cycles (closed form for this pattern{})\n",
-            r.zero_load_latency,
-            sampled ? fmt::format(", mean of {} sampled pairs", noc::ZeroLoadModel::kSampledPairs)
-                    : "");
-    }
+    if (r.zero_load_latency > 0)
+        fmt::print(os, "  zero-load latency   {:.2f} cycles ({})\n", r.zero_load_latency,
+                   r.zero_load_sampled_pairs
+                       ? fmt::format("closed form per pair, mean of {} sampled pairs",
+                                     r.zero_load_sampled_pairs)
+                       : std::string("closed form for this pattern"));
     fmt::print(os, "  average hops        {:.3f} links ({:.3f} routers)\n", r.hops_avg,
                r.hops_avg + 1);
     if (tp.compat_booksim)

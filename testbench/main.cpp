@@ -744,7 +744,9 @@ int main(int argc, char** argv) {
                 }
                 prov.note("seed", tp.seed);
                 prov.note("workload", "traffic sweep " + tp.pattern);
-                prov.writeStats(t_out.stats, {{"sweep", j}});
+                nlohmann::json sweep;
+                sweep["sweep"] = std::move(j);
+                prov.writeStats(t_out.stats, std::move(sweep));
             }
             return 0;
         }

@@ -108,6 +108,11 @@ TEST_CASE("the stats writer streams exactly the sorted document's two-space dump
         std::ostringstream os;
         NaturalKeyOrder::write(os, j, first);
         CHECK(os.str() == NaturalKeyOrder::sorted(j, first).dump(2));
+        // At the top of an array, `first` orders nothing (the objects inside keep natural order).
+        const nlohmann::json list = nlohmann::json::array({j, j["header"]});
+        std::ostringstream ol;
+        NaturalKeyOrder::write(ol, list, first);
+        CHECK(ol.str() == NaturalKeyOrder::sorted(list, first).dump(2));
     }
     for (const nlohmann::json& leaf : {nlohmann::json(3), nlohmann::json("s"),
                                        nlohmann::json::array(), nlohmann::json::object()}) {

@@ -246,7 +246,7 @@ wsc_h13("bench kernels --ops decode runs a small mesh" 0
         "\\| decode \\| 8 \\| 64 \\| [0-9]+ \\|"
         bench kernels --ops decode --meshes 8 --model ${PROJECT_SOURCE_DIR}/configs/models/tiny-dense.json
         ${h13_kernel_cfg})
-wsc_h13("bench noc --repeat alternates thread counts and checks they agree" 0
+wsc_h13("bench noc --repeat prints each round's speed-up (a small mesh: one thread either way)" 0
         "\\| 8x8 \\| 0\\.100 \\| 2 \\| [0-9.]+, [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| yes \\|"
         bench noc --quick --meshes 8 --threads 1,2 --repeat 2)
 wsc_h13("bench noc refuses --repeat 0" 2 "--repeat: Value 0 not in range 1 to 100"
