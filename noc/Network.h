@@ -360,7 +360,7 @@ class Network {
         uint32_t router;
         uint8_t port, vc;
     };
-    static constexpr uint64_t kCreditRing = 8;  // credit latencies up to 7 (else the wheel)
+    static constexpr uint64_t kCreditRing = 8;  // credits due 1-7 cycles ahead (returnCredit)
     std::vector<CreditArrival> credit_ring_[kCreditRing];
     uint64_t credits_pending_ = 0;
     bool direct_credits_ = false;
