@@ -117,6 +117,9 @@ class Network {
     bool reachable(uint32_t src_node, uint32_t dst_node) const;
     // Routers cut off from the largest connected part by failures (empty if none).
     std::vector<uint32_t> cutOffRouters() const;
+    // Unicast routes are the dimension-order ones (unicastNextPort is dor_'s): no failure
+    // routing (up*/down* or escape) is installed.
+    bool unicastByDimensionOrder() const { return !updown_ && !escape_; }
     // Output port a unicast packet to dst_node takes at router r after arriving on in_port.
     uint8_t unicastNextPort(uint32_t r, uint8_t in_port, uint32_t dst_node) const;
 

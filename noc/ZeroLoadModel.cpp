@@ -50,16 +50,77 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) cons
         sum += packetLatency(s, d, flits);
         ++n;
     };
+    double exact = 0;
     if (N <= kExactNodes) {
         for (uint32_t s = 0; s < N; ++s)
             for (uint32_t d = 0; d < N; ++d) add(s, d);
         if (sampled) *sampled = 0;
+    } else if (exactUniformMean(flits, exact)) {
+        if (sampled) *sampled = 0;
+        return exact;
     } else {
         std::mt19937_64 rng(12345);
         for (uint32_t i = 0; i < kSampledPairs; ++i) add(rng() % N, rng() % N);
         if (sampled) *sampled = n;
     }
     return n ? sum / n : 0.0;
+}
+
+bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
+    const Topology& t = net_.topology();
+    if (t.torus() || !net_.unicastByDimensionOrder() || flits == 0) return false;
+    // Sums over all pairs in 128 bits: at 1024 x 1024 routers a link's pair count times the
+    // mesh side times its flight can pass 64 bits.
+    __extension__ typedef unsigned __int128 Sum;
+    const uint64_t kx = t.kx(), ky = t.ky(), L = t.localPorts(), N = net_.nodes();
+    uint32_t ser = 0;  // the one per-flit time, while there is one
+    bool one_ser = true;
+    auto see = [&](uint32_t s) {
+        if (ser == 0) ser = s;
+        one_ser = one_ser && s == ser;
+    };
+    // Every pair (s, d) pays s's injection and d's ejection: each node's N times.
+    Sum ends = 0;
+    for (uint32_t n = 0; n < N; ++n) {
+        const Link& in = net_.link(net_.ni(n).inj_link);
+        const Link& out = net_.link(net_.ni(n).ej_link);
+        ends += in.flight() + out.flight();
+        see(in.serialization());
+        see(out.serialization());
+    }
+    // The link from column c to c + 1 (either way) in a row is crossed by the router pairs
+    // with the source on one side and the destination on the other: (c + 1)(kx - 1 - c) in the
+    // row, and its row is the one the route runs along for ky of the other coordinate's
+    // values (XY: any destination row; YX: any source row). Likewise for columns.
+    Sum links = 0, dist = 0;  // flights and hop counts over router pairs
+    auto dim = [&](uint64_t k, uint64_t other, uint32_t lines, auto router_at, uint8_t up,
+                   uint8_t down) {
+        for (uint32_t line = 0; line < lines; ++line)
+            for (uint64_t c = 0; c + 1 < k; ++c) {
+                const Router::Peer& a = net_.router(router_at(line, c)).outPeer(up);
+                const Router::Peer& b = net_.router(router_at(line, c + 1)).outPeer(down);
+                const Sum pairs = Sum(c + 1) * (k - 1 - c) * other;
+                links += pairs * (uint64_t(a.cycles) + b.cycles);
+                dist += 2 * pairs;
+                see(a.ser);
+                see(b.ser);
+            }
+    };
+    dim(
+        kx, ky, uint32_t(ky), [&](uint32_t y, uint64_t x) { return t.router(uint32_t(x), y); },
+        Topology::kEast, Topology::kWest);
+    dim(
+        ky, kx, uint32_t(kx), [&](uint32_t x, uint64_t y) { return t.router(x, uint32_t(y)); },
+        Topology::kSouth, Topology::kNorth);
+    if (flits > 1 && !one_ser) return false;
+    // Per pair: injection + ejection + (D + 1) routers x P + the D links' flights
+    // + (F - 1) x the per-flit time (packetLatency); node pairs are L^2 per router pair.
+    const uint64_t P = net_.params().router.hopCycles();
+    const Sum NN = Sum(N) * N;
+    Sum total = Sum(N) * ends + Sum(P) * (NN + Sum(L) * L * dist) + Sum(L) * L * links;
+    if (flits > 1) total += NN * (uint64_t(flits - 1) * ser);
+    mean = double(total) / double(NN);
+    return true;
 }
 
 double ZeroLoadModel::uniformMeanHops() const {

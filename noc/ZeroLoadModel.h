@@ -17,12 +17,20 @@ class ZeroLoadModel {
     // Cycles from creation at src's NI (empty network) to the tail's arrival at dst's NI.
     uint64_t packetLatency(uint32_t src_node, uint32_t dst_node, uint32_t flits) const;
     uint32_t hops(uint32_t src_node, uint32_t dst_node) const;
-    // Mean over uniform random (src, dst) pairs, self included; exact enumeration up to
-    // kExactNodes nodes, a fixed-seed sample of kSampledPairs pairs beyond.
+    // Mean over uniform random (src, dst) pairs, self included: every pair enumerated up to
+    // kExactNodes nodes; beyond, every pair in closed form (exactUniformMean) where that
+    // exists, else a fixed-seed sample of kSampledPairs pairs.
     // `sampled` (if given): how many pairs a sampled mean averaged (those a fault leaves
-    // unreachable are left out), 0 when it enumerated every pair.
+    // unreachable are left out), 0 when the mean covers every pair.
     static constexpr uint32_t kExactNodes = 1024, kSampledPairs = 200000;
     double uniformMeanLatency(uint32_t flits, uint64_t* sampled = nullptr) const;
+    // The mean of packetLatency over all N^2 ordered pairs without walking them, where every
+    // pair's latency is a sum of per-link terms: dimension-order routing on a mesh without
+    // wrap or failure routing, and for packets of more than one flit one per-flit time on
+    // every link (so every pair's bottleneck is that time). Each link's flight is weighted by
+    // the number of pairs whose route crosses it, which on a mesh does not depend on the
+    // order of dimensions. false (mean untouched) where it does not apply.
+    bool exactUniformMean(uint32_t flits, double& mean) const;
     double uniformMeanHops() const;
 
   private:

@@ -1,0 +1,95 @@
+// The zero-load model's uniform mean in closed form (ZeroLoadModel::exactUniformMean) against
+// the mean of packetLatency walked over every ordered pair, and where the closed form must
+// refuse.
+#include <catch2/catch.hpp>
+
+#include "NocTestUtil.h"
+#include "noc/ZeroLoadModel.h"
+
+using namespace wsc;
+
+namespace {
+double walkedMean(const noc::Network& net, uint32_t flits) {
+    const noc::ZeroLoadModel zl(net);
+    double sum = 0;
+    for (uint32_t s = 0; s < net.nodes(); ++s)
+        for (uint32_t d = 0; d < net.nodes(); ++d) sum += double(zl.packetLatency(s, d, flits));
+    return sum / (double(net.nodes()) * net.nodes());
+}
+
+void checkAgainstWalk(const noc::NocParams& p, uint32_t flits) {
+    noc::Network net(p);
+    double mean = -1;
+    REQUIRE(noc::ZeroLoadModel(net).exactUniformMean(flits, mean));
+    CHECK(mean == Approx(walkedMean(net, flits)).epsilon(1e-12));
+}
+}  // namespace
+
+TEST_CASE("zero-load uniform mean in closed form equals the walk over every pair",
+          "[noc][zeroload]") {
+    SECTION("8x8, P = 2, one-cycle links: the documented 19.75 cycles") {
+        auto p = test::meshParams(8, 8);
+        noc::Network net(p);
+        double mean = 0;
+        REQUIRE(noc::ZeroLoadModel(net).exactUniformMean(1, mean));
+        CHECK(mean == Approx(19.75).epsilon(1e-12));
+        checkAgainstWalk(p, 1);
+        checkAgainstWalk(p, 4);
+    }
+    SECTION("rectangular, YX, two NIs per router, slower links, deeper pipeline") {
+        auto p = test::meshParams(5, 3, 3);
+        p.routing = noc::RoutingAlgo::YX;
+        p.topology.local_ports = 2;
+        p.link.latency = 2;
+        p.local_link.latency = 3;
+        p.link.width_bytes = 8;  // two cycles per 16-byte flit on the mesh links
+        checkAgainstWalk(p, 1);
+        p.local_link.width_bytes = 8;  // every link two cycles per flit: multi-flit too
+        checkAgainstWalk(p, 3);
+    }
+    SECTION("dies joined by D2D links with their own flight") {
+        auto p = test::meshParams(8, 6);
+        p.topology.die_x = 4;
+        p.topology.die_y = 3;
+        p.d2d.latency = 20;
+        p.d2d.serdes_latency = 4;
+        checkAgainstWalk(p, 1);
+        checkAgainstWalk(p, 2);  // D2D as wide as the mesh links: one per-flit time
+    }
+    SECTION("beyond the enumerated size the report's mean is the closed form, not a sample") {
+        auto p = test::meshParams(40, 40);  // 1600 nodes > kExactNodes
+        p.link.latency = 2;
+        noc::Network net(p);
+        uint64_t sampled = 99;
+        const double mean = noc::ZeroLoadModel(net).uniformMeanLatency(1, &sampled);
+        CHECK(sampled == 0);
+        CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("zero-load closed form refuses what is not a sum over links", "[noc][zeroload]") {
+    double mean = -1;
+    SECTION("a torus (shorter way round)") {
+        auto p = test::meshParams(6, 6);
+        p.topology.wrap = true;
+        noc::Network net(p);
+        CHECK_FALSE(noc::ZeroLoadModel(net).exactUniformMean(1, mean));
+        CHECK(mean == -1.0);  // untouched
+    }
+    SECTION("routes around failures") {
+        auto p = test::meshParams(6, 6);
+        p.faults.force_updown = true;
+        noc::Network net(p);
+        CHECK_FALSE(noc::ZeroLoadModel(net).exactUniformMean(1, mean));
+        CHECK(mean == -1.0);
+    }
+    SECTION("multi-flit packets over links of different per-flit times") {
+        auto p = test::meshParams(6, 6);
+        p.link.width_bytes = 8;  // mesh links 2 cycles per flit, NI links 1
+        noc::Network net(p);
+        CHECK_FALSE(noc::ZeroLoadModel(net).exactUniformMean(2, mean));
+        CHECK(mean == -1.0);
+        CHECK(noc::ZeroLoadModel(net).exactUniformMean(1, mean));  // one flit: no bottleneck
+        CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
+    }
+}
