@@ -8,6 +8,21 @@ namespace wsc::noc {
 uint64_t ZeroLoadModel::packetLatency(uint32_t src, uint32_t dst, uint32_t flits) const {
     const Topology& t = net_.topology();
     const uint32_t P = net_.params().router.hopCycles();
+    if (sums_ && sums_->flits == flits && src < sums_->inj.size() && dst < sums_->ej.size()) {
+        const PathSums& q = *sums_;
+        const uint32_t rs = t.routerOfNode(src), rd = t.routerOfNode(dst);
+        const uint32_t sx = rs % q.kx, sy = rs / q.kx, dx = rd % q.kx, dy = rd / q.kx;
+        auto seg = [](const std::vector<uint64_t>& up, const std::vector<uint64_t>& down,
+                      size_t line, uint32_t a, uint32_t b) {
+            return b > a ? up[line + b] - up[line + a] : down[line + a] - down[line + b];
+        };
+        auto xseg = [&](uint32_t y) { return seg(q.east, q.west, size_t(y) * q.kx, sx, dx); };
+        auto yseg = [&](uint32_t x) { return seg(q.south, q.north, size_t(x) * q.ky, sy, dy); };
+        // XY runs along the source's row, then the destination's column; YX the other way.
+        const uint64_t links = q.x_first ? xseg(sy) + yseg(dx) : yseg(sx) + xseg(dy);
+        const uint64_t d = (dx > sx ? dx - sx : sx - dx) + (dy > sy ? dy - sy : sy - dy);
+        return uint64_t(q.inj[src]) + q.ej[dst] + uint64_t(P) * (d + 1) + links + q.flit_term;
+    }
     const Link& inj = net_.link(net_.ni(src).inj_link);
     uint64_t lat = inj.flight();
     uint32_t bottleneck = inj.serialization();
@@ -52,8 +67,14 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) cons
     };
     double exact = 0;
     if (N <= kExactNodes) {
+        ZeroLoadModel quick(*this);  // O(1) a pair where it applies, the walk elsewhere
+        quick.buildPathSums(flits);
         for (uint32_t s = 0; s < N; ++s)
-            for (uint32_t d = 0; d < N; ++d) add(s, d);
+            for (uint32_t d = 0; d < N; ++d) {
+                if (!net_.reachable(s, d)) continue;
+                sum += quick.packetLatency(s, d, flits);
+                ++n;
+            }
         if (sampled) *sampled = 0;
     } else if (exactUniformMean(flits, exact)) {
         if (sampled) *sampled = 0;
@@ -66,27 +87,97 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) cons
     return n ? sum / n : 0.0;
 }
 
+uint32_t ZeroLoadModel::commonSerialization() const {
+    const Topology& t = net_.topology();
+    uint32_t ser = 0;
+    bool one = true;
+    auto see = [&](uint32_t s) {
+        if (ser == 0) ser = s;
+        one = one && s == ser;
+    };
+    for (uint32_t n = 0; n < net_.nodes(); ++n) {
+        see(net_.link(net_.ni(n).inj_link).serialization());
+        see(net_.link(net_.ni(n).ej_link).serialization());
+    }
+    const uint32_t kx = t.kx(), ky = t.ky();
+    for (uint32_t r = 0; r < t.routers(); ++r) {
+        const uint32_t x = r % kx, y = r / kx;
+        const Router& rt = net_.router(r);
+        if (x + 1 < kx) see(rt.outPeer(Topology::kEast).ser);
+        if (x > 0) see(rt.outPeer(Topology::kWest).ser);
+        if (y + 1 < ky) see(rt.outPeer(Topology::kSouth).ser);
+        if (y > 0) see(rt.outPeer(Topology::kNorth).ser);
+    }
+    return one ? ser : 0;
+}
+
+bool ZeroLoadModel::linkSumsApply(uint32_t flits, uint64_t& flit_term) const {
+    if (net_.topology().torus() || !net_.unicastByDimensionOrder() || flits == 0) return false;
+    if (flits == 1) {
+        flit_term = 0;
+        return true;
+    }
+    const uint32_t ser = commonSerialization();
+    if (ser == 0) return false;
+    flit_term = uint64_t(flits - 1) * ser;
+    return true;
+}
+
+bool ZeroLoadModel::buildPathSums(uint32_t flits) {
+    uint64_t flit_term = 0;
+    if (!linkSumsApply(flits, flit_term)) return false;
+    const Topology& t = net_.topology();
+    auto q = std::make_shared<PathSums>();
+    q->flits = flits;
+    q->flit_term = flit_term;
+    q->kx = t.kx();
+    q->ky = t.ky();
+    q->x_first = net_.params().routing != RoutingAlgo::YX;  // as dimension-order routing reads it
+    const uint32_t kx = q->kx, ky = q->ky;
+    q->east.assign(size_t(kx) * ky, 0);
+    q->west.assign(size_t(kx) * ky, 0);
+    q->south.assign(size_t(kx) * ky, 0);
+    q->north.assign(size_t(kx) * ky, 0);
+    for (uint32_t y = 0; y < ky; ++y)
+        for (uint32_t x = 0; x + 1 < kx; ++x) {
+            const size_t i = size_t(y) * kx + x;
+            q->east[i + 1] =
+                q->east[i] + net_.router(t.router(x, y)).outPeer(Topology::kEast).cycles;
+            q->west[i + 1] =
+                q->west[i] + net_.router(t.router(x + 1, y)).outPeer(Topology::kWest).cycles;
+        }
+    for (uint32_t x = 0; x < kx; ++x)
+        for (uint32_t y = 0; y + 1 < ky; ++y) {
+            const size_t i = size_t(x) * ky + y;
+            q->south[i + 1] =
+                q->south[i] + net_.router(t.router(x, y)).outPeer(Topology::kSouth).cycles;
+            q->north[i + 1] =
+                q->north[i] + net_.router(t.router(x, y + 1)).outPeer(Topology::kNorth).cycles;
+        }
+    q->inj.resize(net_.nodes());
+    q->ej.resize(net_.nodes());
+    for (uint32_t n = 0; n < net_.nodes(); ++n) {
+        q->inj[n] = net_.link(net_.ni(n).inj_link).flight();
+        q->ej[n] = net_.link(net_.ni(n).ej_link).flight();
+    }
+    sums_ = std::move(q);
+    return true;
+}
+
 bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
     const Topology& t = net_.topology();
-    if (t.torus() || !net_.unicastByDimensionOrder() || flits == 0) return false;
+    uint64_t flit_term = 0;
+    if (!linkSumsApply(flits, flit_term)) return false;
     // Sums over all pairs in 128 bits: at 1024 x 1024 routers a link's pair count times the
     // mesh side times its flight can pass 64 bits.
     __extension__ typedef unsigned __int128 Sum;
     const uint64_t kx = t.kx(), ky = t.ky(), L = t.localPorts(), N = net_.nodes();
-    uint32_t ser = 0;  // the one per-flit time, while there is one
-    bool one_ser = true;
-    auto see = [&](uint32_t s) {
-        if (ser == 0) ser = s;
-        one_ser = one_ser && s == ser;
-    };
     // Every pair (s, d) pays s's injection and d's ejection: each node's N times.
     Sum ends = 0;
     for (uint32_t n = 0; n < N; ++n) {
         const Link& in = net_.link(net_.ni(n).inj_link);
         const Link& out = net_.link(net_.ni(n).ej_link);
         ends += in.flight() + out.flight();
-        see(in.serialization());
-        see(out.serialization());
     }
     // The link from column c to c + 1 (either way) in a row is crossed by the router pairs
     // with the source on one side and the destination on the other: (c + 1)(kx - 1 - c) in the
@@ -102,8 +193,6 @@ bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
                 const Sum pairs = Sum(c + 1) * (k - 1 - c) * other;
                 links += pairs * (uint64_t(a.cycles) + b.cycles);
                 dist += 2 * pairs;
-                see(a.ser);
-                see(b.ser);
             }
     };
     dim(
@@ -112,13 +201,12 @@ bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
     dim(
         ky, kx, uint32_t(kx), [&](uint32_t x, uint64_t y) { return t.router(x, uint32_t(y)); },
         Topology::kSouth, Topology::kNorth);
-    if (flits > 1 && !one_ser) return false;
     // Per pair: injection + ejection + (D + 1) routers x P + the D links' flights
     // + (F - 1) x the per-flit time (packetLatency); node pairs are L^2 per router pair.
     const uint64_t P = net_.params().router.hopCycles();
     const Sum NN = Sum(N) * N;
     Sum total = Sum(N) * ends + Sum(P) * (NN + Sum(L) * L * dist) + Sum(L) * L * links;
-    if (flits > 1) total += NN * (uint64_t(flits - 1) * ser);
+    total += NN * flit_term;
     mean = double(total) / double(NN);
     return true;
 }

@@ -6,6 +6,8 @@
 // with D router-to-router hops, P the router pipeline, l the link latency, s = ceil(flit/width)
 // cycles per flit and F flits. Valid while buffers cover the credit round trip.
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "noc/Network.h"
 
@@ -32,9 +34,30 @@ class ZeroLoadModel {
     // order of dimensions. false (mean untouched) where it does not apply.
     bool exactUniformMean(uint32_t flits, double& mean) const;
     double uniformMeanHops() const;
+    // Per-row and per-column prefix sums of link flights, after which packetLatency answers a
+    // pair of `flits`-flit packets in O(1) instead of walking its route: where
+    // exactUniformMean's conditions hold, the same integer sum of the same terms. false
+    // (nothing built) elsewhere. For callers that ask for many pairs (a permutation's N, the
+    // enumerated uniform mean); O(routers) to build.
+    bool buildPathSums(uint32_t flits);
 
   private:
+    // Whether every pair's latency is a sum of per-link terms for `flits`-flit packets, and
+    // then the (flits - 1) x per-flit time every pair pays.
+    bool linkSumsApply(uint32_t flits, uint64_t& flit_term) const;
+    // The per-flit time every link takes, or 0 if links differ.
+    uint32_t commonSerialization() const;
+    struct PathSums {
+        uint32_t flits = 0, kx = 0, ky = 0;
+        uint64_t flit_term = 0;
+        bool x_first = true;
+        // east[y * kx + x]: flights of the east-bound links from column 0 to x in row y;
+        // west likewise for the west-bound ones; south and north per column (x * ky + y).
+        std::vector<uint64_t> east, west, south, north;
+        std::vector<uint32_t> inj, ej;  // per node: its injection and ejection link's flight
+    };
     const Network& net_;
+    std::shared_ptr<const PathSums> sums_;  // buildPathSums (shared: copies of a model are cheap)
 };
 
 }  // namespace wsc::noc

@@ -89,6 +89,7 @@ TrafficResult TrafficTestbench::run(const noc::NocParams& np, const noc::Traffic
     if (tp.pattern == "uniform") {
         r.zero_load_latency = zl.uniformMeanLatency(tp.packet_flits, &r.zero_load_sampled_pairs);
     } else if (tp.pattern != "hotspot") {
+        zl.buildPathSums(tp.packet_flits);  // O(1) a pair where it applies (N pairs at scale)
         std::mt19937_64 rng(1);
         double s = 0;
         uint32_t cnt = 0;

@@ -93,3 +93,43 @@ TEST_CASE("zero-load closed form refuses what is not a sum over links", "[noc][z
         CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
     }
 }
+
+// (Without failures every row of a mesh has the same links, D2D ones included, and every column
+// too, so XY and YX give equal sums here; both orders are still checked against their walks.)
+TEST_CASE("zero-load path sums give every pair the latency its walk gives", "[noc][zeroload]") {
+    auto everyPair = [](const noc::NocParams& p, uint32_t flits) {
+        noc::Network net(p);
+        const noc::ZeroLoadModel walk(net);
+        noc::ZeroLoadModel quick(net);
+        REQUIRE(quick.buildPathSums(flits));
+        uint64_t differ = 0;
+        for (uint32_t s = 0; s < net.nodes(); ++s)
+            for (uint32_t d = 0; d < net.nodes(); ++d)
+                differ += quick.packetLatency(s, d, flits) != walk.packetLatency(s, d, flits);
+        CHECK(differ == 0);
+        // Another packet length is walked, not read from sums built for this one.
+        CHECK(quick.packetLatency(0, net.nodes() - 1, flits + 1) ==
+              walk.packetLatency(0, net.nodes() - 1, flits + 1));
+    };
+    auto p = test::meshParams(7, 4, 3);
+    p.link.latency = 2;
+    everyPair(p, 1);
+    p.routing = noc::RoutingAlgo::YX;
+    p.topology.local_ports = 2;
+    p.local_link.latency = 3;
+    everyPair(p, 1);
+    everyPair(p, 5);  // every link one cycle per flit
+    auto d2d = test::meshParams(8, 6);
+    d2d.topology.die_x = 4;
+    d2d.topology.die_y = 3;
+    d2d.d2d.latency = 20;
+    d2d.d2d.serdes_latency = 4;
+    everyPair(d2d, 1);
+    d2d.routing = noc::RoutingAlgo::YX;
+    everyPair(d2d, 3);
+    auto torus = test::meshParams(6, 6);
+    torus.topology.wrap = true;
+    noc::Network net(torus);
+    noc::ZeroLoadModel zl(net);
+    CHECK_FALSE(zl.buildPathSums(1));  // the walk stays (shorter way round, datelines)
+}
