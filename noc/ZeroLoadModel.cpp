@@ -133,27 +133,25 @@ bool ZeroLoadModel::buildPathSums(uint32_t flits) {
     q->kx = t.kx();
     q->ky = t.ky();
     q->x_first = net_.params().routing != RoutingAlgo::YX;  // as dimension-order routing reads it
-    const uint32_t kx = q->kx, ky = q->ky;
-    q->east.assign(size_t(kx) * ky, 0);
-    q->west.assign(size_t(kx) * ky, 0);
-    q->south.assign(size_t(kx) * ky, 0);
-    q->north.assign(size_t(kx) * ky, 0);
-    for (uint32_t y = 0; y < ky; ++y)
-        for (uint32_t x = 0; x + 1 < kx; ++x) {
-            const size_t i = size_t(y) * kx + x;
-            q->east[i + 1] =
-                q->east[i] + net_.router(t.router(x, y)).outPeer(Topology::kEast).cycles;
-            q->west[i + 1] =
-                q->west[i] + net_.router(t.router(x + 1, y)).outPeer(Topology::kWest).cycles;
-        }
-    for (uint32_t x = 0; x < kx; ++x)
-        for (uint32_t y = 0; y + 1 < ky; ++y) {
-            const size_t i = size_t(x) * ky + y;
-            q->south[i + 1] =
-                q->south[i] + net_.router(t.router(x, y)).outPeer(Topology::kSouth).cycles;
-            q->north[i + 1] =
-                q->north[i] + net_.router(t.router(x, y + 1)).outPeer(Topology::kNorth).cycles;
-        }
+    // Along each line (a row for east/west, a column for south/north) the flights of the links
+    // from its first router up to each router, one way and the other.
+    auto line = [&](std::vector<uint64_t>& up, std::vector<uint64_t>& down, uint32_t lines,
+                    uint32_t k, auto router_at, uint8_t up_port, uint8_t down_port) {
+        up.assign(size_t(lines) * k, 0);
+        down.assign(size_t(lines) * k, 0);
+        for (uint32_t l = 0; l < lines; ++l)
+            for (uint32_t c = 0; c + 1 < k; ++c) {
+                const size_t i = size_t(l) * k + c;
+                up[i + 1] = up[i] + net_.router(router_at(l, c)).outPeer(up_port).cycles;
+                down[i + 1] = down[i] + net_.router(router_at(l, c + 1)).outPeer(down_port).cycles;
+            }
+    };
+    line(
+        q->east, q->west, q->ky, q->kx, [&](uint32_t y, uint32_t x) { return t.router(x, y); },
+        Topology::kEast, Topology::kWest);
+    line(
+        q->south, q->north, q->kx, q->ky, [&](uint32_t x, uint32_t y) { return t.router(x, y); },
+        Topology::kSouth, Topology::kNorth);
     q->inj.resize(net_.nodes());
     q->ej.resize(net_.nodes());
     for (uint32_t n = 0; n < net_.nodes(); ++n) {
@@ -170,7 +168,7 @@ bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
     if (!linkSumsApply(flits, flit_term)) return false;
     // Sums over all pairs in 128 bits: at 1024 x 1024 routers a link's pair count times the
     // mesh side times its flight can pass 64 bits.
-    __extension__ typedef unsigned __int128 Sum;
+    using Sum = unsigned __int128;
     const uint64_t kx = t.kx(), ky = t.ky(), L = t.localPorts(), N = net_.nodes();
     // Every pair (s, d) pays s's injection and d's ejection: each node's N times.
     Sum ends = 0;

@@ -17,6 +17,16 @@ double walkedMean(const noc::Network& net, uint32_t flits) {
     return sum / (double(net.nodes()) * net.nodes());
 }
 
+// 2 x 2 dies of 4 x 3 routers joined by D2D links 24 cycles long.
+noc::NocParams d2dMesh() {
+    auto p = test::meshParams(8, 6);
+    p.topology.die_x = 4;
+    p.topology.die_y = 3;
+    p.d2d.latency = 20;
+    p.d2d.serdes_latency = 4;
+    return p;
+}
+
 void checkAgainstWalk(const noc::NocParams& p, uint32_t flits) {
     noc::Network net(p);
     double mean = -1;
@@ -48,13 +58,28 @@ TEST_CASE("zero-load uniform mean in closed form equals the walk over every pair
         checkAgainstWalk(p, 3);
     }
     SECTION("dies joined by D2D links with their own flight") {
-        auto p = test::meshParams(8, 6);
-        p.topology.die_x = 4;
-        p.topology.die_y = 3;
-        p.d2d.latency = 20;
-        p.d2d.serdes_latency = 4;
+        const auto p = d2dMesh();
         checkAgainstWalk(p, 1);
         checkAgainstWalk(p, 2);  // D2D as wide as the mesh links: one per-flit time
+    }
+    SECTION("a line of routers, and destination tables (routed as dimension order)") {
+        checkAgainstWalk(test::meshParams(1, 6), 1);
+        checkAgainstWalk(test::meshParams(6, 1), 2);
+        auto p = test::meshParams(4, 4);
+        p.route_limit = 256;  // an entry per destination and input port
+        p.topology.die_x = p.topology.die_y = 2;
+        p.d2d.latency = 20;
+        p.routing = noc::RoutingAlgo::Table;
+        checkAgainstWalk(p, 1);
+    }
+    SECTION("up to the enumerated size the report's mean is every pair's, from the sums") {
+        auto p = test::meshParams(7, 4);
+        p.link.latency = 3;
+        noc::Network net(p);
+        uint64_t sampled = 99;
+        const double mean = noc::ZeroLoadModel(net).uniformMeanLatency(1, &sampled);
+        CHECK(sampled == 0);
+        CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
     }
     SECTION("beyond the enumerated size the report's mean is the closed form, not a sample") {
         auto p = test::meshParams(40, 40);  // 1600 nodes > kExactNodes
@@ -95,7 +120,8 @@ TEST_CASE("zero-load closed form refuses what is not a sum over links", "[noc][z
 }
 
 // (Without failures every row of a mesh has the same links, D2D ones included, and every column
-// too, so XY and YX give equal sums here; both orders are still checked against their walks.)
+// too, so which row or column a route runs along cannot change its sum: these meshes cannot tell
+// XY from YX, nor a segment taken along the wrong line. The sums follow the order anyway.)
 TEST_CASE("zero-load path sums give every pair the latency its walk gives", "[noc][zeroload]") {
     auto everyPair = [](const noc::NocParams& p, uint32_t flits) {
         noc::Network net(p);
@@ -119,11 +145,7 @@ TEST_CASE("zero-load path sums give every pair the latency its walk gives", "[no
     p.local_link.latency = 3;
     everyPair(p, 1);
     everyPair(p, 5);  // every link one cycle per flit
-    auto d2d = test::meshParams(8, 6);
-    d2d.topology.die_x = 4;
-    d2d.topology.die_y = 3;
-    d2d.d2d.latency = 20;
-    d2d.d2d.serdes_latency = 4;
+    auto d2d = d2dMesh();
     everyPair(d2d, 1);
     d2d.routing = noc::RoutingAlgo::YX;
     everyPair(d2d, 3);
