@@ -72,23 +72,21 @@ TEST_CASE("zero-load uniform mean in closed form equals the walk over every pair
         p.routing = noc::RoutingAlgo::Table;
         checkAgainstWalk(p, 1);
     }
-    SECTION("up to the enumerated size the report's mean is every pair's, from the sums") {
-        auto p = test::meshParams(7, 4);
-        p.link.latency = 3;
+    // What the report prints (uniformMeanLatency): every pair's mean, none sampled.
+    auto reported = [](uint32_t k_x, uint32_t k_y, uint32_t link_latency) {
+        auto p = test::meshParams(k_x, k_y);
+        p.link.latency = link_latency;
         noc::Network net(p);
         uint64_t sampled = 99;
         const double mean = noc::ZeroLoadModel(net).uniformMeanLatency(1, &sampled);
         CHECK(sampled == 0);
         CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
+    };
+    SECTION("up to the enumerated size the report's mean is every pair's, from the sums") {
+        reported(7, 4, 3);
     }
     SECTION("beyond the enumerated size the report's mean is the closed form, not a sample") {
-        auto p = test::meshParams(40, 40);  // 1600 nodes > kExactNodes
-        p.link.latency = 2;
-        noc::Network net(p);
-        uint64_t sampled = 99;
-        const double mean = noc::ZeroLoadModel(net).uniformMeanLatency(1, &sampled);
-        CHECK(sampled == 0);
-        CHECK(mean == Approx(walkedMean(net, 1)).epsilon(1e-12));
+        reported(40, 40, 2);  // 1600 nodes > kExactNodes
     }
 }
 
