@@ -59,22 +59,20 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) cons
     const uint32_t N = net_.nodes();
     double sum = 0;
     uint64_t n = 0;
+    // O(1) a pair where the path sums apply (built only for the enumeration: beyond it they
+    // apply exactly where the closed form does), the walk elsewhere.
+    ZeroLoadModel quick(*this);
     // Pairs a fault makes unreachable are left out (the testbench does not send them either).
     auto add = [&](uint32_t s, uint32_t d) {
         if (!net_.reachable(s, d)) return;
-        sum += packetLatency(s, d, flits);
+        sum += quick.packetLatency(s, d, flits);
         ++n;
     };
     double exact = 0;
     if (N <= kExactNodes) {
-        ZeroLoadModel quick(*this);  // O(1) a pair where it applies, the walk elsewhere
         quick.buildPathSums(flits);
         for (uint32_t s = 0; s < N; ++s)
-            for (uint32_t d = 0; d < N; ++d) {
-                if (!net_.reachable(s, d)) continue;
-                sum += quick.packetLatency(s, d, flits);
-                ++n;
-            }
+            for (uint32_t d = 0; d < N; ++d) add(s, d);
         if (sampled) *sampled = 0;
     } else if (exactUniformMean(flits, exact)) {
         if (sampled) *sampled = 0;
@@ -87,8 +85,22 @@ double ZeroLoadModel::uniformMeanLatency(uint32_t flits, uint64_t* sampled) cons
     return n ? sum / n : 0.0;
 }
 
-uint32_t ZeroLoadModel::commonSerialization() const {
+template <class F>
+void ZeroLoadModel::forEachMeshLink(F f) const {
+    // Rows, then columns; in each line the pair of links between positions c and c + 1.
     const Topology& t = net_.topology();
+    const uint32_t kx = t.kx(), ky = t.ky();
+    for (uint32_t y = 0; y < ky; ++y)
+        for (uint32_t x = 0; x + 1 < kx; ++x)
+            f(true, y, x, kx, net_.router(t.router(x, y)).outPeer(Topology::kEast),
+              net_.router(t.router(x + 1, y)).outPeer(Topology::kWest));
+    for (uint32_t x = 0; x < kx; ++x)
+        for (uint32_t y = 0; y + 1 < ky; ++y)
+            f(false, x, y, ky, net_.router(t.router(x, y)).outPeer(Topology::kSouth),
+              net_.router(t.router(x, y + 1)).outPeer(Topology::kNorth));
+}
+
+uint32_t ZeroLoadModel::commonSerialization() const {
     uint32_t ser = 0;
     bool one = true;
     auto see = [&](uint32_t s) {
@@ -99,15 +111,11 @@ uint32_t ZeroLoadModel::commonSerialization() const {
         see(net_.link(net_.ni(n).inj_link).serialization());
         see(net_.link(net_.ni(n).ej_link).serialization());
     }
-    const uint32_t kx = t.kx(), ky = t.ky();
-    for (uint32_t r = 0; r < t.routers(); ++r) {
-        const uint32_t x = r % kx, y = r / kx;
-        const Router& rt = net_.router(r);
-        if (x + 1 < kx) see(rt.outPeer(Topology::kEast).ser);
-        if (x > 0) see(rt.outPeer(Topology::kWest).ser);
-        if (y + 1 < ky) see(rt.outPeer(Topology::kSouth).ser);
-        if (y > 0) see(rt.outPeer(Topology::kNorth).ser);
-    }
+    forEachMeshLink(
+        [&](bool, uint32_t, uint32_t, uint32_t, const Router::Peer& up, const Router::Peer& down) {
+            see(up.ser);
+            see(down.ser);
+        });
     return one ? ser : 0;
 }
 
@@ -133,25 +141,20 @@ bool ZeroLoadModel::buildPathSums(uint32_t flits) {
     q->kx = t.kx();
     q->ky = t.ky();
     q->x_first = net_.params().routing != RoutingAlgo::YX;  // as dimension-order routing reads it
-    // Along each line (a row for east/west, a column for south/north) the flights of the links
-    // from its first router up to each router, one way and the other.
-    auto line = [&](std::vector<uint64_t>& up, std::vector<uint64_t>& down, uint32_t lines,
-                    uint32_t k, auto router_at, uint8_t up_port, uint8_t down_port) {
-        up.assign(size_t(lines) * k, 0);
-        down.assign(size_t(lines) * k, 0);
-        for (uint32_t l = 0; l < lines; ++l)
-            for (uint32_t c = 0; c + 1 < k; ++c) {
-                const size_t i = size_t(l) * k + c;
-                up[i + 1] = up[i] + net_.router(router_at(l, c)).outPeer(up_port).cycles;
-                down[i + 1] = down[i] + net_.router(router_at(l, c + 1)).outPeer(down_port).cycles;
-            }
-    };
-    line(
-        q->east, q->west, q->ky, q->kx, [&](uint32_t y, uint32_t x) { return t.router(x, y); },
-        Topology::kEast, Topology::kWest);
-    line(
-        q->south, q->north, q->kx, q->ky, [&](uint32_t x, uint32_t y) { return t.router(x, y); },
-        Topology::kSouth, Topology::kNorth);
+    q->east.assign(size_t(q->kx) * q->ky, 0);
+    q->west.assign(q->east.size(), 0);
+    q->south.assign(q->east.size(), 0);
+    q->north.assign(q->east.size(), 0);
+    // Per line (a row for east/west, a column for south/north, i = line * k + position) the
+    // flights of the links from its first router up to each router, one way and the other.
+    forEachMeshLink([&](bool row, uint32_t line, uint32_t c, uint32_t k, const Router::Peer& up,
+                        const Router::Peer& down) {
+        const size_t i = size_t(line) * k + c;
+        std::vector<uint64_t>& a = row ? q->east : q->south;
+        std::vector<uint64_t>& b = row ? q->west : q->north;
+        a[i + 1] = a[i] + up.cycles;
+        b[i + 1] = b[i] + down.cycles;
+    });
     q->inj.resize(net_.nodes());
     q->ej.resize(net_.nodes());
     for (uint32_t n = 0; n < net_.nodes(); ++n) {
@@ -182,23 +185,12 @@ bool ZeroLoadModel::exactUniformMean(uint32_t flits, double& mean) const {
     // row, and its row is the one the route runs along for ky of the other coordinate's
     // values (XY: any destination row; YX: any source row). Likewise for columns.
     Sum links = 0, dist = 0;  // flights and hop counts over router pairs
-    auto dim = [&](uint64_t k, uint64_t other, uint32_t lines, auto router_at, uint8_t up,
-                   uint8_t down) {
-        for (uint32_t line = 0; line < lines; ++line)
-            for (uint64_t c = 0; c + 1 < k; ++c) {
-                const Router::Peer& a = net_.router(router_at(line, c)).outPeer(up);
-                const Router::Peer& b = net_.router(router_at(line, c + 1)).outPeer(down);
-                const Sum pairs = Sum(c + 1) * (k - 1 - c) * other;
-                links += pairs * (uint64_t(a.cycles) + b.cycles);
-                dist += 2 * pairs;
-            }
-    };
-    dim(
-        kx, ky, uint32_t(ky), [&](uint32_t y, uint64_t x) { return t.router(uint32_t(x), y); },
-        Topology::kEast, Topology::kWest);
-    dim(
-        ky, kx, uint32_t(kx), [&](uint32_t x, uint64_t y) { return t.router(x, uint32_t(y)); },
-        Topology::kSouth, Topology::kNorth);
+    forEachMeshLink([&](bool row, uint32_t, uint32_t c, uint32_t k, const Router::Peer& up,
+                        const Router::Peer& down) {
+        const Sum pairs = Sum(c + 1) * (k - 1 - c) * (row ? ky : kx);
+        links += pairs * (uint64_t(up.cycles) + down.cycles);
+        dist += 2 * pairs;
+    });
     // Per pair: injection + ejection + (D + 1) routers x P + the D links' flights
     // + (F - 1) x the per-flit time (packetLatency); node pairs are L^2 per router pair.
     const uint64_t P = net_.params().router.hopCycles();

@@ -45,6 +45,11 @@ class ZeroLoadModel {
     // Whether every pair's latency is a sum of per-link terms for `flits`-flit packets, and
     // then the (flits - 1) x per-flit time every pair pays.
     bool linkSumsApply(uint32_t flits, uint64_t& flit_term) const;
+    // Calls f(row, line, c, k, up, down) for each pair of mesh links between positions c and
+    // c + 1 of a line of k routers: rows (up east-bound, down west-bound), then columns (up
+    // south-bound, down north-bound).
+    template <class F>
+    void forEachMeshLink(F f) const;
     // The per-flit time every link takes, or 0 if links differ.
     uint32_t commonSerialization() const;
     struct PathSums {

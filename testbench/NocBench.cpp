@@ -113,7 +113,7 @@ std::string NocBench::tableRows(const std::vector<Result>& group) {
     std::string out;
     for (const Result& res : group) {
         const Case& c = res.c;
-        if (const Row* bad = res.runs.empty() ? nullptr : firstFailed(res.runs)) {
+        if (const Row* bad = firstFailed(res.runs)) {
             out += fmt::format("| {0}x{0} | {1} | {2} | error: {3} |\n", c.k, c.rate, c.threads,
                                bad->error);
             continue;
