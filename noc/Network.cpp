@@ -148,10 +148,12 @@ void Network::build() {
     // At most one link per mesh port and two per node: reserved, so a large mesh never holds the
     // old and the doubled array at once (the peak the memory estimate would otherwise miss).
     links_.reserve(uint64_t{R} * Topology::kFirstLocal + 2ull * topo_.nodes());
-    const size_t words = Router::storageWords(P, p_.router);
+    // Whole lines per router (the storage starts on one): prefetchVcs asks for a VC's record
+    // by its line.
+    const size_t words = (Router::storageWords(P, p_.router) + 7) / 8 * 8;
     router_storage_.resize(words * R);
     router_words_ = words;
-    vc_ports_.assign(R, 0);
+    vc_lines_.assign(R, 0);
     for (uint32_t r = 0; r < R; ++r)
         routers_.emplace_back(r, P, p_.router, router_storage_.data() + words * r);
     const uint8_t depth = static_cast<uint8_t>(p_.router.vc_buffer_flits);
@@ -1047,7 +1049,7 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane, uint32_t li)
         // A router that cannot move anything sleeps until an arrival (flit or credit) or the
         // cycle it named: no per-cycle re-evaluation of blocked flits.
         next = rt.evaluate(now, *this, lane);
-        if (chained_) vc_ports_[r] = rt.busyInPorts();  // for prefetchVcs
+        if (chained_) vc_lines_[r] = rt.busyVcLines();  // for prefetchVcs
     }
     if (next == now + 1) return true;
     router_active_[r] = 0;
@@ -1094,7 +1096,7 @@ WSC_PREFETCH void Network::prefetchVcs(uint32_t r) const {
     // core's outstanding-miss slots with lines a visit mostly does not read.
     if (isExternal(r)) return;
     Router::prefetchStorage(router_storage_.data() + router_words_ * r, topo_.ports(),
-                            p_.router.vcs, vc_ports_[r]);
+                            p_.router.vcs, vc_lines_[r]);
     // Its route table's record where routes were installed (prefetchArrivals reads it for the
     // entries a table-routed head looks up).
     if (tableHints()) prefetchLine(&table_.table(r));

@@ -311,9 +311,10 @@ class Network {
         else
             next[ev_tail_[r]] = k;
         ev_tail_[r] = k;
-        // Its VC records the visit will read (prefetchVcs; the visit rewrites the byte).
+        // Its VC records the visit will read (prefetchVcs; the visit rewrites the mask).
         const NetEvent& e = due_[li][k];
-        if (e.kind == NetEvent::FlitToRouter) vc_ports_[r] |= uint8_t(1u << e.port);
+        if (e.kind == NetEvent::FlitToRouter)
+            vc_lines_[r] |= Router::vcLine(e.port * p_.router.vcs + e.flit.vc);
     }
     void activate(uint32_t r) {
         if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
@@ -332,10 +333,10 @@ class Network {
     TableRouting table_;
     std::vector<uint64_t, HugePageAllocator<uint64_t>>
         router_storage_;       // Router::storageWords each
-    size_t router_words_ = 0;  // Router::storageWords of every router
-    // Per router, its busyInPorts() after its last visit and the ports this cycle's chained
-    // flits reach (prefetchVcs).
-    std::vector<uint8_t> vc_ports_;
+    size_t router_words_ = 0;  // Router::storageWords of every router, rounded up to a line
+    // Per router, its busyVcLines() after its last visit and the lines of the VCs this cycle's
+    // chained flits reach (prefetchVcs).
+    std::vector<uint64_t> vc_lines_;
     std::vector<Router, HugePageAllocator<Router>> routers_;
     std::vector<std::unique_ptr<ExternalRouter>> external_;  // empty unless some are replaced
     LinkTable links_;

@@ -157,17 +157,31 @@ class alignas(64) Router {
     }
     // The object's lines up to its ports' far ends (not what only observers read).
     WSC_PREFETCH void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
-    // Input ports whose VC records a visit reads besides those its arrivals reach: a head
-    // waiting for VA or a VC holding flits to send (the network keeps this per router, so a
-    // visit's VCs can be asked for before the router object itself has arrived).
-    uint8_t busyInPorts() const { return routing_ports_ | active_ports_; }
-    // From a router's storage alone (storageWords at `storage`): the VC records of the input
-    // ports in `port_mask` and the output VCs' line(s).
+    // The lines of input-VC records a visit reads besides those its arrivals reach (a head
+    // waiting for VA or a VC holding flits to send), as a mask: bit j for records 2j and 2j + 1,
+    // one line where the storage is line-aligned (Network::build). The network keeps it per
+    // router, so a visit's VCs can be asked for before the router object itself has arrived.
+    // By VC rather than by port: a busy port mostly has one busy VC of its four, and a line
+    // asked for and not read holds one of the few misses a core can have in flight.
+    uint64_t busyVcLines() const {
+        uint64_t m = 0;
+        for (uint8_t pm = routing_ports_ | active_ports_; pm; pm &= pm - 1) {
+            const uint32_t p = __builtin_ctz(pm);
+            for (uint32_t vm = uint32_t(routing_vcs_[p]) | active_vcs_[p]; vm; vm &= vm - 1)
+                m |= vcLine(p * vcs_ + __builtin_ctz(vm));
+        }
+        return m;
+    }
+    static uint64_t vcLine(uint32_t ivc) {  // (ports x VCs <= 8 x 16: 64 lines at most)
+        static_assert(sizeof(InVc) * 2 == 64 && kMaxPorts * 16 / 2 <= 64, "two records a line");
+        return uint64_t{1} << (ivc >> 1);
+    }
+    // From a router's line-aligned storage alone (storageWords at `storage`): the VC records'
+    // lines in `vc_lines` (busyVcLines) and the output VCs' line(s).
     WSC_PREFETCH static void prefetchStorage(const uint64_t* storage, uint32_t ports, uint32_t vcs,
-                                             uint8_t port_mask) {
+                                             uint64_t vc_lines) {
         const auto* b = reinterpret_cast<const char*>(storage);
-        const size_t per = size_t(vcs) * sizeof(InVc);
-        for (uint32_t m = port_mask; m; m &= m - 1) prefetchRange(b + __builtin_ctz(m) * per, per);
+        for (uint64_t m = vc_lines; m; m &= m - 1) prefetchLine(b + 64 * __builtin_ctzll(m));
         prefetchRange(b + outVcOffset(ports, vcs), size_t(ports) * vcs * sizeof(OutVc));
     }
     WSC_PREFETCH void prefetchState() const {
