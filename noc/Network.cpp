@@ -512,6 +512,23 @@ uint32_t Network::enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint
     return enqueueChecked(src, dst, route, flits, now, measured, message, src_mask, deliveries);
 }
 
+void Network::postPacket(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now, bool measured) {
+    checkPacket(src, dst, kNoRoute, flits);
+    posted_.push_back({src, dst, flits, measured, now});
+}
+
+void Network::enqueuePosted() {
+    // Each post reads its NI and writes a packet record (the free list hints the next one):
+    // the NIs a few posts ahead are asked for first.
+    constexpr size_t kAhead = 4;
+    for (size_t i = 0; i < posted_.size(); ++i) {
+        if (i + kAhead < posted_.size()) nis_[posted_[i + kAhead].src].prefetchObject();
+        const Posted& p = posted_[i];
+        enqueueChecked(p.src, p.dst, kNoRoute, p.flits, p.created, p.measured, 0, 0, 1);
+    }
+    posted_.clear();
+}
+
 void Network::checkPacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits) const {
     if (src >= topo_.nodes() || (route == kNoRoute && dst >= topo_.nodes()))
         throw std::invalid_argument(
@@ -876,6 +893,7 @@ void Network::step(uint64_t now) {
     }
     const std::vector<NetEvent>& due = due_[0];  // the only wheel
     if (chain) ev_next_[0].resize(due.size());
+    if (!posted_.empty()) enqueuePosted();
     niArrivals(now);
     if (credits_pending_) applyCredits(now);
     // Applied at once, arrivals still land all over a mesh that outgrows the L2 cache: fetch a
@@ -1288,6 +1306,7 @@ void Network::visitThreaded(uint64_t now) {
     threads_->run([&](unsigned t) {
         try {
             if (t == 0) {
+                if (!posted_.empty()) enqueuePosted();  // while the others chain
                 niArrivals(now);
                 injectNis(now);
                 sync.nis_done.store(1, std::memory_order_release);
@@ -1319,7 +1338,8 @@ void Network::visitThreaded(uint64_t now) {
 }
 
 uint64_t Network::nextActiveCycle(uint64_t now) const {
-    if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty()) return now + 1;
+    if (!active_.empty() || !active_nis_.empty() || !retry_nis_.empty() || !posted_.empty())
+        return now + 1;
     uint64_t next = std::min(ni_wheel_.nextAfter(now), nextCredit(now));
     for (const EventWheel& w : wheels_) next = std::min(next, w.nextAfter(now));
     // Every router waits for a credit or a VC and nothing is in flight: a deadlock, unless a
@@ -1334,11 +1354,11 @@ uint64_t Network::nextActiveCycle(uint64_t now) const {
 }
 
 void Network::checkConservation() const {
-    if (flits_in_network_ != 0 || live_packets_ != 0 || flits_ejected_ != expected_deliveries_)
+    if (flits_in_network_ != 0 || livePackets() != 0 || flits_ejected_ != expected_deliveries_)
         throw std::logic_error(fmt::format(
             "conservation: {} flit deliveries expected, {} flits ejected, {} flits still in the "
             "network, {} packets not fully delivered",
-            expected_deliveries_, flits_ejected_, flits_in_network_, live_packets_));
+            expected_deliveries_, flits_ejected_, flits_in_network_, livePackets()));
 }
 
 void Network::markWindow() {

@@ -94,6 +94,13 @@ class Network {
     // sent whole unless src_mask restricts it to some of its source router's output ports.
     uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits, uint64_t now,
                            bool measured, uint64_t message = 0, uint8_t src_mask = 0);
+    // enqueuePacket for a unicast packet of no message whose slot the caller does not need,
+    // checked now and queued at its NI when the next step starts, in the order of the posts
+    // (livePackets counts it at once). The same packets in the same slots as enqueuePacket
+    // right before that step, but the step queues them where, with threads, the other threads
+    // chain their arrivals meanwhile, and with cache hints over the whole list (a traffic
+    // generator's packets: one NI and one packet record missed in cache each on a large mesh).
+    void postPacket(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now, bool measured);
     // The source-split branches of route `route` from src_node: per branch the source router's
     // output ports it takes (0 = the tree is not split) and the nodes it delivers to.
     struct Branch {
@@ -147,8 +154,8 @@ class Network {
     // router sleeps with flits left and nothing is scheduled, the deadlock watchdog's cycle.
     uint64_t nextActiveCycle(uint64_t now) const;
     bool idle() const {
-        return active_.empty() && active_nis_.empty() && pendingEvents() == 0 && held_flits_ == 0 &&
-               flits_in_network_ == 0;
+        return active_.empty() && active_nis_.empty() && posted_.empty() && pendingEvents() == 0 &&
+               held_flits_ == 0 && flits_in_network_ == 0;
     }
     // Flits waiting at NIs whose gate refused them: nothing moves them but wakeEjection.
     uint64_t heldFlits() const { return held_flits_; }
@@ -158,7 +165,7 @@ class Network {
         return held_flits_ > 0 && pendingEvents() == 0 && now >= last_progress_ + settle_;
     }
     uint64_t flitsInNetwork() const { return flits_in_network_; }
-    uint64_t livePackets() const { return live_packets_; }
+    uint64_t livePackets() const { return live_packets_ + posted_.size(); }
     // Throws if any injected flit was not delivered exactly once (call when drained).
     void checkConservation() const;
 
@@ -263,6 +270,7 @@ class Network {
     void applyDeferral();
     void installDestinationRoutes();
     uint32_t allocPacket();
+    void enqueuePosted();  // postPacket's packets, into their NIs
     // enqueuePacket's checks (endpoints, size, reachability; throws), and the packet queued once
     // checked, `deliveries` the nodes it reaches (its branch's, src_mask != 0).
     void checkPacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits) const;
@@ -498,6 +506,12 @@ class Network {
     uint32_t max_packet_flits_ = 16;
     uint64_t next_packet_id_ = 1, next_message_id_ = 1;
     uint64_t flits_in_network_ = 0, live_packets_ = 0;
+    struct Posted {  // postPacket's, until the next step
+        uint32_t src, dst, flits;
+        bool measured;
+        uint64_t created;
+    };
+    std::vector<Posted> posted_;
     uint64_t traversals_ = 0, flits_injected_ = 0, flits_ejected_ = 0;
     uint64_t packets_created_ = 0, packet_deliveries_ = 0, expected_deliveries_ = 0;
     uint64_t last_progress_ = 0, last_step_ = kNever;

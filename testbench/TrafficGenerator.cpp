@@ -63,7 +63,7 @@ void TrafficGenerator::beforeStep(uint64_t c) {
                 "flits/node/cycle) is beyond what it drains, and more would pass the run's "
                 "memory budget (lower the rate or the phases, or raise --max-memory)",
                 net_.livePackets(), c, tp_.rate));
-        net_.enqueuePacket(n, dst, noc::kNoRoute, tp_.packet_flits, c, measured);
+        net_.postPacket(n, dst, tp_.packet_flits, c, measured);
         if (measured) {
             ++measured_created_;
             window_flits_created_ += tp_.packet_flits;

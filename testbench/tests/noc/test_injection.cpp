@@ -1,6 +1,10 @@
 // noc.injection: an NI takes packets in arrival order (fifo) or interleaves destinations
-// (interleave: the oldest packet for another destination than the last one's).
+// (interleave: the oldest packet for another destination than the last one's). Packets posted
+// (Network::postPacket, the traffic generator's path) enter their NIs when the next step starts.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <stdexcept>
 
 #include "NocTestUtil.h"
 #include "noc/Network.h"
@@ -53,4 +57,80 @@ TEST_CASE("interleaved injection alternates destinations and keeps each in order
     CHECK(first2 < last0);  // node 2's first packet no longer waits for all of node 0's
     // The two links out of node 1's router run in parallel: everything is delivered sooner.
     CHECK(std::max(last0, last2) < lastf);
+}
+
+namespace {
+// 300 cycles of offerUniform's traffic on an 8x8 mesh, each packet queued by enqueuePacket or
+// posted (postPacket), with `threads` (arrivals chained on any mesh, so threads run), then
+// drained: the deliveries in order and the counters.
+std::pair<std::vector<test::Recorder::Delivery>, nlohmann::json> offered(bool post,
+                                                                         unsigned threads) {
+    noc::Network net(test::meshParams(8, 8, 2, 2, 4));
+    net.setChainRouters(1);
+    net.setThreads(threads);
+    test::Recorder rec;
+    net.setObserver(&rec);
+    std::mt19937_64 rng(5);
+    uint64_t c = 0;
+    for (; c < 300; ++c) {
+        const uint32_t n = net.nodes();
+        for (uint32_t s = 0; s < n; ++s)
+            if (rng() % 16 == 0) {
+                uint32_t d = uint32_t(rng() % n);
+                if (d == s) d = (d + 1) % n;
+                const uint32_t flits = 1 + uint32_t(rng() % 4);
+                if (post)
+                    net.postPacket(s, d, flits, c, c % 2 == 0);
+                else
+                    net.enqueuePacket(s, d, noc::kNoRoute, flits, c, c % 2 == 0);
+            }
+        net.step(c);
+    }
+    test::runUntilIdle(net, c);
+    net.checkConservation();
+    nlohmann::json stats;
+    net.dumpStats(stats);
+    return {rec.packets, stats};
+}
+}  // namespace
+
+TEST_CASE("posted packets are the packets enqueuePacket would queue before the step",
+          "[noc][injection]") {
+    const auto queued = offered(false, 1);
+    REQUIRE(queued.first.size() > 1000);
+    for (const unsigned threads : {1u, 2u}) {
+        INFO("threads " << threads);
+        const auto posted = offered(true, threads);
+        REQUIRE(posted.first.size() == queued.first.size());
+        size_t differ = 0;
+        for (size_t i = 0; i < queued.first.size(); ++i) {
+            const auto &a = queued.first[i], &b = posted.first[i];
+            differ += a.packet_id == b.packet_id && a.node == b.node && a.cycle == b.cycle &&
+                              a.created == b.created && a.hops == b.hops
+                          ? 0
+                          : 1;
+        }
+        CHECK(differ == 0);
+        CHECK(posted.second == queued.second);
+    }
+}
+
+TEST_CASE("a posted packet is checked at once, counted live and keeps the network busy",
+          "[noc][injection]") {
+    noc::Network net(test::meshParams(3, 1));
+    CHECK_THROWS_AS(net.postPacket(0, 3, 1, 0, false), std::invalid_argument);  // no node 3
+    CHECK_THROWS_AS(net.postPacket(0, 2, 0, 0, false), std::invalid_argument);  // no flits
+    net.postPacket(0, 2, 2, 0, true);
+    CHECK(net.livePackets() == 1);
+    CHECK_FALSE(net.idle());
+    CHECK(net.nextActiveCycle(0) == 1);  // as if the next step were due anyway
+    CHECK_THROWS_AS(net.checkConservation(), std::logic_error);  // not delivered yet
+    test::Recorder rec;
+    net.setObserver(&rec);
+    test::runUntilIdle(net, 1);
+    net.checkConservation();
+    REQUIRE(rec.packets.size() == 1);
+    CHECK(rec.packets[0].node == 2);
+    CHECK(rec.packets[0].created == 0);
+    CHECK(net.livePackets() == 0);
 }
