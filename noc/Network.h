@@ -95,11 +95,11 @@ class Network {
     uint32_t enqueuePacket(uint32_t src, uint32_t dst, uint32_t route, uint32_t flits, uint64_t now,
                            bool measured, uint64_t message = 0, uint8_t src_mask = 0);
     // enqueuePacket for a unicast packet of no message whose slot the caller does not need,
-    // checked now and queued at its NI when the next step starts, in the order of the posts
-    // (livePackets counts it at once). The same packets in the same slots as enqueuePacket
-    // right before that step, but the step queues them where, with threads, the other threads
-    // chain their arrivals meanwhile, and with cache hints over the whole list (a traffic
-    // generator's packets: one NI and one packet record missed in cache each on a large mesh).
+    // checked and counted (livePackets) now, queued at its NI when the next step starts, in the
+    // order posted. Why: with threads the calling thread queues them while the others chain
+    // their lanes, instead of alone between cycles. The same slots and ids as enqueuePacket
+    // right before the step where nothing else queues a packet in between and no ejection gate
+    // retries refused flits first (their deliveries free slots): refused with a gate.
     void postPacket(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now, bool measured);
     // The source-split branches of route `route` from src_node: per branch the source router's
     // output ports it takes (0 = the tree is not split) and the nodes it delivers to.
@@ -306,7 +306,8 @@ class Network {
         return next_route_id_ > topo_.nodes() || p_.routing == RoutingAlgo::Table;
     }
     // What chainArrival reads and writes of router r, asked for a few events ahead (arrivals
-    // come in no router order: on a wafer each was an L1 miss, a tenth of Network::step).
+    // come in no router order: on a wafer each was an L1 miss, a tenth of Network::step); its
+    // vc_lines_ word is not asked for (a hint's own miss).
     WSC_PREFETCH void prefetchChainEnds(uint32_t r) const {
         if (r < ev_head_.size()) prefetchLine(&ev_head_[r]), prefetchLine(&ev_tail_[r]);
     }
@@ -324,8 +325,9 @@ class Network {
         if (e.kind == NetEvent::FlitToRouter)
             vc_lines_[r] |= Router::vcLine(e.port * p_.router.vcs + e.flit.vc);
     }
-    void activate(uint32_t r) {
-        if (!router_active_[r]) router_active_[r] = 1, active_.push_back(r);
+    void activate(uint32_t r, uint8_t why = kActive) {
+        if (!router_active_[r]) active_.push_back(r);
+        router_active_[r] = std::max(router_active_[r], why);
     }
     void activateNi(uint32_t n) {
         if (!ni_active_[n]) ni_active_[n] = 1, active_nis_.push_back(n);
@@ -377,7 +379,10 @@ class Network {
     uint64_t credits_pending_ = 0;
     bool direct_credits_ = false;
     std::vector<uint32_t> active_, active_nis_;
+    // Per router: 0 not in the active list; kCreditsOnly in it for this cycle's credits alone
+    // (prefetchRouter may ask for less), kActive otherwise (any flit, wake-up or last cycle's).
     std::vector<uint8_t> router_active_, ni_active_;
+    enum : uint8_t { kCreditsOnly = 1, kActive = 2 };
     std::vector<uint64_t> router_wake_;  // cycle of a router's pending WakeRouter, or kNever
     // A cycle's arrivals at C++ routers, chained per router: ev_head_[router] -> index in its
     // wheel's due list -> ev_next_[wheel][index] ... (kNoEvent ends a chain); applied on the

@@ -31,7 +31,7 @@ Router::Router(uint32_t id, uint32_t ports, const RouterParams& p, uint64_t* sto
       sa_(static_cast<uint8_t>(p.stages.sa)),
       st_(static_cast<uint8_t>(p.stages.st)) {
     if (ports > kMaxPorts) throw std::invalid_argument("router: too many ports");
-    if (p.vcs == 0 || p.vcs > 16 || p.vc_buffer_flits == 0 || p.vc_buffer_flits > 255 ||
+    if (p.vcs == 0 || p.vcs > kMaxVcs || p.vc_buffer_flits == 0 || p.vc_buffer_flits > 255 ||
         p.pipeline > 4 ||
         (p.staged && (p.stages.rc > 4 || p.stages.va > 4 || p.stages.sa > 4 || p.stages.st > 4)))
         throw std::invalid_argument(

@@ -58,6 +58,7 @@ struct StepLane;
 class alignas(64) Router {
   public:
     static constexpr uint32_t kMaxPorts = 8;
+    static constexpr uint32_t kMaxVcs = 16;
     static constexpr uint32_t kNoLink = 0xFFFFFFFFu;
     static constexpr uint8_t kFree = 0xFF;
 
@@ -157,12 +158,14 @@ class alignas(64) Router {
     }
     // The object's lines up to its ports' far ends (not what only observers read).
     WSC_PREFETCH void prefetchObject() const { prefetchLines(this, offsetof(Router, last_send_)); }
+    // The lines a visit that only counts credits reads: the header and the output VCs' pointer.
+    WSC_PREFETCH void prefetchHeader() const { prefetchLines(this, offsetof(Router, busy_until_)); }
     // The lines of input-VC records a visit reads besides those its arrivals reach (a head
     // waiting for VA or a VC holding flits to send), as a mask: bit j for records 2j and 2j + 1,
     // one line where the storage is line-aligned (Network::build). The network keeps it per
     // router, so a visit's VCs can be asked for before the router object itself has arrived.
-    // By VC rather than by port: a busy port mostly has one busy VC of its four, and a line
-    // asked for and not read holds one of the few misses a core can have in flight.
+    // By VC rather than by port: a busy port mostly has one busy VC, and a line asked for and
+    // not read holds one of the few misses a core can have in flight.
     uint64_t busyVcLines() const {
         uint64_t m = 0;
         for (uint8_t pm = routing_ports_ | active_ports_; pm; pm &= pm - 1) {
@@ -172,8 +175,9 @@ class alignas(64) Router {
         }
         return m;
     }
-    static uint64_t vcLine(uint32_t ivc) {  // (ports x VCs <= 8 x 16: 64 lines at most)
-        static_assert(sizeof(InVc) * 2 == 64 && kMaxPorts * 16 / 2 <= 64, "two records a line");
+    static uint64_t vcLine(uint32_t ivc) {
+        static_assert(sizeof(InVc) * 2 == 64 && kMaxPorts * kMaxVcs / 2 <= 64,
+                      "two records a line, at most 64 lines");
         return uint64_t{1} << (ivc >> 1);
     }
     // From a router's line-aligned storage alone (storageWords at `storage`): the VC records'

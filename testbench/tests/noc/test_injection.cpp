@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "NocTestUtil.h"
+#include "noc/EjectionGate.h"
 #include "noc/Network.h"
 
 using namespace wsc;
@@ -88,6 +89,7 @@ std::pair<std::vector<test::Recorder::Delivery>, nlohmann::json> offered(bool po
     }
     test::runUntilIdle(net, c);
     net.checkConservation();
+    if (threads > 1) CHECK(net.threadedSteps() > 0);  // the lanes' step took the posts
     nlohmann::json stats;
     net.dumpStats(stats);
     return {rec.packets, stats};
@@ -132,5 +134,18 @@ TEST_CASE("a posted packet is checked at once, counted live and keeps the networ
     REQUIRE(rec.packets.size() == 1);
     CHECK(rec.packets[0].node == 2);
     CHECK(rec.packets[0].created == 0);
+    CHECK(net.livePackets() == 0);
+}
+
+TEST_CASE("postPacket is refused where an ejection gate may retry refused flits first",
+          "[noc][injection]") {
+    struct Open : noc::EjectionGate {
+        noc::Admission admitFlit(const noc::Message&, uint32_t, uint32_t, uint64_t) override {
+            return noc::Admission::TakeRest;
+        }
+    } gate;
+    noc::Network net(test::meshParams(3, 1));
+    net.setEjectionGate(&gate);
+    CHECK_THROWS_AS(net.postPacket(0, 2, 1, 0, false), std::logic_error);
     CHECK(net.livePackets() == 0);
 }
