@@ -940,7 +940,7 @@ void Network::step(uint64_t now) {
             }
         } else if (chain) {
             chainArrival(e.target, 0, uint32_t(k));
-            activate(e.target, e.kind == NetEvent::CreditToRouter ? kCreditsOnly : kActive);
+            activateFor(e.target, e.kind == NetEvent::CreditToRouter ? kCreditsOnly : kActive);
         } else if (e.kind == NetEvent::FlitToRouter) {
             routers_[e.target].acceptFlit(e.port, e.flit, now, this);
             activate(e.target);
@@ -1075,7 +1075,7 @@ bool Network::visitRouter(uint32_t r, uint64_t now, StepLane* lane, uint32_t li)
         if (chained_) vc_lines_[r] = rt.busyVcLines();  // for prefetchVcs
     }
     if (next == now + 1) {
-        router_active_[r] = kActive;  // (it may have been woken by credits only)
+        if (chained_) router_active_[r] = kActive;  // (it may have been woken by credits only)
         return true;
     }
     router_active_[r] = 0;

@@ -325,7 +325,11 @@ class Network {
         if (e.kind == NetEvent::FlitToRouter)
             vc_lines_[r] |= Router::vcLine(e.port * p_.router.vcs + e.flit.vc);
     }
-    void activate(uint32_t r, uint8_t why = kActive) {
+    void activate(uint32_t r) {
+        if (!router_active_[r]) router_active_[r] = kActive, active_.push_back(r);
+    }
+    // The chained step's: it records why (prefetchRouter reads it).
+    void activateFor(uint32_t r, uint8_t why) {
         if (!router_active_[r]) active_.push_back(r);
         router_active_[r] = std::max(router_active_[r], why);
     }
